@@ -1,0 +1,50 @@
+import * as RadixDialog from "@radix-ui/react-dialog";
+import type { ReactNode } from "react";
+
+/**
+ * A modal dialog (Radix: role dialog, focus trap, Escape to close). Rendered in place rather than
+ * in a portal so the server renders it too: dialogs are URL-addressable and open without
+ * JavaScript (ARCHITECTURE.md).
+ */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  width = "max-w-lg",
+  role,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  width?: string;
+  role?: "dialog" | "alertdialog";
+}) {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      {open ? (
+        <>
+          <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+          <RadixDialog.Content
+            role={role}
+            className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] ${width} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-slate-900`}
+            aria-describedby={description ? undefined : undefined}
+          >
+            <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
+            {description ? (
+              <RadixDialog.Description className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+                {description}
+              </RadixDialog.Description>
+            ) : (
+              <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
+            )}
+            <div className="mt-4">{children}</div>
+          </RadixDialog.Content>
+        </>
+      ) : null}
+    </RadixDialog.Root>
+  );
+}

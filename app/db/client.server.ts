@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { env } from "~/utils/env.server";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything that can run queries: the database or an open transaction. */
+export type Queryable = Db | Tx;
+
+/** Runs raw SQL, possibly several statements when no values are given (pg-boss needs this). */
+export type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
+export type Database = {
+  kind: "pglite" | "postgres";
+  db: Db;
+  raw: RawSql;
+  connectionString?: string;
+  close: () => Promise<void>;
+};
+
+const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that errors (server restart) must not crash the process.
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  return {
+    kind: "postgres",
+    db: drizzlePg(pool, { schema }) as unknown as Db,
+    raw: (text, values) => pool.query(text, values as unknown[]),
+    connectionString: url,
+    close: () => pool.end(),
+  };
+}
+
+function openPglite(dataDir: string): Database {
+  const dir = path.resolve(dataDir, "db");
+  fs.mkdirSync(dir, { recursive: true });
+  const client = new PGlite(dir);
+  return {
+    kind: "pglite",
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    raw: async (text, values) => {
+      if (values && values.length > 0) return client.query(text, values);
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Applies pending migrations. On PostgreSQL an advisory lock keeps two instances from racing. */
+export async function migrate(database: Database) {
+  if (database.kind === "postgres") {
+    await database.raw("select pg_advisory_lock(727001)");
+    try {
+      await migratePg(database.db as never, { migrationsFolder: MIGRATIONS });
+    } finally {
+      await database.raw("select pg_advisory_unlock(727001)");
+    }
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS });
+  }
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir: string }): Database {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}
+
+// One database per process, kept on globalThis so dev-server module reloads reuse it (PGlite
+// allows a single open instance per data directory).
+const holder = globalThis as unknown as { __stackshiftDb?: Database };
+
+export function database(): Database {
+  holder.__stackshiftDb ??= openDatabase({
+    databaseUrl: env().DATABASE_URL,
+    dataDir: env().DATA_DIR,
+  });
+  return holder.__stackshiftDb;
+}
+
+export function db(): Db {
+  return database().db;
+}
+
+export async function closeDatabase() {
+  const current = holder.__stackshiftDb;
+  holder.__stackshiftDb = undefined;
+  await current?.close();
+}

@@ -1,0 +1,251 @@
+/**
+ * The database, one table per entity of spec section 3. Column names are snake_case in SQL and
+ * camelCase here; the JSON API renames to the spec's field names (e.g. `_id`) in the services.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    /** Always stored lowercased; the unique index relies on it. */
+    email: text("email").notNull(),
+    /** Null for accounts that only ever signed in through single sign-on. */
+    passwordHash: text("password_hash"),
+    oidcSubject: text("oidc_subject"),
+    hideStudioSplash: boolean("hide_studio_splash").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_key").on(t.email),
+    uniqueIndex("users_oidc_subject_key").on(t.oidcSubject),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    /** The identity provider's id token, kept for the end-session `id_token_hint`. */
+    idToken: text("id_token"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+export const passwordResets = pgTable("password_resets", {
+  /** sha256 of the token mailed to the user; the token itself is never stored. */
+  tokenHash: text("token_hash").primaryKey(),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const requestStatus = pgEnum("request_status", ["Pending", "Rejected", "Approved"]);
+
+export const accessRequests = pgTable(
+  "access_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    fullName: text("full_name").notNull(),
+    businessEmail: text("business_email").notNull(),
+    companyName: text("company_name"),
+    websiteAddress: text("website_address"),
+    telephoneNumber: text("telephone_number"),
+    numberOfEmployees: text("number_of_employees"),
+    additionalInfo: text("additional_info"),
+    requestStatus: requestStatus("request_status").notNull().default("Pending"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decidedBy: uuid("decided_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("access_requests_created_idx").on(t.createdAt, t.id),
+    index("access_requests_email_idx").on(sql`lower(${t.businessEmail})`),
+  ],
+);
+
+export const creationStatus = pgEnum("creation_status", [
+  "pending",
+  "created",
+  "deployed",
+  "success",
+  "failed",
+]);
+export const siteType = pgEnum("site_type", ["business", "enterprise"]);
+export const hostingProvider = pgEnum("hosting_provider", ["netlify", "vercel"]);
+
+/** Hosting details as the providers report them (spec: studioDetails / siteDetails). */
+export type HostingDetails = {
+  state?: string;
+  ssl?: boolean;
+  published_deploy?: { id?: string; published_at?: string } | null;
+  custom_domain?: string | null;
+  domain_aliases?: string[];
+  build_settings?: { repo_url?: string };
+  targets?: { production?: { readyState?: string; alias?: string[] } };
+};
+
+export const projects = pgTable(
+  "projects",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    studioId: text("studio_id").notNull(),
+    name: text("name").notNull(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    idempotencyKey: text("idempotency_key").notNull(),
+    siteType: siteType("site_type").notNull().default("business"),
+    siteCustomDomain: text("site_custom_domain"),
+    siteUrl: text("site_url"),
+    studioCustomDomain: text("studio_custom_domain"),
+    studioUrl: text("studio_url"),
+    studioSanityId: text("studio_sanity_id"),
+    siteId: text("site_id"),
+    studioCreationStatus: creationStatus("studio_creation_status").notNull().default("pending"),
+    siteCreationStatus: creationStatus("site_creation_status").notNull().default("pending"),
+    studioDetails: jsonb("studio_details").$type<HostingDetails>(),
+    siteDetails: jsonb("site_details").$type<HostingDetails>(),
+    isSiteOnVercel: boolean("is_site_on_vercel").notNull().default(false),
+    schemaVersion: integer("schema_version").notNull().default(1),
+    version: text("version"),
+    stackshiftVersion: text("stackshift_version"),
+    inviteToProjectAccepted: boolean("invite_to_project_accepted").notNull().default(false),
+    studioAndSitePreviewToken: text("studio_and_site_preview_token"),
+    isWStudioV2: boolean("is_w_studio_v2").notNull().default(false),
+    publishForgeSiteUrl: text("publish_forge_site_url"),
+    isCStudioEnabled: boolean("is_c_studio_enabled").notNull().default(false),
+    isAINewsletterEnabled: boolean("is_ai_newsletter_enabled").notNull().default(false),
+    isSocialMediaEnabled: boolean("is_social_media_enabled").notNull().default(false),
+    isGPT3Enabled: boolean("is_gpt3_enabled").notNull().default(false),
+    isVisualTestsEnabled: boolean("is_visual_tests_enabled").notNull().default(false),
+    isEndToEndTestsEnabled: boolean("is_end_to_end_tests_enabled").notNull().default(false),
+    /** Encrypted at rest (AES-256-GCM under ENCRYPTION_KEY). */
+    chromaticProjectToken: text("chromatic_project_token"),
+    netlifyAccountId: text("netlify_account_id"),
+    deployRetryCount: integer("deploy_retry_count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("projects_studio_id_key").on(t.studioId),
+    // Creation is idempotent per owner: the same key twice, even concurrently, yields one row.
+    uniqueIndex("projects_owner_idempotency_key").on(t.ownerId, t.idempotencyKey),
+    // Keyset pagination of the project list: newest first, id breaks ties.
+    index("projects_created_idx").on(t.createdAt, t.id),
+    index("projects_owner_idx").on(t.ownerId),
+  ],
+);
+
+export const projectSites = pgTable(
+  "project_sites",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    provider: hostingProvider("provider").notNull(),
+    siteId: text("site_id"),
+    url: text("url"),
+    customDomain: text("custom_domain"),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.provider] })],
+);
+
+export const memberRole = pgEnum("member_role", ["editor", "developer", "admin"]);
+export const memberStatus = pgEnum("member_status", ["invited", "accepted"]);
+
+export const members = pgTable(
+  "members",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Lowercased. */
+    invitedEmail: text("invited_email").notNull(),
+    role: memberRole("role").notNull().default("editor"),
+    status: memberStatus("status").notNull().default("invited"),
+    invitationKey: text("invitation_key"),
+    invitationExpiresAt: timestamp("invitation_expires_at", { withTimezone: true }),
+    invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("members_project_email_key").on(t.projectId, t.invitedEmail),
+    uniqueIndex("members_invitation_key").on(t.invitationKey),
+    index("members_user_idx").on(t.userId),
+    index("members_email_idx").on(t.invitedEmail),
+  ],
+);
+
+export const eventLogs = pgTable(
+  "event_logs",
+  {
+    key: uuid("key").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    content: text("content").notNull(),
+    label: text("label"),
+    metadata: jsonb("metadata").$type<{ role?: string; email?: string }>().notNull().default({}),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    timestamp: timestamp("timestamp", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("event_logs_project_idx").on(t.projectId, t.timestamp)],
+);
+
+/** Every outgoing e-mail, sent or kept. Without SMTP_URL this table is the local outbox. */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    status: text("status", { enum: ["queued", "sent", "kept", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("outbox_created_idx").on(t.createdAt)],
+);
+
+/** Fixed-window counters shared by every app instance on the database. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+});

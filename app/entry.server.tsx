@@ -1,0 +1,86 @@
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { closeDatabase, database, migrate } from "~/db/client.server";
+import { startJobs } from "~/jobs/index.server";
+import { stopQueue } from "~/jobs/queue.server";
+import { env } from "~/utils/env.server";
+import { NonceProvider } from "~/utils/nonce";
+
+const ABORT_DELAY = 5_000;
+
+/**
+ * Called once by the HTTP server (server/index.mjs) before it listens: checks the environment,
+ * applies migrations and starts the job queue with this instance's workers.
+ */
+export async function boot() {
+  const config = env();
+  const current = database();
+  await migrate(current);
+  await startJobs();
+  return {
+    appUrl: config.APP_URL,
+    port: config.PORT,
+    oidcIssuer: config.OIDC_ISSUER,
+    databaseKind: current.kind,
+    async shutdown() {
+      await stopQueue();
+      await closeDatabase();
+    },
+  };
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const nonce = String(loadContext.cspNonce ?? "");
+  const bot = isbot(request.headers.get("user-agent") ?? "");
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer
+          context={remixContext}
+          url={request.url}
+          abortDelay={ABORT_DELAY}
+          nonce={nonce}
+        />
+      </NonceProvider>,
+      {
+        nonce,
+        [bot ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}
+
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  console.error(error);
+}

@@ -1,0 +1,81 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { Toaster } from "~/components/ui/toaster";
+import { ErrorPage } from "~/components/error-page";
+import { getOptionalUser } from "~/utils/session.server";
+import { getTheme } from "~/utils/theme.server";
+import { readToast } from "~/utils/toast.server";
+import { useNonce } from "~/utils/nonce";
+import styles from "./tailwind.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "StackShift" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, theme, { toast, setCookie }] = await Promise.all([
+    getOptionalUser(request),
+    getTheme(request),
+    readToast(request),
+  ]);
+  return data(
+    { user, theme, toast },
+    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+function Document({ children, theme }: { children: React.ReactNode; theme: string }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en" className={theme === "dark" ? "dark" : ""}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { theme, toast } = useLoaderData<typeof loader>();
+  return (
+    <Document theme={theme}>
+      <Outlet />
+      <Toaster toast={toast} />
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <Document theme={root?.theme ?? "light"}>
+      <ErrorPage error={error} />
+    </Document>
+  );
+}

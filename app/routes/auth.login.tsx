@@ -1,0 +1,108 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useSearchParams,
+} from "@remix-run/react";
+import { AuthCard } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { Field, FormError } from "~/components/ui/field";
+import { loginSchema } from "~/services/accounts.schema";
+import { DomainError } from "~/services/errors";
+import { hit } from "~/services/rate-limit.server";
+import { authenticator } from "~/utils/auth.server";
+import { readForm, statusOf } from "~/utils/http.server";
+import { oidcEnabled } from "~/utils/oidc.server";
+import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Log in | StackShift" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  if (await getOptionalUser(request))
+    throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
+  return { sso: oidcEnabled() };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readForm(request.clone());
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  try {
+    await hit("login", [`ip:${context.clientIp ?? "unknown"}`, `email:${submission.value.email}`]);
+    const user = await (await authenticator()).authenticate("form", request);
+    return createUserSession(request, user, safeRedirect(formData.get("redirectTo"), "/"));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return data(
+      { result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) },
+      { status: statusOf(error) },
+    );
+  }
+}
+
+export default function Login() {
+  const { sso } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthCard title="Log in to StackShift">
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        <FormError message={form.errors?.[0]} />
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/"} />
+        <Field
+          label="Email"
+          autoComplete="email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: "email" })}
+        />
+        <Field
+          label="Password"
+          autoComplete="current-password"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+        />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Logging in..." : "Log in"}
+        </Button>
+      </Form>
+      {sso ? (
+        <Form method="post" action="/auth/oidc" className="mt-3">
+          <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/"} />
+          <Button type="submit" variant="secondary" className="w-full">
+            Continue with single sign-on
+          </Button>
+        </Form>
+      ) : null}
+      <div className="mt-6 flex justify-between text-sm">
+        <Link to="/auth/forgot" className="text-brand underline">
+          Forgot password?
+        </Link>
+        <Link to="/signup" className="text-brand underline">
+          Sign up
+        </Link>
+      </div>
+      <p className="mt-4 text-center text-sm">
+        New to StackShift?{" "}
+        <Link to="/request-access" className="text-brand underline">
+          Request access
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/** Input rules of the account forms, shared by the actions (server) and the forms (client). */
+export const email = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(254, "Email is too long")
+  .pipe(z.email("Enter a valid email address"))
+  .transform((e) => e.toLowerCase());
+
+const password = z
+  .string({ error: "Password is required" })
+  .min(8, "Password must be at least 8 characters")
+  .max(200, "Password is too long");
+
+export const loginSchema = z.object({
+  email,
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200),
+});
+
+export const signupSchema = z.object({
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(100, "Name must be at most 100 characters"),
+  email,
+  password,
+});
+
+export const forgotSchema = z.object({ email });
+
+export const resetSchema = z
+  .object({
+    token: z.string().min(1).max(200),
+    password,
+    confirmPassword: z.string({ error: "Confirm your password" }),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: "Passwords do not match",
+    path: ["confirmPassword"],
+  });

@@ -1,0 +1,37 @@
+/**
+ * Typed domain errors. Services throw these and never see HTTP; `app/utils/http.server.ts` maps
+ * them to responses in one place.
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+/** The caller is not signed in. */
+export class UnauthorizedError extends DomainError {}
+/** Signed in, but not allowed. */
+export class ForbiddenError extends DomainError {}
+/** Missing, or hidden from this caller (non-members get this rather than Forbidden). */
+export class NotFoundError extends DomainError {}
+/** The request clashes with the current state (already approved, already a member, ...). */
+export class ConflictError extends DomainError {}
+/** Bad input; `fieldErrors` holds messages to show next to each field. */
+export class InvalidError extends DomainError {
+  constructor(
+    message: string,
+    readonly fieldErrors: FieldErrors = {},
+  ) {
+    super(message);
+  }
+}
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

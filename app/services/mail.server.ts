@@ -1,0 +1,68 @@
+import { eq } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import { db, type Queryable } from "~/db/client.server";
+import { outbox } from "~/db/schema";
+import { env } from "~/utils/env.server";
+import { enqueue } from "~/jobs/queue.server";
+
+export type Mail = { to: string; subject: string; text: string; html?: string };
+
+export const MAIL_JOB = "mail.send";
+
+/**
+ * Records an e-mail in the outbox (inside the caller's transaction, so a rolled-back action sends
+ * nothing) and returns its id. Call `dispatchMail` after commit to hand it to the mail job.
+ */
+export async function queueMail(tx: Queryable, mail: Mail): Promise<string> {
+  const [row] = await tx.insert(outbox).values(mail).returning({ id: outbox.id });
+  return row.id;
+}
+
+/** Hands committed outbox rows to the mail job (which retries on SMTP failure). */
+export async function dispatchMail(ids: string[]) {
+  for (const id of ids) await enqueue(MAIL_JOB, { id });
+}
+
+let transport: nodemailer.Transporter | undefined;
+function smtp() {
+  transport ??= nodemailer.createTransport(env().SMTP_URL!);
+  return transport;
+}
+
+/** The mail job: sends one outbox row over SMTP, or keeps it in the local outbox. */
+export async function deliver(id: string) {
+  const [mail] = await db().select().from(outbox).where(eq(outbox.id, id));
+  if (!mail || mail.status === "sent" || mail.status === "kept") return;
+  if (!env().SMTP_URL) {
+    console.info(`[mail] kept in local outbox: to=${mail.to} subject="${mail.subject}"`);
+    await db().update(outbox).set({ status: "kept" }).where(eq(outbox.id, id));
+    return;
+  }
+  try {
+    await smtp().sendMail({
+      from: "StackShift <no-reply@stackshift.local>",
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? undefined,
+    });
+    await db()
+      .update(outbox)
+      .set({ status: "sent", sentAt: new Date(), attempts: mail.attempts + 1 })
+      .where(eq(outbox.id, id));
+  } catch (error) {
+    await db()
+      .update(outbox)
+      .set({ attempts: mail.attempts + 1, lastError: String(error), status: "failed" })
+      .where(eq(outbox.id, id));
+    throw error; // pg-boss retries the job
+  }
+}
+
+export function listOutbox(limit = 100) {
+  return db().query.outbox.findMany({ orderBy: (o, { desc }) => [desc(o.createdAt)], limit });
+}
+
+export function absoluteUrl(pathname: string) {
+  return new URL(pathname, env().APP_URL + "/").toString();
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The operating contract's environment (shared CONTRACT.md), parsed once. Everything is optional
+ * for a local run; secrets missing locally are generated once into DATA_DIR so restarts keep
+ * sessions and encrypted data readable.
+ */
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: z.url().optional(),
+  DATABASE_URL: z.string().startsWith("postgres").optional(),
+  DATA_DIR: z.string().default("./data"),
+  SESSION_SECRET: z.string().min(16).optional(),
+  ENCRYPTION_KEY: z.string().min(16).optional(),
+  PLATFORM_ADMIN_EMAILS: z.string().default(""),
+  SMTP_URL: z.string().startsWith("smtp").optional(),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  PROVIDERS: z.enum(["local", "live"]).default("local"),
+  AUTO_DEPLOY_AFTER_MINUTES: z.coerce.number().min(0).default(15),
+  /** Test-only knob: lets browser tests use a fast pg-boss poll and disables rate limits if "off". */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+});
+
+export type Env = z.infer<typeof schema> & {
+  APP_URL: string;
+  SESSION_SECRET: string;
+  ENCRYPTION_KEY: string;
+  adminEmails: Set<string>;
+  secureCookies: boolean;
+};
+
+function emptyToUndefined(source: NodeJS.ProcessEnv) {
+  return Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+}
+
+function localSecrets(dataDir: string): { SESSION_SECRET: string; ENCRYPTION_KEY: string } {
+  const file = path.join(dataDir, "secrets.json");
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secrets = {
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+      ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
+    };
+    // wx: if two processes race, the loser re-reads the winner's file.
+    try {
+      fs.writeFileSync(file, JSON.stringify(secrets), { flag: "wx", mode: 0o600 });
+      return secrets;
+    } catch {
+      return JSON.parse(fs.readFileSync(file, "utf8"));
+    }
+  }
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = schema.safeParse(emptyToUndefined(source));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  if (env.NODE_ENV === "production" && !source.STACKSHIFT_IMPLIED_NODE_ENV && env.DATABASE_URL) {
+    if (!env.SESSION_SECRET || !env.ENCRYPTION_KEY) {
+      throw new Error(
+        "SESSION_SECRET and ENCRYPTION_KEY are required when NODE_ENV=production and DATABASE_URL is set",
+      );
+    }
+  }
+  const secrets =
+    env.SESSION_SECRET && env.ENCRYPTION_KEY
+      ? { SESSION_SECRET: env.SESSION_SECRET, ENCRYPTION_KEY: env.ENCRYPTION_KEY }
+      : localSecrets(env.DATA_DIR);
+  const APP_URL = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  return {
+    ...env,
+    ...secrets,
+    APP_URL,
+    adminEmails: new Set(
+      env.PLATFORM_ADMIN_EMAILS.split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    secureCookies: APP_URL.startsWith("https://"),
+  };
+}
+
+let cached: Env | undefined;
+/** The process environment, parsed on first use. Tests may call resetEnv() after changing it. */
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}
+export function resetEnv() {
+  cached = undefined;
+}

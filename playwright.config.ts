@@ -1,0 +1,64 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tests run the product exactly as `npm start` does (embedded PGlite in a fresh DATA_DIR),
+ * with mail delivered to a real SMTP test server (tests/e2e/support/smtp.ts).
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
+export const MAIL_DIR = path.join(os.tmpdir(), `stackshift-e2e-mail-${E2E_PORT}`);
+const DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${E2E_PORT}`);
+export const ADMIN_EMAIL = "admin@example.com";
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  // Without the background-networking flags chromium's calls home fail noisily on this network.
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  globalSetup: "./tests/e2e/support/global-setup.ts",
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    launchOptions: chromium,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && node scripts/start.mjs`,
+    url: `http://localhost:${E2E_PORT}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      DATA_DIR,
+      DATABASE_URL: "",
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
+      RATE_LIMITS: "off",
+      AUTO_DEPLOY_AFTER_MINUTES: "15",
+    },
+  },
+});

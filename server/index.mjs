@@ -1,0 +1,128 @@
+// The HTTP server: Express in front of the Remix request handler. It boots the app (migrations,
+// job queue) through the server build's entry module, so the build owns the one database handle.
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Security headers for every response; the CSP nonce is shared with the Remix render. */
+function securityHeaders({ dev, secure, oidcIssuer }) {
+  const formTargets = ["'self'"];
+  if (oidcIssuer) formTargets.push(new URL(oidcIssuer).origin);
+  return (req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+    if (secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    if (!dev) {
+      res.setHeader(
+        "Content-Security-Policy",
+        [
+          "default-src 'self'",
+          `script-src 'self' 'nonce-${nonce}'`,
+          "style-src 'self' 'unsafe-inline'",
+          "img-src 'self' data: https:",
+          "font-src 'self' data:",
+          "connect-src 'self'",
+          "media-src 'self' https:",
+          "frame-src https://www.youtube-nocookie.com",
+          "frame-ancestors 'none'",
+          "base-uri 'self'",
+          "object-src 'none'",
+          `form-action ${formTargets.join(" ")}`,
+        ].join("; "),
+      );
+    }
+    next();
+  };
+}
+
+/** Refuses state-changing requests from other origins (CSRF). */
+function sameOrigin(appUrl) {
+  const allowed = new URL(appUrl).origin;
+  return (req, res, next) => {
+    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    const origin = req.headers.origin;
+    const site = req.headers["sec-fetch-site"];
+    if ((origin && origin !== allowed) || (!origin && site === "cross-site")) {
+      res.status(403).json({ error: "Cross-origin request refused" });
+      return;
+    }
+    next();
+  };
+}
+
+export async function startServer({ dev = false } = {}) {
+  let vite;
+  let getBuild;
+  if (dev) {
+    const { createServer } = await import("vite");
+    vite = await createServer({ root, server: { middlewareMode: true } });
+    getBuild = () => vite.ssrLoadModule("virtual:remix/server-build");
+  } else {
+    const build = await import(path.join(root, "build/server/index.js"));
+    getBuild = async () => build;
+  }
+
+  const build = await getBuild();
+  const runtime = await build.entry.module.boot();
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use(compression());
+  app.use(
+    securityHeaders({
+      dev,
+      secure: runtime.appUrl.startsWith("https:"),
+      oidcIssuer: runtime.oidcIssuer,
+    }),
+  );
+  app.use(sameOrigin(runtime.appUrl));
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    app.use(
+      "/assets",
+      express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }),
+    );
+    app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+  }
+  app.all(
+    "*",
+    createRequestHandler({
+      build: getBuild,
+      mode: dev ? "development" : "production",
+      getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }),
+    }),
+  );
+
+  const server = await new Promise((resolve) => {
+    const s = app.listen(runtime.port, () => resolve(s));
+  });
+  console.log(`StackShift dashboard on ${runtime.appUrl} (database: ${runtime.databaseKind})`);
+
+  let stopping = false;
+  const stop = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.closeAllConnections?.();
+    await new Promise((resolve) => server.close(resolve));
+    await vite?.close();
+    await runtime.shutdown();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  return server;
+}

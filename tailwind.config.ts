@@ -1,0 +1,15 @@
+import type { Config } from "tailwindcss";
+
+export default {
+  content: ["./app/**/*.{ts,tsx}"],
+  darkMode: "class",
+  theme: {
+    extend: {
+      colors: {
+        brand: { DEFAULT: "#296EFF", dark: "#1f56c7" },
+      },
+      screens: { wide: "1280px" },
+    },
+  },
+  plugins: [],
+} satisfies Config;

@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "@playwright/test";
+import { MAIL_DIR } from "../../../playwright.config";
+import type { ReceivedMail } from "./smtp";
+
+/** Decodes quoted-printable soft line breaks and =XX escapes (nodemailer's text encoding). */
+function decode(raw: string) {
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function read(to: string): ReceivedMail[] {
+  if (!fs.existsSync(MAIL_DIR)) return [];
+  return fs
+    .readdirSync(MAIL_DIR)
+    .map((f) => JSON.parse(fs.readFileSync(path.join(MAIL_DIR, f), "utf8")) as ReceivedMail)
+    .filter((m) => m.to.includes(to.toLowerCase()))
+    .sort((a, b) => a.receivedAt - b.receivedAt);
+}
+
+/** Waits for the newest mail to `to` whose body matches, and returns its decoded text. */
+export async function waitForMail(to: string, match: RegExp): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      () => {
+        found = read(to)
+          .map((m) => decode(m.raw))
+          .reverse()
+          .find((body) => match.test(body));
+        return Boolean(found);
+      },
+      { timeout: 15_000, message: `mail to ${to} matching ${match}` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** The first absolute link in the mail that contains `pathPart`. */
+export function linkIn(body: string, pathPart: string): string {
+  const link = body.match(/https?:\/\/[^\s"<>]+/g)?.find((l) => l.includes(pathPart));
+  if (!link) throw new Error(`No link containing ${pathPart} in mail:\n${body}`);
+  return link;
+}

@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { postgresAdminUrl, TEMPLATE_DB, withDatabase } from "./databases";
+
+/**
+ * Builds one migrated template of each database once per run; workers clone it (a fresh PGlite
+ * takes 6-11 s to create, a PostgreSQL template clone milliseconds).
+ */
+export default async function setup(project: TestProject) {
+  const { openDatabase, migrate } = await import("~/db/client.server");
+  const { createBossFor } = await import("./boss");
+
+  const pgliteTemplate = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-pglite-template-"));
+  const lite = openDatabase({ dataDir: pgliteTemplate });
+  await migrate(lite);
+  await createBossFor(lite);
+  await lite.close();
+  project.provide("pgliteTemplate", pgliteTemplate);
+
+  // The PGlite smoke project needs no PostgreSQL template (and must not race the other project).
+  const adminUrl = project.name === "pglite-smoke" ? null : await postgresAdminUrl();
+  project.provide("postgresAdminUrl", adminUrl ?? "");
+  if (adminUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${TEMPLATE_DB} with (force)`);
+    await admin.query(`create database ${TEMPLATE_DB}`);
+    await admin.end();
+    const template = openDatabase({
+      databaseUrl: withDatabase(adminUrl, TEMPLATE_DB),
+      dataDir: "",
+    });
+    await migrate(template);
+    await createBossFor(template);
+    await template.close();
+  }
+  console.log(
+    `[tests] databases: ${adminUrl ? `PostgreSQL (${new URL(adminUrl).host}) and ` : ""}PGlite`,
+  );
+
+  return async () => {
+    fs.rmSync(pgliteTemplate, { recursive: true, force: true });
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    postgresAdminUrl: string;
+  }
+}

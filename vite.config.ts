@@ -1,0 +1,29 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import { defineConfig } from "vite";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+const isTest = process.env.VITEST === "true";
+
+export default defineConfig({
+  // PGlite ships WASM and data files it finds relative to its own module; bundling it breaks that.
+  ssr: { external: ["@electric-sql/pglite", "pg-boss", "@node-rs/argon2"] },
+  plugins: [
+    !isTest &&
+      remix({
+        future: {
+          v3_fetcherPersist: true,
+          v3_relativeSplatPath: true,
+          v3_throwAbortReason: true,
+          v3_singleFetch: true,
+          v3_lazyRouteDiscovery: true,
+        },
+      }),
+    tsconfigPaths(),
+  ],
+});

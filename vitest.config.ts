@@ -1,0 +1,37 @@
+import tsconfigPaths from "vite-tsconfig-paths";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [tsconfigPaths()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}"], environment: "node" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/setup/global-setup.ts"],
+          setupFiles: ["tests/setup/worker-db.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "pglite-smoke",
+          include: ["tests/smoke/**/*.test.ts"],
+          globalSetup: ["tests/setup/global-setup.ts"],
+          setupFiles: ["tests/setup/worker-db.ts"],
+          env: { TEST_DB_KIND: "pglite" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
