@@ -35,4 +35,6 @@ export function withDatabase(url: string, name: string) {
   return u.toString();
 }
 
-export const TEMPLATE_DB = "stackshift_test_template";
+/** Names are per test run, so two runs on one server (two developers, CI) never collide. */
+export const templateDb = (runId: string) => `stackshift_t${runId}_template`;
+export const workerDb = (runId: string, worker: string) => `stackshift_t${runId}_w${worker}`;

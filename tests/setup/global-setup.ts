@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { postgresAdminUrl, TEMPLATE_DB, withDatabase } from "./databases";
+import { postgresAdminUrl, templateDb, withDatabase } from "./databases";
 
 /**
  * Builds one migrated template of each database once per run; workers clone it (a fresh PGlite
@@ -23,6 +23,9 @@ export default async function setup(project: TestProject) {
   // The PGlite smoke project needs no PostgreSQL template (and must not race the other project).
   const adminUrl = project.name === "pglite-smoke" ? null : await postgresAdminUrl();
   project.provide("postgresAdminUrl", adminUrl ?? "");
+  const runId = `${process.pid}${Date.now().toString(36)}`.toLowerCase();
+  project.provide("runId", runId);
+  const TEMPLATE_DB = templateDb(runId);
   if (adminUrl) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
@@ -43,6 +46,18 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     fs.rmSync(pgliteTemplate, { recursive: true, force: true });
+    if (adminUrl) {
+      // Drop this run's databases (template and worker clones).
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      const { rows } = await admin.query<{ datname: string }>(
+        "select datname from pg_database where datname like $1",
+        [`stackshift_t${runId}_%`],
+      );
+      for (const { datname } of rows)
+        await admin.query(`drop database if exists ${datname} with (force)`);
+      await admin.end();
+    }
   };
 }
 
@@ -50,5 +65,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate: string;
     postgresAdminUrl: string;
+    runId: string;
   }
 }

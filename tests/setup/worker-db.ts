@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { TEMPLATE_DB, withDatabase } from "./databases";
+import { templateDb, withDatabase, workerDb } from "./databases";
 
 /**
  * Gives each test worker its own database cloned from the migrated template: PostgreSQL when the
@@ -21,11 +21,12 @@ delete process.env.SMTP_URL;
 delete process.env.OIDC_ISSUER;
 
 if (usePostgres) {
-  const name = `stackshift_test_w${worker}`;
+  const runId = inject("runId");
+  const name = workerDb(runId, worker);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+  await admin.query(`create database ${name} template ${templateDb(runId)}`);
   await admin.end();
   process.env.DATABASE_URL = withDatabase(adminUrl, name);
 } else {
