@@ -31,14 +31,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readForm(request.clone());
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
   try {
     await hit("login", [`ip:${context.clientIp ?? "unknown"}`, `email:${submission.value.email}`]);
-    const user = await (await authenticator()).authenticate("form", request);
+    // remix-auth's FormStrategy reads the body itself: hand it the body we already validated.
+    const body = new URLSearchParams(formData as unknown as Record<string, string>);
+    const user = await (
+      await authenticator()
+    ).authenticate(
+      "form",
+      new Request(request.url, {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      }),
+    );
     return createUserSession(request, user, safeRedirect(formData.get("redirectTo"), "/"));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -50,30 +50,49 @@ export async function handleApi(run: () => Promise<Response>): Promise<Response>
   }
 }
 
+/** A 4xx JSON response thrown from request parsing: Remix returns thrown Responses as-is. */
+function badRequest(message: string, status = 400) {
+  return Response.json({ error: message }, { status });
+}
+
 /**
- * Reads a JSON API body. Malformed JSON, a non-object, or a body over `maxBytes` is a 400, not a
- * crash.
+ * Reads a JSON API body. Malformed JSON or a body over `maxBytes` is a thrown 400/413 Response,
+ * never a crash.
  */
 export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<unknown> {
   const text = await request.text();
-  if (text.length > maxBytes) throw new InvalidError("Request body is too large");
+  if (text.length > maxBytes) throw badRequest("Request body is too large", 413);
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidError("Request body must be valid JSON");
+    throw badRequest("Request body must be valid JSON");
   }
 }
 
-/** Reads a form body, refusing oversized ones (the route's forms are small). */
+/** Reads a form body (the route's forms are small), refusing oversized or unreadable ones. */
 export async function readForm(request: Request, maxBytes = 64 * 1024): Promise<FormData> {
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > maxBytes) throw new InvalidError("Request body is too large");
+  if (length > maxBytes) throw badRequest("Request body is too large", 413);
+  let text: string;
   try {
-    return await request.formData();
-  } catch {
-    throw new InvalidError("Request body must be a form");
+    const type = request.headers.get("content-type") ?? "";
+    if (type.includes("multipart/form-data")) {
+      const form = await request.formData();
+      let size = 0;
+      for (const [, value] of form) size += typeof value === "string" ? value.length : value.size;
+      if (size > maxBytes) throw badRequest("Request body is too large", 413);
+      return form;
+    }
+    text = await request.text();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    throw badRequest("Request body must be a form");
   }
+  if (text.length > maxBytes) throw badRequest("Request body is too large", 413);
+  const form = new FormData();
+  for (const [key, value] of new URLSearchParams(text)) form.append(key, value);
+  return form;
 }
 
 /** zod issues -> field errors keyed by the top-level field name. */
