@@ -1,6 +1,8 @@
 import { expect, test } from "./support/fixtures";
 
-test("a visitor without a session is sent to login, which rejects a wrong password", async ({ page }) => {
+test("a visitor without a session is sent to login, which rejects a wrong password", async ({
+  page,
+}) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2F/);
   await page.getByLabel("Email").fill("nobody@example.com");
