@@ -86,6 +86,10 @@ export const accessRequests = pgTable(
   (t) => [
     index("access_requests_created_idx").on(t.createdAt, t.id),
     index("access_requests_email_idx").on(sql`lower(${t.businessEmail})`),
+    // At most one pending request per e-mail, whatever the application does.
+    uniqueIndex("access_requests_one_pending_key")
+      .on(sql`lower(${t.businessEmail})`)
+      .where(sql`${t.requestStatus} = 'Pending'`),
   ],
 );
 

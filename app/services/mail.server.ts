@@ -59,8 +59,16 @@ export async function deliver(id: string) {
   }
 }
 
-export function listOutbox(limit = 100) {
-  return db().query.outbox.findMany({ orderBy: (o, { desc }) => [desc(o.createdAt)], limit });
+/** The outbox, newest first; `search` matches the recipient or the subject (case-insensitive). */
+export function listOutbox(limit = 100, search?: string) {
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  return db().query.outbox.findMany({
+    where: pattern
+      ? (o, { ilike, or }) => or(ilike(o.to, pattern), ilike(o.subject, pattern))
+      : undefined,
+    orderBy: (o, { desc }) => [desc(o.createdAt), desc(o.id)],
+    limit,
+  });
 }
 
 export function absoluteUrl(pathname: string) {

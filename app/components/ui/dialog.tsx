@@ -13,7 +13,7 @@ export function Dialog({
   description,
   children,
   width = "max-w-lg",
-  role,
+  role = "dialog",
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -31,7 +31,6 @@ export function Dialog({
           <RadixDialog.Content
             role={role}
             className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] ${width} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-slate-900`}
-            aria-describedby={description ? undefined : undefined}
           >
             <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
             {description ? (

@@ -1,0 +1,151 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { format } from "date-fns";
+import { Fragment } from "react";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { listQuerySchema } from "~/services/access-requests.schema";
+import { listOutbox } from "~/services/mail.server";
+import { requirePlatformAdmin } from "~/utils/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Outbox | StackShift" }];
+
+const LIMIT = 200;
+
+/** The local outbox (CONTRACT.md: without SMTP_URL mail is kept here), for platform admins. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePlatformAdmin(request);
+  const { q } = listQuerySchema.parse({
+    q: new URL(request.url).searchParams.get("q") ?? undefined,
+  });
+  const rows = await listOutbox(LIMIT, q || undefined);
+  return {
+    q,
+    limit: LIMIT,
+    mails: rows.map((m) => ({
+      id: m.id,
+      to: m.to,
+      subject: m.subject,
+      status: m.status,
+      text: m.text,
+      createdIso: m.createdAt.toISOString(),
+      // Formatted on the server so the hydrated page shows the same text.
+      created: format(m.createdAt, "MMM d, yyyy HH:mm:ss"),
+    })),
+  };
+}
+
+const URL_PATTERN = /https?:\/\/[^\s<>"']+/g;
+
+/** Splits text into plain parts and http(s) links; trailing punctuation stays outside a link. */
+export function splitLinks(text: string): { text: string; href?: string }[] {
+  const parts: { text: string; href?: string }[] = [];
+  let last = 0;
+  for (const match of text.matchAll(URL_PATTERN)) {
+    const href = match[0].replace(/[.,;:!?)\]]+$/, "");
+    const start = match.index ?? 0;
+    if (start > last) parts.push({ text: text.slice(last, start) });
+    parts.push({ text: href, href });
+    last = start + href.length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}
+
+export function TextWithLinks({ text }: { text: string }) {
+  return (
+    <>
+      {splitLinks(text).map((part, i) =>
+        part.href ? (
+          <a key={i} href={part.href} className="break-all text-brand underline">
+            {part.text}
+          </a>
+        ) : (
+          <Fragment key={i}>{part.text}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+const STATUS_TONE = { queued: "blue", sent: "green", kept: "gray", failed: "red" } as const;
+
+export default function Outbox() {
+  const { q, mails, limit } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Outbox</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          Every e-mail the dashboard sent or kept, newest first (at most {limit}). Without SMTP_URL
+          mail stays here instead of being delivered.
+        </p>
+      </div>
+      <Form method="get" role="search" className="flex gap-2">
+        <label htmlFor="outbox-search" className="sr-only">
+          Search by recipient or subject
+        </label>
+        <input
+          id="outbox-search"
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={200}
+          placeholder="Search by recipient or subject"
+          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand dark:border-slate-700 dark:bg-slate-900"
+        />
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </Form>
+      {mails.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-slate-600 dark:border-slate-700 dark:text-slate-300">
+          {q ? `No e-mails match "${q}".` : "Nothing to show here yet..."}
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+          <table className="min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800">
+            <caption className="sr-only">Outgoing e-mails, newest first</caption>
+            <thead className="bg-slate-50 dark:bg-slate-900">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  To
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Subject
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Created
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+              {mails.map((mail) => (
+                <tr key={mail.id} className="align-top">
+                  <td className="whitespace-nowrap px-4 py-2">{mail.to}</td>
+                  <td className="px-4 py-2">
+                    <details>
+                      <summary className="cursor-pointer">{mail.subject}</summary>
+                      <pre className="mt-2 max-w-2xl whitespace-pre-wrap break-words font-sans text-slate-700 dark:text-slate-200">
+                        <TextWithLinks text={mail.text} />
+                      </pre>
+                    </details>
+                  </td>
+                  <td className="px-4 py-2">
+                    <Badge tone={STATUS_TONE[mail.status]}>{mail.status}</Badge>
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-2">
+                    <time dateTime={mail.createdIso}>{mail.created}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { ConfirmRequestDialog } from "~/components/access-requests/confirm-request-dialog";
+import { AuthCard } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { LIMITS, requestAccessSchema } from "~/services/access-requests.schema";
+import { submitAccessRequest } from "~/services/access-requests.server";
+import { DomainError, RateLimitedError } from "~/services/errors";
+import { readForm, statusOf } from "~/utils/http.server";
+
+export const meta: MetaFunction = () => [{ title: "Request access | StackShift" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+}
+
+/**
+ * Two steps over one form: intent=review validates and answers with the values to confirm (the
+ * page then renders the confirm dialog), intent=confirm validates again and records the request,
+ * intent=edit (Cancel without JavaScript) hands the values back to the form.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const intent = formData.get("intent");
+  const submission = parseWithZod(formData, { schema: requestAccessSchema });
+  if (intent !== "review" && intent !== "confirm" && intent !== "edit") {
+    return data(
+      { step: "form" as const, result: submission.reply({ formErrors: ["Unknown action"] }) },
+      { status: 400 },
+    );
+  }
+  if (submission.status !== "success") {
+    return data({ step: "form" as const, result: submission.reply() }, { status: 400 });
+  }
+  if (intent === "edit") return { step: "form" as const, result: submission.reply() };
+  if (intent === "review") {
+    return { step: "review" as const, result: submission.reply(), values: submission.value };
+  }
+  try {
+    await submitAccessRequest(submission.value, { clientIp: context.clientIp });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return data(
+      { step: "form" as const, result: submission.reply({ formErrors: [error.message] }) },
+      {
+        status: statusOf(error),
+        headers:
+          error instanceof RateLimitedError
+            ? { "Retry-After": String(error.retryAfterSeconds) }
+            : undefined,
+      },
+    );
+  }
+  // Post/redirect/get: a refresh of the success page cannot submit twice.
+  return redirect("/request-access?sent=1");
+}
+
+export default function RequestAccess() {
+  const { sent } = useLoaderData<typeof loader>();
+  if (sent) return <Sent />;
+  return <RequestForm />;
+}
+
+function Sent() {
+  return (
+    <AuthCard title="Request sent!">
+      <p role="status" className="text-sm text-slate-700 dark:text-slate-200">
+        Thank you for your interest in StackShift. We received your request for access and sent a
+        confirmation to your inbox. We will email you again once it has been reviewed.
+      </p>
+      <Link to="/auth/login" className="mt-6 inline-block text-sm text-brand underline">
+        Back to log in
+      </Link>
+    </AuthCard>
+  );
+}
+
+function RequestForm() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submittingIntent =
+    navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  // With JavaScript, Cancel closes the dialog of this particular answer without a round trip.
+  const [closed, setClosed] = useState<unknown>(null);
+  const review =
+    actionData?.step === "review" && "values" in actionData && closed !== actionData
+      ? actionData.values
+      : null;
+
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: requestAccessSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  return (
+    <AuthCard title="Request access to StackShift" wide>
+      <p className="-mt-3 mb-6 text-sm text-slate-600 dark:text-slate-300">
+        Tell us about you and your company. We will email you once your request is approved.
+      </p>
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        <FormError message={form.errors?.[0]} />
+        <Field
+          label="Name"
+          autoComplete="name"
+          maxLength={LIMITS.fullName}
+          errors={fields.fullName.errors}
+          {...getInputProps(fields.fullName, { type: "text" })}
+          required
+        />
+        <Field
+          label="Business Email"
+          autoComplete="email"
+          maxLength={254}
+          errors={fields.businessEmail.errors}
+          {...getInputProps(fields.businessEmail, { type: "email" })}
+          required
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Telephone Number"
+            autoComplete="tel"
+            maxLength={LIMITS.telephoneNumber}
+            errors={fields.telephoneNumber.errors}
+            {...getInputProps(fields.telephoneNumber, { type: "tel" })}
+          />
+          <Field
+            label="Company"
+            autoComplete="organization"
+            maxLength={LIMITS.companyName}
+            errors={fields.companyName.errors}
+            {...getInputProps(fields.companyName, { type: "text" })}
+          />
+          <Field
+            label="Number of employees"
+            inputMode="numeric"
+            placeholder="e.g. 11-50"
+            maxLength={LIMITS.numberOfEmployees}
+            errors={fields.numberOfEmployees.errors}
+            {...getInputProps(fields.numberOfEmployees, { type: "text" })}
+          />
+          <Field
+            label="Website"
+            autoComplete="url"
+            placeholder="example.com"
+            maxLength={LIMITS.websiteAddress}
+            errors={fields.websiteAddress.errors}
+            {...getInputProps(fields.websiteAddress, { type: "text" })}
+          />
+        </div>
+        <TextareaField
+          label="Additional Info"
+          rows={4}
+          maxLength={LIMITS.additionalInfo}
+          errors={fields.additionalInfo.errors}
+          {...getTextareaProps(fields.additionalInfo)}
+        />
+        <Button
+          type="submit"
+          name="intent"
+          value="review"
+          className="w-full"
+          disabled={submittingIntent === "review"}
+        >
+          Request Access
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        Already approved?{" "}
+        <Link to="/signup" className="text-brand underline">
+          Sign up
+        </Link>{" "}
+        or{" "}
+        <Link to="/auth/login" className="text-brand underline">
+          log in
+        </Link>
+      </p>
+      {review ? (
+        <ConfirmRequestDialog
+          values={review}
+          busy={submittingIntent === "confirm"}
+          onClose={() => setClosed(actionData)}
+        />
+      ) : null}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,179 @@
+import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { accessRequests } from "~/db/schema";
+import type { RequestAccessInput } from "./access-requests.schema";
+import { ConflictError, NotFoundError } from "./errors";
+import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
+import { hit } from "./rate-limit.server";
+
+/** Requests for access (spec sections 2, 3 "Access request", 4 "Request status"). */
+export type AccessRequest = typeof accessRequests.$inferSelect;
+export type RequestStatus = AccessRequest["requestStatus"];
+export type Decision = "Approved" | "Rejected";
+
+export const PAGE_SIZE = 20;
+
+function summary(input: RequestAccessInput) {
+  const rows: [string, string | undefined][] = [
+    ["Name", input.fullName],
+    ["Business Email", input.businessEmail],
+    ["Telephone Number", input.telephoneNumber],
+    ["Company", input.companyName],
+    ["Number of employees", input.numberOfEmployees],
+    ["Website", input.websiteAddress],
+    ["Additional Info", input.additionalInfo],
+  ];
+  return rows.map(([label, value]) => `${label}: ${value || "Not specified"}`).join("\n");
+}
+
+/**
+ * Records a request (status Pending) and mails the requester that it was received. One pending
+ * request per e-mail: a second one is refused rather than duplicated.
+ */
+export async function submitAccessRequest(
+  input: RequestAccessInput,
+  meta: { clientIp?: string } = {},
+): Promise<AccessRequest> {
+  const address = input.businessEmail.toLowerCase();
+  await hit("requestAccess", [`ip:${meta.clientIp ?? "unknown"}`, `email:${address}`]);
+  const { row, mailId } = await db().transaction(async (tx) => {
+    // The table has no unique index on pending e-mails, so a per-e-mail transaction lock keeps two
+    // simultaneous submissions from both passing the check below.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"access_request:" + address}))`);
+    const existing = await tx
+      .select({ status: accessRequests.requestStatus })
+      .from(accessRequests)
+      .where(
+        and(
+          sql`lower(${accessRequests.businessEmail}) = ${address}`,
+          or(
+            eq(accessRequests.requestStatus, "Pending"),
+            eq(accessRequests.requestStatus, "Approved"),
+          ),
+        ),
+      );
+    if (existing.some((r) => r.status === "Approved")) {
+      throw new ConflictError(
+        "Access for this email has already been approved. Sign up with this email to get started.",
+      );
+    }
+    if (existing.length > 0) {
+      throw new ConflictError(
+        "A request for this email is already pending. We will email you once it has been reviewed.",
+      );
+    }
+    const [row] = await tx
+      .insert(accessRequests)
+      .values({
+        fullName: input.fullName,
+        businessEmail: address,
+        telephoneNumber: input.telephoneNumber ?? null,
+        companyName: input.companyName ?? null,
+        numberOfEmployees: input.numberOfEmployees ?? null,
+        websiteAddress: input.websiteAddress ?? null,
+        additionalInfo: input.additionalInfo ?? null,
+      })
+      .returning();
+    const mailId = await queueMail(tx, {
+      to: address,
+      subject: "We received your request for access to StackShift",
+      text: `Hello ${input.fullName},\n\nThank you for your interest in StackShift. We received your request for access and it is waiting for our approval. We will email you at this address once it has been reviewed.\n\nWhat you sent us:\n\n${summary(input)}\n\nThe StackShift team`,
+    });
+    return { row, mailId };
+  });
+  await dispatchMail([mailId]);
+  return row;
+}
+
+/** `%` and `_` typed in the search box are literal characters, not LIKE wildcards. */
+export function likePattern(term: string) {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page of requests, newest first, optionally filtered by a keyword matching name, e-mail,
+ * company or website. Keyset pagination on (created_at, id): the cursor is the id of the last row
+ * shown, and its timestamp is read in SQL so microsecond precision is never lost in a JS Date.
+ */
+export async function listAccessRequests(
+  options: { q?: string; cursor?: string; limit?: number } = {},
+): Promise<{ items: AccessRequest[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(options.limit ?? PAGE_SIZE, 1), 100);
+  const q = options.q?.trim().toLowerCase();
+  const conditions = [];
+  if (q) {
+    const pattern = likePattern(q);
+    conditions.push(
+      or(
+        ilike(accessRequests.fullName, pattern),
+        ilike(accessRequests.businessEmail, pattern),
+        ilike(accessRequests.companyName, pattern),
+        ilike(accessRequests.websiteAddress, pattern),
+      ),
+    );
+  }
+  if (options.cursor) {
+    conditions.push(
+      sql`(${accessRequests.createdAt}, ${accessRequests.id}) < (select c.created_at, c.id from ${accessRequests} c where c.id = ${options.cursor})`,
+    );
+  }
+  const rows = await db()
+    .select()
+    .from(accessRequests)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(accessRequests.createdAt), desc(accessRequests.id))
+    .limit(limit + 1);
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
+}
+
+export async function getAccessRequest(id: string): Promise<AccessRequest | null> {
+  const [row] = await db().select().from(accessRequests).where(eq(accessRequests.id, id));
+  return row ?? null;
+}
+
+/**
+ * Approves or rejects a Pending request and mails the requester (approval carries the sign-up
+ * link). The UPDATE only matches a Pending row, so of two concurrent decisions exactly one wins;
+ * the other, like any decision on a decided request, is a ConflictError.
+ */
+export async function decideAccessRequest(
+  id: string,
+  decision: Decision,
+  adminId: string,
+): Promise<AccessRequest> {
+  const { row, mailId } = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(accessRequests)
+      .set({ requestStatus: decision, decidedAt: new Date(), decidedBy: adminId })
+      .where(and(eq(accessRequests.id, id), eq(accessRequests.requestStatus, "Pending")))
+      .returning();
+    if (!row) {
+      const [current] = await tx
+        .select({ status: accessRequests.requestStatus })
+        .from(accessRequests)
+        .where(eq(accessRequests.id, id));
+      if (!current) throw new NotFoundError("This request for access no longer exists.");
+      throw new ConflictError(
+        `This request has already been ${current.status.toLowerCase()}. Only pending requests can be approved or rejected.`,
+      );
+    }
+    const mailId = await queueMail(
+      tx,
+      decision === "Approved"
+        ? {
+            to: row.businessEmail,
+            subject: "Your request for access to StackShift was approved",
+            text: `Hello ${row.fullName},\n\nGood news: your request for access to StackShift was approved. Create your account here:\n\n${absoluteUrl(`/signup?email=${encodeURIComponent(row.businessEmail)}`)}\n\nThe StackShift team`,
+          }
+        : {
+            to: row.businessEmail,
+            subject: "Your request for access to StackShift",
+            text: `Hello ${row.fullName},\n\nThank you for your interest in StackShift. We are unable to approve your request for access at this time.\n\nThe StackShift team`,
+          },
+    );
+    return { row, mailId };
+  });
+  await dispatchMail([mailId]);
+  return row;
+}

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "access_requests_one_pending_key" ON "access_requests" USING btree (lower("business_email")) WHERE "access_requests"."request_status" = 'Pending';
