@@ -1,63 +1,13 @@
 // The HTTP server: Express in front of the Remix request handler. It boots the app (migrations,
 // job queue) through the server build's entry module, so the build owns the one database handle.
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { sameOrigin, securityHeaders } from "./middleware.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-/** Security headers for every response; the CSP nonce is shared with the Remix render. */
-function securityHeaders({ dev, secure, oidcIssuer }) {
-  const formTargets = ["'self'"];
-  if (oidcIssuer) formTargets.push(new URL(oidcIssuer).origin);
-  return (req, res, next) => {
-    const nonce = randomBytes(16).toString("base64");
-    res.locals.cspNonce = nonce;
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
-    if (secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    if (!dev) {
-      res.setHeader(
-        "Content-Security-Policy",
-        [
-          "default-src 'self'",
-          `script-src 'self' 'nonce-${nonce}'`,
-          "style-src 'self' 'unsafe-inline'",
-          "img-src 'self' data: https:",
-          "font-src 'self' data:",
-          "connect-src 'self'",
-          "media-src 'self' https:",
-          "frame-src https://www.youtube-nocookie.com",
-          "frame-ancestors 'none'",
-          "base-uri 'self'",
-          "object-src 'none'",
-          `form-action ${formTargets.join(" ")}`,
-        ].join("; "),
-      );
-    }
-    next();
-  };
-}
-
-/** Refuses state-changing requests from other origins (CSRF). */
-function sameOrigin(appUrl) {
-  const allowed = new URL(appUrl).origin;
-  return (req, res, next) => {
-    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
-    const origin = req.headers.origin;
-    const site = req.headers["sec-fetch-site"];
-    if ((origin && origin !== allowed) || (!origin && site === "cross-site")) {
-      res.status(403).json({ error: "Cross-origin request refused" });
-      return;
-    }
-    next();
-  };
-}
 
 export async function startServer({ dev = false } = {}) {
   let vite;

@@ -14,7 +14,7 @@ import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { loginSchema } from "~/services/accounts.schema";
-import { DomainError } from "~/services/errors";
+import { DomainError, RateLimitedError } from "~/services/errors";
 import { hit } from "~/services/rate-limit.server";
 import { authenticator } from "~/utils/auth.server";
 import { readForm, statusOf } from "~/utils/http.server";
@@ -55,7 +55,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(error instanceof DomainError)) throw error;
     return data(
       { result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) },
-      { status: statusOf(error) },
+      {
+        status: statusOf(error),
+        headers:
+          error instanceof RateLimitedError
+            ? { "Retry-After": String(error.retryAfterSeconds) }
+            : undefined,
+      },
     );
   }
 }

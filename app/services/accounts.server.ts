@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { db } from "~/db/client.server";
+import { db, type Queryable } from "~/db/client.server";
 import { accessRequests, members, passwordResets, sessions, users } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { ConflictError, InvalidError, UnauthorizedError } from "./errors";
@@ -40,49 +40,66 @@ export async function findUserByEmail(address: string) {
  * was approved, and people with a pending project invitation.
  */
 export async function canSignUp(address: string): Promise<boolean> {
-  const lower = address.toLowerCase();
+  const lower = address.trim().toLowerCase();
   if (isPlatformAdmin(lower)) return true;
   const approved = await db().query.accessRequests.findFirst({
+    // The request form keeps the address as typed; the index is on lower(business_email).
     where: and(
-      eq(accessRequests.businessEmail, lower),
+      sql`lower(${accessRequests.businessEmail}) = ${lower}`,
       eq(accessRequests.requestStatus, "Approved"),
     ),
   });
   if (approved) return true;
   const invited = await db().query.members.findFirst({
-    where: and(eq(members.invitedEmail, lower), eq(members.status, "invited")),
+    where: and(
+      eq(members.invitedEmail, lower),
+      eq(members.status, "invited"),
+      or(isNull(members.invitationExpiresAt), gt(members.invitationExpiresAt, new Date())),
+    ),
   });
   return Boolean(invited);
 }
 
-export class NotEligibleError extends InvalidError {}
-
-export async function signUp(input: z.infer<typeof signupSchema>): Promise<User> {
-  if (!(await canSignUp(input.email))) {
-    throw new NotEligibleError(
+/** The e-mail may not create an account (yet): the page links to /request-access. */
+export class NotEligibleError extends InvalidError {
+  constructor() {
+    super(
       "This email has no access yet. Request access first and we will email you once approved.",
       { email: ["This email has no access yet. Request access first."] },
     );
   }
+}
+
+/** Invitations addressed to a new account's e-mail now belong to it. */
+async function claimInvitations(tx: Queryable, userId: string, address: string) {
+  await tx.update(members).set({ userId }).where(eq(members.invitedEmail, address));
+}
+
+export async function signUp(input: z.infer<typeof signupSchema>): Promise<User> {
+  const address = input.email.toLowerCase();
+  if (!(await canSignUp(address))) throw new NotEligibleError();
   const passwordHash = await hash(input.password);
-  const [row] = await db()
-    .insert(users)
-    .values({ name: input.name, email: input.email, passwordHash })
-    .onConflictDoNothing({ target: users.email })
-    .returning();
-  if (!row) {
-    throw new ConflictError("An account with this email already exists. Log in instead.");
-  }
-  // Invitations addressed to this e-mail now belong to the new account.
-  await db().update(members).set({ userId: row.id }).where(eq(members.invitedEmail, input.email));
-  return toUser(row);
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({ name: input.name, email: address, passwordHash })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    if (!row) {
+      throw new ConflictError("An account with this email already exists. Log in instead.");
+    }
+    await claimInvitations(tx, row.id, address);
+    return toUser(row);
+  });
 }
 
 // A fixed hash to verify against when the e-mail is unknown, so timing does not reveal accounts.
 let dummyHash: Promise<string> | undefined;
 
 export async function verifyLogin(input: z.infer<typeof loginSchema>): Promise<User> {
-  const row = await db().query.users.findFirst({ where: eq(users.email, input.email) });
+  const row = await db().query.users.findFirst({
+    where: eq(users.email, input.email.toLowerCase()),
+  });
   dummyHash ??= hash("not-a-real-password");
   const ok = await verify(row?.passwordHash ?? (await dummyHash), input.password);
   if (!row || !row.passwordHash || !ok) {
@@ -91,7 +108,11 @@ export async function verifyLogin(input: z.infer<typeof loginSchema>): Promise<U
   return toUser(row);
 }
 
-/** Finds or creates the account of a single-sign-on identity. */
+/**
+ * Finds or creates the account of a single-sign-on identity. A known subject signs in; an
+ * existing account with the same e-mail is linked once; anyone else needs the same eligibility
+ * as /signup, so single sign-on is no back door around access requests.
+ */
 export async function upsertOidcUser(claims: {
   sub: string;
   email: string;
@@ -102,19 +123,36 @@ export async function upsertOidcUser(claims: {
   if (bySubject) return toUser(bySubject);
   const byEmail = await db().query.users.findFirst({ where: eq(users.email, address) });
   if (byEmail) {
+    // Another identity of the provider already owns this account: never re-link it.
+    if (byEmail.oidcSubject) {
+      throw new ConflictError(
+        "This email is linked to a different single sign-on identity. Log in with your password or contact support.",
+      );
+    }
     const [row] = await db()
       .update(users)
       .set({ oidcSubject: claims.sub, updatedAt: new Date() })
-      .where(eq(users.id, byEmail.id))
+      .where(and(eq(users.id, byEmail.id), isNull(users.oidcSubject)))
       .returning();
+    if (!row) throw new ConflictError("Single sign-on changed this account meanwhile. Try again.");
     return toUser(row);
   }
-  const [row] = await db()
-    .insert(users)
-    .values({ email: address, name: claims.name || address.split("@")[0], oidcSubject: claims.sub })
-    .returning();
-  await db().update(members).set({ userId: row.id }).where(eq(members.invitedEmail, address));
-  return toUser(row);
+  if (!(await canSignUp(address))) throw new NotEligibleError();
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({
+        email: address,
+        name: (claims.name?.trim() || address.split("@")[0]).slice(0, 100),
+        oidcSubject: claims.sub,
+      })
+      .onConflictDoNothing()
+      .returning();
+    // A concurrent first sign-in of the same person created it: a retry finds it by subject.
+    if (!row) throw new ConflictError("This account was just created. Try signing in again.");
+    await claimInvitations(tx, row.id, address);
+    return toUser(row);
+  });
 }
 
 const RESET_TTL_MS = 60 * 60 * 1000;
@@ -125,7 +163,9 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
  * reveals whether an e-mail has an account.
  */
 export async function requestPasswordReset(address: string) {
-  const user = await db().query.users.findFirst({ where: eq(users.email, address) });
+  const user = await db().query.users.findFirst({
+    where: eq(users.email, address.toLowerCase()),
+  });
   if (!user) return;
   const token = randomBytes(32).toString("base64url");
   const mailId = await db().transaction(async (tx) => {

@@ -9,6 +9,7 @@ export type Limit = { max: number; windowSeconds: number };
 /** The limits of security-sensitive actions, per client IP and per e-mail. */
 export const LIMITS = {
   login: { max: 10, windowSeconds: 15 * 60 },
+  oidc: { max: 10, windowSeconds: 15 * 60 },
   signup: { max: 5, windowSeconds: 60 * 60 },
   forgot: { max: 5, windowSeconds: 60 * 60 },
   requestAccess: { max: 5, windowSeconds: 60 * 60 },

@@ -3,7 +3,7 @@ import { FormStrategy } from "remix-auth-form";
 import { loginSchema } from "~/services/accounts.schema";
 import { verifyLogin, type User } from "~/services/accounts.server";
 import { parseInput } from "./http.server";
-import { oidcStrategy } from "./oidc.server";
+import { oidcStrategy, resetOidc } from "./oidc.server";
 
 /**
  * remix-auth strategies: e-mail + password always, OpenID Connect when OIDC_ISSUER is set.
@@ -11,17 +11,28 @@ import { oidcStrategy } from "./oidc.server";
  */
 let cached: Authenticator<User> | undefined;
 
-export async function authenticator() {
-  if (cached) return cached;
-  const auth = new Authenticator<User>();
-  auth.use(
+/**
+ * The authenticator, with the strategy the caller is about to use. The OpenID strategy needs the
+ * provider's discovery document, so it is added only when asked for: password login keeps
+ * working while the identity provider is down.
+ */
+export async function authenticator(strategy: "form" | "oidc" = "form") {
+  cached ??= new Authenticator<User>().use(
     new FormStrategy(async ({ form }) =>
       verifyLogin(parseInput(loginSchema, Object.fromEntries(form))),
     ),
     "form",
   );
-  const oidc = await oidcStrategy();
-  if (oidc) auth.use(oidc, "oidc");
-  cached = auth;
-  return auth;
+  if (strategy === "oidc" && !cached.get("oidc")) {
+    const oidc = await oidcStrategy();
+    if (!oidc) throw new Error("Single sign-on is not configured (OIDC_ISSUER, OIDC_CLIENT_ID)");
+    cached.use(oidc, "oidc");
+  }
+  return cached;
+}
+
+/** Drops the cached strategies and discovery document (tests change OIDC_* between files). */
+export function resetAuthenticator() {
+  cached = undefined;
+  resetOidc();
 }

@@ -1,0 +1,82 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { AuthCard } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { Field, FormError } from "~/components/ui/field";
+import { forgotSchema } from "~/services/accounts.schema";
+import { requestPasswordReset } from "~/services/accounts.server";
+import { RateLimitedError } from "~/services/errors";
+import { hit } from "~/services/rate-limit.server";
+import { readForm } from "~/utils/http.server";
+
+export const meta: MetaFunction = () => [{ title: "Forgot password | StackShift" }];
+
+const SENT_MESSAGE =
+  "If an account exists for that email, we've sent a link to reset the password.";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: forgotSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply(), sent: false }, { status: 400 });
+  }
+  try {
+    await hit("forgot", [`ip:${context.clientIp ?? "unknown"}`, `email:${submission.value.email}`]);
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    return data(
+      { result: submission.reply({ formErrors: [error.message] }), sent: false },
+      { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
+    );
+  }
+  await requestPasswordReset(submission.value.email);
+  // The same answer whether or not the account exists: the page must not reveal accounts.
+  return data({ result: submission.reply({ resetForm: true }), sent: true });
+}
+
+export default function Forgot() {
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthCard title="Forgot your password?">
+      {actionData?.sent ? (
+        <p
+          role="status"
+          className="mb-4 rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-200"
+        >
+          {SENT_MESSAGE}
+        </p>
+      ) : (
+        <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">
+          Enter the email of your account and we will send you a link to choose a new password.
+        </p>
+      )}
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        <FormError message={form.errors?.[0]} />
+        <Field
+          label="Email"
+          autoComplete="email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: "email" })}
+        />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Sending..." : "Send reset link"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/auth/login" className="text-brand underline">
+          Back to log in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,137 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { Field, FormError } from "~/components/ui/field";
+import { signupSchema } from "~/services/accounts.schema";
+import { NotEligibleError, signUp } from "~/services/accounts.server";
+import { ConflictError, DomainError, InvalidError, RateLimitedError } from "~/services/errors";
+import { hit } from "~/services/rate-limit.server";
+import { readForm, statusOf } from "~/utils/http.server";
+import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign up | StackShift" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
+  if (await getOptionalUser(request)) throw redirect(redirectTo);
+  // Approval and invitation e-mails link to /signup?email=...: start with that address.
+  const email = (url.searchParams.get("email") ?? "").trim().slice(0, 254);
+  return { email, redirectTo };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: signupSchema });
+  if (submission.status !== "success") {
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), notEligible: false },
+      { status: 400 },
+    );
+  }
+  try {
+    await hit("signup", [`ip:${context.clientIp ?? "unknown"}`, `email:${submission.value.email}`]);
+    const user = await signUp(submission.value);
+    return createUserSession(request, user, safeRedirect(formData.get("redirectTo")));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    // Eligibility and duplicates are about the address: say so beside the Email field.
+    const onEmail = error instanceof InvalidError || error instanceof ConflictError;
+    const fieldErrors =
+      error instanceof InvalidError && Object.keys(error.fieldErrors).length > 0
+        ? error.fieldErrors
+        : { email: [error.message] };
+    return data(
+      {
+        result: submission.reply({
+          ...(onEmail ? { fieldErrors } : { formErrors: [error.message] }),
+          hideFields: ["password"],
+        }),
+        notEligible: error instanceof NotEligibleError,
+      },
+      {
+        status: statusOf(error),
+        headers:
+          error instanceof RateLimitedError
+            ? { "Retry-After": String(error.retryAfterSeconds) }
+            : undefined,
+      },
+    );
+  }
+}
+
+export default function Signup() {
+  const { email, redirectTo } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: { email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthCard title="Sign up for StackShift">
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        <FormError message={form.errors?.[0]} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field
+          label="Name"
+          autoComplete="name"
+          errors={fields.name.errors}
+          {...getInputProps(fields.name, { type: "text" })}
+        />
+        <div>
+          <Field
+            label="Email"
+            autoComplete="email"
+            errors={fields.email.errors}
+            {...getInputProps(fields.email, { type: "email" })}
+          />
+          {actionData?.notEligible ? (
+            <p className="mt-1 text-sm">
+              <Link to="/request-access" className="text-brand underline">
+                Request access
+              </Link>{" "}
+              with this email; we will email you once it is approved.
+            </p>
+          ) : null}
+        </div>
+        <Field
+          label="Password"
+          autoComplete="new-password"
+          hint="At least 8 characters"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+        />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Signing up..." : "Sign up"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        Already have an account?{" "}
+        <Link
+          to={
+            redirectTo === "/"
+              ? "/auth/login"
+              : `/auth/login?redirectTo=${encodeURIComponent(redirectTo)}`
+          }
+          className="text-brand underline"
+        >
+          Log in
+        </Link>
+      </p>
+      <p className="mt-2 text-center text-sm">
+        No access yet?{" "}
+        <Link to="/request-access" className="text-brand underline">
+          Request access
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { UnauthorizedError } from "~/services/errors";
+import { idTokenClaims } from "./oidc.server";
+
+const issuer = "https://id.example.com";
+const clientId = "stackshift";
+const now = Date.UTC(2030, 0, 1);
+
+/** An unsigned JWT with the given payload (idTokenClaims does not check signatures). */
+function token(payload: Record<string, unknown>) {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  return `${part({ alg: "RS256", typ: "JWT" })}.${part(payload)}.signature`;
+}
+
+const valid = {
+  iss: issuer,
+  aud: clientId,
+  exp: now / 1000 + 300,
+  sub: "user-1",
+  email: "Person@Example.com",
+  name: "Person",
+};
+
+const claimsOf = (payload: Record<string, unknown>) =>
+  idTokenClaims(token(payload), { issuer, clientId, now });
+
+describe("idTokenClaims", () => {
+  it("returns subject, lowercased email and name of a valid token", () => {
+    expect(claimsOf(valid)).toEqual({ sub: "user-1", email: "person@example.com", name: "Person" });
+  });
+
+  it("accepts the issuer with or without a trailing slash", () => {
+    expect(claimsOf({ ...valid, iss: `${issuer}/` }).sub).toBe("user-1");
+  });
+
+  it("accepts an audience list that names us as the authorized party", () => {
+    expect(claimsOf({ ...valid, aud: [clientId, "other"], azp: clientId }).sub).toBe("user-1");
+  });
+
+  it.each([
+    ["a token from another issuer", { ...valid, iss: "https://evil.example.com" }],
+    ["a token for another client", { ...valid, aud: "someone-else" }],
+    ["several audiences without azp", { ...valid, aud: [clientId, "other"] }],
+    ["an azp naming another client", { ...valid, azp: "other" }],
+    ["an expired token", { ...valid, exp: now / 1000 - 1 }],
+    ["a token without exp", { ...valid, exp: undefined }],
+    ["a token without email", { ...valid, email: undefined }],
+    ["a token without subject", { ...valid, sub: "" }],
+    ["an unverified email", { ...valid, email_verified: false }],
+    ["an unverified email sent as a string", { ...valid, email_verified: "false" }],
+  ])("refuses %s", (_name, payload) => {
+    expect(() => claimsOf(payload)).toThrow(UnauthorizedError);
+  });
+
+  it.each(["", "abc", "a.b", "a.!!!.c", `x.${Buffer.from("null").toString("base64url")}.y`])(
+    "refuses the malformed token %j with UnauthorizedError",
+    (raw) => {
+      expect(() => idTokenClaims(raw, { issuer, clientId, now })).toThrow(UnauthorizedError);
+    },
+  );
+});
