@@ -1,6 +1,15 @@
-import { useRouteLoaderData } from "@remix-run/react";
+import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { ProjectListPage } from "~/components/projects/project-list";
+import type { loader } from "./_app.sites._index";
+
+// Spec section 2: / is the project list too (and where users land after leaving a project).
+export { loader } from "./_app.sites._index";
+export { listShouldRevalidate as shouldRevalidate } from "~/components/projects/project-list";
+
+export const meta: MetaFunction = () => [{ title: "Projects | StackShift" }];
 
 export default function Home() {
-  const data = useRouteLoaderData<{ user: { name: string } }>("routes/_app");
-  return <h1 className="text-2xl font-semibold">Projects of {data?.user.name}</h1>;
+  const page = useLoaderData<typeof loader>();
+  return <ProjectListPage page={page} />;
 }

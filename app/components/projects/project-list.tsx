@@ -1,0 +1,309 @@
+import {
+  Form,
+  Link,
+  useFetcher,
+  useLocation,
+  useNavigate,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { SITE_TYPE_LABEL } from "~/services/projects.schema";
+import type { ProjectSummary } from "~/services/projects.server";
+import { onlyOverlayChanged } from "~/components/shell/shell-helpers";
+import { formatDate, ProjectStatus } from "./project-status";
+import { usePolling } from "./use-polling";
+
+/** What the list pages' loaders return (/ and /sites share it). */
+export type ProjectListData = {
+  data: ProjectSummary[];
+  nextCursor: string | null;
+  /** The lowercased search, "" for none. */
+  query: string;
+  /** The cursor this page starts after (a no-JavaScript "Load more" link), or null. */
+  cursor: string | null;
+};
+
+const SEARCH_DEBOUNCE_MS = 1500; // spec section 9: search inputs other than integrations
+const POLL_MS = 60_000; // spec section 7: the studio list polls every 60 s
+
+const ROLE_LABEL: Record<ProjectSummary["role"], string> = {
+  owner: "Owner",
+  admin: "Admin",
+  developer: "Developer",
+  editor: "Editor",
+};
+
+/**
+ * For the list routes: opening or closing the Create New dialog (?dialog=create) changes nothing
+ * the list loader returns, so skip the reload. The 60 s poll revalidates the same URL: it reloads.
+ */
+export const listShouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formAction,
+  defaultShouldRevalidate,
+}) => {
+  if (!formAction && currentUrl.href !== nextUrl.href && onlyOverlayChanged(currentUrl, nextUrl)) {
+    return false;
+  }
+  return defaultShouldRevalidate;
+};
+
+function listUrl(base: string, params: Record<string, string | null | undefined>) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value != null) search.set(key, value);
+  const text = search.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+/** The project list of / and /sites: search, infinite list, empty states, 'Create New'. */
+export function ProjectListPage({ page }: { page: ProjectListData }) {
+  usePolling(POLL_MS);
+  const location = useLocation();
+  const createHref = listUrl(location.pathname, {
+    q: page.query || null,
+    cursor: page.cursor,
+    dialog: "create",
+  });
+  return (
+    <section aria-labelledby="projects-heading" className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 id="projects-heading" className="text-2xl font-semibold">
+          Projects
+        </h1>
+        <ButtonLink to={createHref} preventScrollReset>
+          Create New
+        </ButtonLink>
+      </div>
+      <SearchForm query={page.query} />
+      {/* A new search or start point is a new list: appended pages start over. */}
+      <ProjectList
+        key={`${page.query}\n${page.cursor ?? ""}`}
+        page={page}
+        createHref={createHref}
+      />
+    </section>
+  );
+}
+
+function SearchForm({ query }: { query: string }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [value, setValue] = useState(query);
+
+  // Back/forward to another search shows that search in the box.
+  const shown = useRef(query);
+  useEffect(() => {
+    if (shown.current !== query) setValue(query);
+    shown.current = query;
+  }, [query]);
+
+  // Compared with the URL, not the server's normalised query, so a search is sent once.
+  const searched = (new URLSearchParams(location.search).get("q") ?? "").trim();
+  useEffect(() => {
+    if (value.trim() === searched) return;
+    const timer = setTimeout(() => {
+      navigate(listUrl(location.pathname, { q: value.trim() || null }), {
+        replace: true,
+        preventScrollReset: true,
+      });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [value, searched, navigate, location.pathname]);
+
+  return (
+    <Form method="get" role="search" className="flex max-w-xl gap-2">
+      <label htmlFor="project-search" className="sr-only">
+        Search projects
+      </label>
+      <input
+        id="project-search"
+        type="search"
+        name="q"
+        value={value}
+        onChange={(event) => setValue(event.currentTarget.value.toLowerCase())}
+        placeholder="Find project"
+        autoComplete="off"
+        maxLength={200}
+        className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand dark:border-slate-700 dark:bg-slate-900"
+      />
+      <Button type="submit" variant="secondary">
+        Search
+      </Button>
+    </Form>
+  );
+}
+
+function ProjectList({ page, createHref }: { page: ProjectListData; createHref: string }) {
+  const location = useLocation();
+  const fetcher = useFetcher<ProjectListData>();
+  const [more, setMore] = useState<ProjectListData[]>([]);
+
+  // Each fetched page is kept by its cursor, so a revalidated page replaces itself.
+  useEffect(() => {
+    const next = fetcher.data;
+    if (!next?.cursor || next.query !== page.query) return;
+    setMore((pages) => {
+      const at = pages.findIndex((p) => p.cursor === next.cursor);
+      if (at === -1) return [...pages, next];
+      const copy = [...pages];
+      copy[at] = next;
+      return copy;
+    });
+  }, [fetcher.data, page.query]);
+
+  const projects = useMemo(() => {
+    const seen = new Set<string>();
+    return [page, ...more]
+      .flatMap((p) => p.data)
+      .filter((project) => !seen.has(project.id) && Boolean(seen.add(project.id)));
+  }, [page, more]);
+  const nextCursor = more.length ? more[more.length - 1].nextCursor : page.nextCursor;
+  const loading = fetcher.state !== "idle";
+
+  const loadMore = useCallback(() => {
+    if (!nextCursor || fetcher.state !== "idle") return;
+    if (more.some((p) => p.cursor === nextCursor)) return;
+    // ?index makes the fetcher call the index route's loader, not its parent's.
+    fetcher.load(
+      listUrl(location.pathname, { index: "", q: page.query || null, cursor: nextCursor }),
+    );
+  }, [nextCursor, fetcher, more, location.pathname, page.query]);
+
+  // Infinite scroll: load the next page when the end of the list comes into view.
+  const sentinel = useRef<HTMLDivElement>(null);
+  const latestLoadMore = useRef(loadMore);
+  useEffect(() => {
+    latestLoadMore.current = loadMore;
+  });
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) latestLoadMore.current();
+      },
+      { rootMargin: "200px" },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [nextCursor]);
+
+  if (projects.length === 0) {
+    if (page.query) {
+      return (
+        <p className="py-12 text-center text-slate-600 dark:text-slate-300">
+          Sorry, we couldn&apos;t find what you&apos;re looking for!
+        </p>
+      );
+    }
+    if (page.cursor) {
+      return (
+        <p className="py-12 text-center text-slate-600 dark:text-slate-300">
+          No more projects.{" "}
+          <Link to={location.pathname} className="text-brand underline">
+            Back to the newest projects
+          </Link>
+        </p>
+      );
+    }
+    return (
+      <div className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
+        <h2 className="text-lg font-semibold">Nothing to show here yet...</h2>
+        <p className="mt-2 text-slate-600 dark:text-slate-300">
+          It&apos;s a little lonely here. Create your first project and it will show up on this
+          page.
+        </p>
+        <ButtonLink to={createHref} preventScrollReset className="mt-6">
+          Create New
+        </ButtonLink>
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-4">
+      {page.cursor ? (
+        <p className="text-sm">
+          Showing older projects.{" "}
+          <Link
+            to={listUrl(location.pathname, { q: page.query || null })}
+            className="text-brand underline"
+          >
+            Back to the newest projects
+          </Link>
+        </p>
+      ) : null}
+      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+        <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
+          <caption className="sr-only">Your projects, newest first</caption>
+          <thead className="bg-slate-50 text-left dark:bg-slate-900">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Name
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Site type
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Your role
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Created
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {projects.map((project) => (
+              <tr key={project.id} className="hover:bg-slate-50 dark:hover:bg-slate-900">
+                <th scope="row" className="px-4 py-3 text-left font-medium">
+                  <Link
+                    to={`/sites/${project.studioId}`}
+                    prefetch="intent"
+                    className="text-brand hover:underline"
+                  >
+                    {project.name}
+                  </Link>
+                </th>
+                <td className="px-4 py-3">{SITE_TYPE_LABEL[project.siteType]}</td>
+                <td className="px-4 py-3">
+                  <ProjectStatus
+                    siteCreationStatus={project.siteCreationStatus}
+                    siteCustomDomain={project.siteCustomDomain}
+                  />
+                </td>
+                <td className="px-4 py-3">{ROLE_LABEL[project.role]}</td>
+                <td className="px-4 py-3">
+                  <time dateTime={project.createdAt}>{formatDate(project.createdAt)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div ref={sentinel} className="flex min-h-10 items-center justify-center">
+        {nextCursor ? (
+          // A link, so it works without JavaScript (renders the next page); with JavaScript it
+          // appends the next page in place.
+          <Link
+            to={listUrl(location.pathname, { q: page.query || null, cursor: nextCursor })}
+            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            aria-disabled={loading || undefined}
+            onClick={(event) => {
+              event.preventDefault();
+              loadMore();
+            }}
+          >
+            {loading ? <Spinner label="Loading more projects" className="h-4 w-4" /> : null}
+            Load more
+          </Link>
+        ) : null}
+      </div>
+    </div>
+  );
+}

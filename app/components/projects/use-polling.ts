@@ -1,0 +1,40 @@
+import { useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+
+/**
+ * Re-runs the page's loaders every `intervalMs` (spec section 7 "Refresh behaviour"), paused while
+ * the tab is hidden: a background tab costs the server nothing, and coming back refreshes at once.
+ */
+export function usePolling(intervalMs: number) {
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  useEffect(() => {
+    latest.current = revalidator;
+  });
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const refresh = () => {
+      if (!document.hidden && latest.current.state === "idle") latest.current.revalidate();
+    };
+    const stop = () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    };
+    const start = () => {
+      stop();
+      if (!document.hidden) timer = setInterval(refresh, intervalMs);
+    };
+    const onVisibilityChange = () => {
+      if (document.hidden) return stop();
+      refresh();
+      start();
+    };
+    start();
+    document.addEventListener("visibilitychange", onVisibilityChange);
+    return () => {
+      stop();
+      document.removeEventListener("visibilitychange", onVisibilityChange);
+    };
+  }, [intervalMs]);
+}

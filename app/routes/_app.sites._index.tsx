@@ -1,0 +1,132 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import {
+  CreateProjectDialog,
+  type CreateProjectActionData,
+} from "~/components/projects/create-project-dialog";
+import { ProjectListPage, type ProjectListData } from "~/components/projects/project-list";
+import { DomainError, InvalidError } from "~/services/errors";
+import {
+  createProjectSchema,
+  reviewProjectSchema,
+  sanitizeProjectName,
+} from "~/services/projects.schema";
+import { createProject, listProjects, reviewProject } from "~/services/projects.server";
+import { readForm, statusOf } from "~/utils/http.server";
+import { requireUser, safeRedirect } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Projects | StackShift" }];
+
+/** The project list (also served at /, see _app._index.tsx): first page server-side. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const query = sanitizeProjectName((url.searchParams.get("q") ?? "").slice(0, 200)).toLowerCase();
+  const cursor = url.searchParams.get("cursor") || null;
+  try {
+    const page = await listProjects(user, { query, cursor });
+    return { ...page, query, cursor, isAdmin: user.isAdmin } satisfies ProjectListData & {
+      isAdmin: boolean;
+    };
+  } catch (error) {
+    // A mangled "Load more" link: start from the newest projects rather than fail.
+    if (error instanceof InvalidError && cursor) {
+      url.searchParams.delete("cursor");
+      throw redirect(`${url.pathname}${url.search}`);
+    }
+    throw error;
+  }
+}
+
+// Opening the Create New dialog (?dialog=create) does not reload the list; polling still does.
+export { listShouldRevalidate as shouldRevalidate } from "~/components/projects/project-list";
+
+const reply = (body: CreateProjectActionData, status = 200) => data(body, { status });
+
+/** Only a same-site path, and never one that reopens the dialog. */
+function backTo(value: FormDataEntryValue | null): string | undefined {
+  const path = safeRedirect(value, "");
+  if (!path) return undefined;
+  const url = new URL(path, "http://local");
+  url.searchParams.delete("dialog");
+  url.searchParams.delete("index");
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * The 'Create New' dialog's action (it posts here from any page). Intents: "review" validates
+ * and answers with the confirmation and its idempotency key (the no-JavaScript first step),
+ * "edit" goes back to the form, "create" creates the project and redirects: to `redirectTo`
+ * when the dialog sent one (with JavaScript: back to the page it came from), otherwise to the
+ * new project's page, with a toast either way.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  // An oversized or unreadable body is answered by readForm with a 4xx JSON response.
+  const formData = await readForm(request, 16 * 1024);
+  const redirectTo = backTo(formData.get("redirectTo"));
+  const intent = formData.get("intent");
+
+  if (intent === "create") {
+    const submission = parseWithZod(formData, { schema: createProjectSchema });
+    if (submission.status !== "success")
+      return reply({ result: submission.reply(), redirectTo }, 400);
+    try {
+      const { project } = await createProject(user, submission.value);
+      return redirectWithToast(redirectTo ?? `/sites/${project.studioId}`, {
+        type: "success",
+        title: `Project ${project.name} created!`,
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return reply(
+        { result: submission.reply({ formErrors: [error.message] }), redirectTo },
+        statusOf(error),
+      );
+    }
+  }
+
+  if (intent === "review" || intent === "edit") {
+    const submission = parseWithZod(formData, { schema: reviewProjectSchema });
+    if (submission.status !== "success")
+      return reply({ result: submission.reply(), redirectTo }, 400);
+    if (intent === "edit") return reply({ result: submission.reply(), redirectTo, confirm: null });
+    try {
+      const confirm = reviewProject(user, submission.value);
+      return reply({ result: submission.reply(), redirectTo, confirm });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return reply(
+        { result: submission.reply({ formErrors: [error.message] }), redirectTo },
+        statusOf(error),
+      );
+    }
+  }
+
+  return reply({ result: { status: "error", error: { "": ["Unknown action"] } }, redirectTo }, 400);
+}
+
+export default function Sites() {
+  const page = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigate = useNavigate();
+  return (
+    <>
+      <ProjectListPage page={page} />
+      {/* Only for a no-JavaScript submit that landed here; the top bar opens ?dialog=create. */}
+      {actionData ? (
+        <CreateProjectDialog
+          open
+          isAdmin={page.isAdmin}
+          lastResult={actionData}
+          onOpenChange={(open) => {
+            if (!open) navigate(actionData.redirectTo ?? "/sites", { replace: true });
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

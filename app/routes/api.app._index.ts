@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listProjects } from "~/services/projects.server";
+import { listProjectsSchema } from "~/services/projects.schema";
+import { handleApi, parseInput } from "~/utils/http.server";
+import { requireApiUser } from "~/utils/session.server";
+
+/** GET /api/app?cursor&limit&query -> { data, nextCursor } (spec section 7, the infinite list). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    const user = await requireApiUser(request);
+    const params = new URL(request.url).searchParams;
+    // An empty parameter means "not given", as an HTML form would send it.
+    const input = parseInput(listProjectsSchema, {
+      cursor: params.get("cursor") || undefined,
+      limit: params.get("limit") || undefined,
+      query: params.get("query") || undefined,
+    });
+    return Response.json(await listProjects(user, input));
+  });
+}

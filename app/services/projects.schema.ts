@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+/**
+ * Input rules of projects, shared by the actions and API routes (server) and the Create New form
+ * (client). No server imports here.
+ *
+ * Project name rules (spec section 5 says a sanitizer runs on input but not what it does; ours):
+ *   1. Unicode NFC normalisation, so the same visible name is stored the same way.
+ *   2. Line breaks, tabs and other whitespace become a plain space.
+ *   3. Control characters (Cc), invisible format characters (Cf: zero-width spaces and joiners,
+ *      bidi overrides, BOM), lone surrogates and private-use characters are removed: they make
+ *      names that look identical but differ, or reorder text on screen.
+ *   4. Runs of spaces collapse to one, and the ends are trimmed.
+ *   5. The result is required, at most 64 characters (Unicode code points), and must contain at
+ *      least one letter or digit in any script.
+ * HTML is not stripped: names are always rendered as escaped text.
+ */
+export const PROJECT_NAME_MAX = 64;
+
+const BREAKS = /[\s\u2028\u2029]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}]/gu;
+
+/** While typing: the same clean-up, but a trailing space is kept so words can still be typed. */
+export function sanitizeProjectNameInput(raw: string): string {
+  const cleaned = raw
+    .normalize("NFC")
+    .replace(BREAKS, " ")
+    .replace(INVISIBLE, "")
+    .replace(/ {2,}/g, " ")
+    .replace(/^ /, "");
+  return Array.from(cleaned).slice(0, PROJECT_NAME_MAX).join("");
+}
+
+/** The stored form of a name (rules 1-4 above; length and content are checked by the schema). */
+export function sanitizeProjectName(raw: string): string {
+  return raw
+    .normalize("NFC")
+    .replace(BREAKS, " ")
+    .replace(INVISIBLE, "")
+    .replace(/ {2,}/g, " ")
+    .trim();
+}
+
+export const projectName = z
+  .string({ error: "Name is required" })
+  .max(4096, `Name must be at most ${PROJECT_NAME_MAX} characters`)
+  .transform(sanitizeProjectName)
+  .pipe(
+    // conform's form coercion turns the empty result into undefined here: same message.
+    z
+      .string({ error: "Name is required" })
+      .min(1, "Name is required")
+      .refine((name) => Array.from(name).length <= PROJECT_NAME_MAX, {
+        message: `Name must be at most ${PROJECT_NAME_MAX} characters`,
+      })
+      .refine((name) => /[\p{L}\p{N}]/u.test(name), {
+        message: "Name must contain a letter or a digit",
+      }),
+  );
+
+export const SITE_TYPES = ["business", "enterprise"] as const;
+export type SiteType = (typeof SITE_TYPES)[number];
+export const siteType = z.enum(SITE_TYPES, { error: "Site type must be business or enterprise" });
+
+/** Client-chosen; the same key twice yields the same project. */
+export const idempotencyKey = z
+  .string({ error: "idempotencyKey is required" })
+  .trim()
+  .min(8, "idempotencyKey must be at least 8 characters")
+  .max(128, "idempotencyKey must be at most 128 characters")
+  .regex(/^[A-Za-z0-9_.:-]+$/, "idempotencyKey may contain only letters, digits and _ . : -");
+
+/** POST /api/app/create and the dialog's final step. siteType defaults to business. */
+export const createProjectSchema = z.object({
+  name: projectName,
+  siteType: siteType.optional(),
+  idempotencyKey,
+});
+export type CreateProjectInput = z.infer<typeof createProjectSchema>;
+
+/** The dialog's first step (review): the key is generated once the input is known to be valid. */
+export const reviewProjectSchema = z.object({
+  name: projectName,
+  siteType: siteType.optional(),
+});
+
+/** GET /api/app and the list pages. limit: default 20, at most 50 (larger values are clamped). */
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 50;
+export const listProjectsSchema = z.object({
+  cursor: z.string().max(512, "Invalid cursor").optional(),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .transform((n) => Math.min(n, LIST_LIMIT_MAX))
+    .optional(),
+  query: z.string().max(200, "Search is too long").optional(),
+});
+
+export const SITE_TYPE_LABEL: Record<SiteType, string> = {
+  business: "Business",
+  enterprise: "Enterprise",
+};

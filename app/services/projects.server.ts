@@ -1,0 +1,381 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { and, desc, eq, exists, or, sql, type SQL } from "drizzle-orm";
+import { db, type Queryable } from "~/db/client.server";
+import {
+  eventLogs,
+  members,
+  projects,
+  projectSites,
+  users,
+  type HostingDetails,
+} from "~/db/schema";
+import type { User } from "./accounts.server";
+import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import { canChooseSiteType, projectAccess, type ProjectRole } from "./permissions.server";
+import {
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  sanitizeProjectName,
+  type CreateProjectInput,
+  type SiteType,
+} from "./projects.schema";
+
+/** One row of the project list and the top bar's picker. */
+export type ProjectSummary = {
+  id: string;
+  studioId: string;
+  name: string;
+  siteType: "business" | "enterprise";
+  siteCreationStatus: string;
+  studioCreationStatus: string;
+  siteCustomDomain: string | null;
+  siteUrl: string | null;
+  createdAt: string /* ISO */;
+  isOwner: boolean;
+  role: "owner" | "admin" | "developer" | "editor";
+};
+
+type CreationStatus = (typeof projects.$inferSelect)["siteCreationStatus"];
+
+/** A project as the API returns it, with spec section 3's field names. */
+export type Project = {
+  _id: string;
+  name: string;
+  owner: { name: string; email: string };
+  _createdAt: string;
+  _updatedAt: string;
+  siteCustomDomain: string | null;
+  siteUrl: string | null;
+  studioCustomDomain: string | null;
+  studioUrl: string | null;
+  studioSanityId: string | null;
+  studioId: string;
+  siteId: string | null;
+  idempotencyKey: string;
+  studioCreationStatus: CreationStatus;
+  siteCreationStatus: CreationStatus;
+  studioDetails: HostingDetails | null;
+  siteDetails: HostingDetails | null;
+  isSiteOnVercel: boolean;
+  siteType: SiteType;
+  schemaVersion: number;
+  version: string | null;
+  stackshiftVersion: string | null;
+  inviteToProjectAccepted: boolean;
+  studioAndSitePreviewToken: string | null;
+  isWStudioV2: boolean;
+  publishForgeSiteUrl: string | null;
+  sites: {
+    provider: "netlify" | "vercel";
+    siteId: string | null;
+    url: string | null;
+    customDomain: string | null;
+  }[];
+  isCStudioEnabled: boolean;
+  isAINewsletterEnabled: boolean;
+  isSocialMediaEnabled: boolean;
+  isGPT3Enabled: boolean;
+  isVisualTestsEnabled: boolean;
+  isEndToEndTestsEnabled: boolean;
+  /** The token itself never leaves the server; the UI only needs to know whether one is set. */
+  hasChromaticProjectToken: boolean;
+  netlifyAccountId: string | null;
+  /** The viewer's role on this project. */
+  role: ProjectRole;
+  isOwner: boolean;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Cursors: opaque base64url of the last row's (created_at, id). created_at keeps PostgreSQL's
+// microseconds; a JavaScript Date would round them to milliseconds and skip or repeat rows.
+
+const CURSOR_TS = /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
+}
+
+/** Throws InvalidError (400) for anything that is not a cursor we issued. */
+export function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const invalid = () => new InvalidError("Invalid cursor", { cursor: ["Invalid cursor"] });
+  if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw invalid();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(value) || value.length !== 2) throw invalid();
+  const [createdAt, id] = value as unknown[];
+  if (typeof createdAt !== "string" || typeof id !== "string") throw invalid();
+  if (!CURSOR_TS.test(createdAt) || !UUID.test(id)) throw invalid();
+  // Reject impossible dates (month 13, 30 February) before PostgreSQL does with a 500.
+  const millis = createdAt.slice(0, 23);
+  const parsed = new Date(`${millis}Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 23) !== millis) {
+    throw invalid();
+  }
+  return { createdAt, id };
+}
+
+/** `lower(name) like %q%` with the user's % and _ taken literally. */
+export function likePattern(query: string): string {
+  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const acceptedMembership = (userId: string) =>
+  and(
+    eq(members.projectId, projects.id),
+    eq(members.userId, userId),
+    eq(members.status, "accepted"),
+  );
+
+/**
+ * The user's projects: owned or accepted membership (never others', platform admins included),
+ * newest first, keyset-paginated on (created_at desc, id desc) along projects_created_idx.
+ */
+export async function listProjects(
+  user: User,
+  opts: { query?: string; cursor?: string | null; limit?: number },
+): Promise<{ data: ProjectSummary[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(Math.trunc(opts.limit ?? LIST_LIMIT_DEFAULT), 1), LIST_LIMIT_MAX);
+  const conditions: (SQL | undefined)[] = [
+    or(
+      eq(projects.ownerId, user.id),
+      exists(
+        db()
+          .select({ one: sql`1` })
+          .from(members)
+          .where(acceptedMembership(user.id)),
+      ),
+    ),
+  ];
+  const query = sanitizeProjectName(opts.query ?? "").toLowerCase();
+  if (query) conditions.push(sql`lower(${projects.name}) like ${likePattern(query)} escape '\\'`);
+  if (opts.cursor) {
+    const after = decodeCursor(opts.cursor);
+    conditions.push(
+      sql`(${projects.createdAt}, ${projects.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`,
+    );
+  }
+  const rows = await db()
+    .select({
+      id: projects.id,
+      studioId: projects.studioId,
+      name: projects.name,
+      siteType: projects.siteType,
+      siteCreationStatus: projects.siteCreationStatus,
+      studioCreationStatus: projects.studioCreationStatus,
+      siteCustomDomain: projects.siteCustomDomain,
+      siteUrl: projects.siteUrl,
+      ownerId: projects.ownerId,
+      createdAt: projects.createdAt,
+      cursorAt: sql<string>`to_char(${projects.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      memberRole: sql<ProjectRole | null>`(select ${members.role} from ${members} where ${acceptedMembership(user.id)} limit 1)`,
+    })
+    .from(projects)
+    .where(and(...conditions))
+    .orderBy(desc(projects.createdAt), desc(projects.id))
+    .limit(limit + 1);
+
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => {
+      const isOwner = row.ownerId === user.id;
+      return {
+        id: row.id,
+        studioId: row.studioId,
+        name: row.name,
+        siteType: row.siteType,
+        siteCreationStatus: row.siteCreationStatus,
+        studioCreationStatus: row.studioCreationStatus,
+        siteCustomDomain: row.siteCustomDomain,
+        siteUrl: row.siteUrl,
+        createdAt: new Date(row.createdAt).toISOString(),
+        isOwner,
+        role: isOwner ? "owner" : (row.memberRole ?? "editor"),
+      };
+    }),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+  };
+}
+
+type ProjectRow = typeof projects.$inferSelect;
+
+async function findProjectRow(tx: Queryable, studioIdOrId: string) {
+  const key = studioIdOrId.trim();
+  if (!key || key.length > 100) return undefined;
+  // Only a UUID-shaped key can be an _id; comparing other text to a uuid column would error.
+  const where = UUID.test(key)
+    ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
+    : eq(projects.studioId, key);
+  const [row] = await tx.select().from(projects).where(where).limit(1);
+  return row;
+}
+
+async function toProject(
+  tx: Queryable,
+  row: ProjectRow,
+  role: ProjectRole,
+  viewerId: string,
+): Promise<Project> {
+  const [owner] = await tx
+    .select({ name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, row.ownerId));
+  const sites = await tx
+    .select({
+      provider: projectSites.provider,
+      siteId: projectSites.siteId,
+      url: projectSites.url,
+      customDomain: projectSites.customDomain,
+    })
+    .from(projectSites)
+    .where(eq(projectSites.projectId, row.id))
+    .orderBy(projectSites.provider);
+  return {
+    _id: row.id,
+    name: row.name,
+    owner: { name: owner?.name ?? "", email: owner?.email ?? "" },
+    _createdAt: row.createdAt.toISOString(),
+    _updatedAt: row.updatedAt.toISOString(),
+    siteCustomDomain: row.siteCustomDomain,
+    siteUrl: row.siteUrl,
+    studioCustomDomain: row.studioCustomDomain,
+    studioUrl: row.studioUrl,
+    studioSanityId: row.studioSanityId,
+    studioId: row.studioId,
+    siteId: row.siteId,
+    idempotencyKey: row.idempotencyKey,
+    studioCreationStatus: row.studioCreationStatus,
+    siteCreationStatus: row.siteCreationStatus,
+    studioDetails: row.studioDetails ?? null,
+    siteDetails: row.siteDetails ?? null,
+    isSiteOnVercel: row.isSiteOnVercel,
+    siteType: row.siteType,
+    schemaVersion: row.schemaVersion ?? 1,
+    version: row.version,
+    stackshiftVersion: row.stackshiftVersion,
+    inviteToProjectAccepted: row.inviteToProjectAccepted,
+    studioAndSitePreviewToken: row.studioAndSitePreviewToken,
+    isWStudioV2: row.isWStudioV2,
+    publishForgeSiteUrl: row.publishForgeSiteUrl,
+    sites,
+    isCStudioEnabled: row.isCStudioEnabled,
+    isAINewsletterEnabled: row.isAINewsletterEnabled,
+    isSocialMediaEnabled: row.isSocialMediaEnabled,
+    isGPT3Enabled: row.isGPT3Enabled,
+    isVisualTestsEnabled: row.isVisualTestsEnabled,
+    isEndToEndTestsEnabled: row.isEndToEndTestsEnabled,
+    hasChromaticProjectToken: Boolean(row.chromaticProjectToken),
+    netlifyAccountId: row.netlifyAccountId,
+    role,
+    isOwner: row.ownerId === viewerId,
+  };
+}
+
+/**
+ * One project by its _id or studioId, for its owner and accepted members. Everyone else gets
+ * NotFoundError (404, not 403), so project ids cannot be probed.
+ */
+export async function getProject(user: User, studioIdOrId: string): Promise<Project> {
+  const row = await findProjectRow(db(), studioIdOrId);
+  const role = row ? await projectAccess(user, row) : "none";
+  if (!row || role === "none") throw new NotFoundError("Project not found");
+  return toProject(db(), row, role, user.id);
+}
+
+const STUDIO_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+/** Short, URL-safe and never UUID-shaped, so /sites/{studioId} and _id lookups cannot collide. */
+export function newStudioId(length = 12): string {
+  let id = "";
+  for (let i = 0; i < length; i += 1)
+    id += STUDIO_ID_ALPHABET[randomInt(STUDIO_ID_ALPHABET.length)];
+  return id;
+}
+
+/** A fresh key for the no-JavaScript create flow, where the server starts the confirmation. */
+export function newIdempotencyKey(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+function checkSiteType(user: User, requested: SiteType | undefined): SiteType {
+  if (!requested || requested === "business") return "business";
+  if (!canChooseSiteType(user)) {
+    throw new ForbiddenError("Only platform admins can choose the site type");
+  }
+  return requested;
+}
+
+/**
+ * The dialog's first step: checks what `createProject` would check and hands out the idempotency
+ * key the confirmation carries, so a double-submitted confirmation creates one project.
+ */
+export function reviewProject(
+  user: User,
+  input: { name: string; siteType?: SiteType },
+): { name: string; siteType: SiteType; idempotencyKey: string } {
+  return {
+    name: input.name,
+    siteType: checkSiteType(user, input.siteType),
+    idempotencyKey: newIdempotencyKey(),
+  };
+}
+
+/**
+ * Creates a project, idempotently per (owner, idempotencyKey): the same key again, even in
+ * concurrent requests, returns the one project made by the first (`created: false`).
+ */
+export async function createProject(
+  user: User,
+  input: CreateProjectInput,
+): Promise<{ project: Project; created: boolean }> {
+  const type = checkSiteType(user, input.siteType);
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const outcome = await db().transaction(async (tx) => {
+      // Any unique clash does nothing: the waiting insert of a concurrent same-key request
+      // resumes after the first one commits and finds its row below.
+      const [inserted] = await tx
+        .insert(projects)
+        .values({
+          name: input.name,
+          ownerId: user.id,
+          idempotencyKey: input.idempotencyKey,
+          studioId: newStudioId(),
+          siteType: type,
+          siteCreationStatus: "pending",
+          studioCreationStatus: "pending",
+          schemaVersion: 1,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (inserted) {
+        await tx.insert(eventLogs).values({
+          projectId: inserted.id,
+          type: "sites.create",
+          content: `${user.name} created the project ${inserted.name}`,
+          metadata: { role: "owner", email: user.email },
+          actorId: user.id,
+        });
+        return { row: inserted, created: true };
+      }
+      const [existing] = await tx
+        .select()
+        .from(projects)
+        .where(
+          and(eq(projects.ownerId, user.id), eq(projects.idempotencyKey, input.idempotencyKey)),
+        );
+      // No row for this key: the clash was on a freshly generated studioId. Try another.
+      return existing ? { row: existing, created: false } : null;
+    });
+    if (outcome) {
+      return {
+        project: await toProject(db(), outcome.row, "owner", user.id),
+        created: outcome.created,
+      };
+    }
+  }
+  throw new Error("Could not generate a unique studioId");
+}
