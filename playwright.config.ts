@@ -10,7 +10,8 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 export const MAIL_DIR = path.join(os.tmpdir(), `stackshift-e2e-mail-${E2E_PORT}`);
 const DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${E2E_PORT}`);
-export const ADMIN_EMAIL = "admin@example.com";
+/** One platform admin per Playwright project, as both run against the same server at once. */
+export const ADMIN_EMAILS = ["admin-js@example.com", "admin-no-js@example.com"];
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -56,7 +57,7 @@ export default defineConfig({
       DATA_DIR,
       DATABASE_URL: "",
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-      PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
+      PLATFORM_ADMIN_EMAILS: ADMIN_EMAILS.join(","),
       RATE_LIMITS: "off",
       AUTO_DEPLOY_AFTER_MINUTES: "15",
     },

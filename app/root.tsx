@@ -10,6 +10,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
+import { useTheme } from "~/components/shell/theme-toggle";
 import { Toaster } from "~/components/ui/toaster";
 import { ErrorPage } from "~/components/error-page";
 import { getOptionalUser } from "~/utils/session.server";
@@ -61,7 +62,9 @@ function Document({ children, theme }: { children: React.ReactNode; theme: strin
 }
 
 export default function App() {
-  const { theme, toast } = useLoaderData<typeof loader>();
+  const { toast } = useLoaderData<typeof loader>();
+  // The cookie's mode, or the one a toggle is switching to (optimistic: no wait, no reload).
+  const theme = useTheme();
   return (
     <Document theme={theme}>
       <Outlet />

@@ -1,22 +1,98 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import {
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { useCallback } from "react";
+import {
+  CreateProjectDialog,
+  pageWithoutDialog,
+} from "~/components/projects/create-project-dialog";
+import {
+  PICKER_LIMIT,
+  onlyOverlayChanged,
+  selectedStudioId,
+  toPickerProject,
+  type PickerProject,
+} from "~/components/shell/shell-helpers";
+import { THEME_ACTION } from "~/components/shell/theme-toggle";
 import { TopBar } from "~/components/shell/top-bar";
+import type { User } from "~/services/accounts.server";
+import { NotFoundError } from "~/services/errors";
+import { getProject, listProjects } from "~/services/projects.server";
 import { requireUser } from "~/utils/session.server";
 
-/** The signed-in shell: every page under it needs a session (others go to /auth/login). */
+/**
+ * The signed-in shell: every page under it needs a session (others go to /auth/login). It loads
+ * the project picker's list; `?pq=` is the picker's search when JavaScript is off.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { user };
+  const url = new URL(request.url);
+  const query = (url.searchParams.get("pq") ?? "").trim().toLowerCase().slice(0, 200);
+  const { data } = await listProjects(user, { query: query || undefined, limit: PICKER_LIMIT });
+  const projects = data.map(toPickerProject);
+  const studioId = selectedStudioId(url.pathname);
+  const selected = studioId ? await selectedProject(user, studioId, projects) : null;
+  return { user, picker: { projects, query, selected } };
 }
 
+/** The current page's project for the picker's label, even when the list does not hold it. */
+async function selectedProject(
+  user: User,
+  studioId: string,
+  listed: PickerProject[],
+): Promise<PickerProject | null> {
+  const found = listed.find((p) => p.studioId === studioId);
+  if (found) return found;
+  try {
+    return toPickerProject(await getProject(user, studioId));
+  } catch (error) {
+    // Not theirs or not there: the page itself answers 404; the picker just shows none.
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Opening a drawer or dialog (?drawer=, ?dialog=) or switching colour mode changes nothing this
+ * loader returns: skip the reload.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formAction,
+  defaultShouldRevalidate,
+}) => {
+  if (formAction === THEME_ACTION) return false;
+  if (!formAction && onlyOverlayChanged(currentUrl, nextUrl)) return false;
+  return defaultShouldRevalidate;
+};
+
 export default function AppLayout() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, picker } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const creating = new URLSearchParams(location.search).get("dialog") === "create";
+  // Stable: the dialog calls it from an effect once a project is created.
+  const closeCreate = useCallback(
+    (open: boolean) => {
+      if (!open) navigate(pageWithoutDialog(location), { replace: true, preventScrollReset: true });
+    },
+    [navigate, location],
+  );
   return (
     <>
-      <TopBar user={user} />
+      <TopBar user={user} picker={picker} />
       <main id="main" className="mx-auto max-w-7xl p-4 wide:p-8">
         <Outlet />
       </main>
+      {creating ? (
+        <CreateProjectDialog open isAdmin={user.isAdmin} onOpenChange={closeCreate} />
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,227 @@
+import * as Popover from "@radix-ui/react-popover";
+import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import type { loader as pickerLoader } from "~/routes/resources.picker";
+import { Badge } from "~/components/ui/badge";
+import { Spinner } from "~/components/ui/spinner";
+import { useHydrated } from "~/utils/hydrated";
+import { OVERLAY_PARAMS, truncateProjectName, type PickerProject } from "./shell-helpers";
+
+/** Spec section 9: "Other search inputs debounce 1500 ms". */
+export const PICKER_SEARCH_DEBOUNCE_MS = 1500;
+export const PICKER_SEARCH_ACTION = "/resources/picker";
+
+export type PickerData = {
+  projects: PickerProject[];
+  /** The search typed in the no-JS picker (`?pq=`), lowercased. */
+  query: string;
+  selected: PickerProject | null;
+};
+
+const triggerClass =
+  "flex max-w-[16rem] cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 wide:max-w-none [&::-webkit-details-marker]:hidden";
+const panelClass =
+  "z-50 w-[min(20rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-700 dark:bg-slate-900";
+const inputClass =
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand dark:border-slate-700 dark:bg-slate-950";
+
+function Chevron() {
+  return (
+    <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0" fill="currentColor" aria-hidden>
+      <path d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z" />
+    </svg>
+  );
+}
+
+/**
+ * The top bar's project picker (spec section 2). Before JavaScript: a <details> disclosure whose
+ * search is a GET form (`?pq=`, read by the layout loader). With JavaScript: a Radix Popover whose
+ * search loads /resources/picker through a fetcher, lowercased and debounced.
+ */
+export function ProjectPicker({ picker }: { picker: PickerData }) {
+  const hydrated = useHydrated();
+  const label = picker.selected ? truncateProjectName(picker.selected.name) : "Select project";
+  return hydrated ? (
+    <PickerPopover picker={picker} label={label} />
+  ) : (
+    <PickerDisclosure picker={picker} label={label} />
+  );
+}
+
+function PickerDisclosure({ picker, label }: { picker: PickerData; label: string }) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  // A new search replaces the old one and closes any open dialog or drawer; other params stay.
+  const keep = [...params.entries()].filter(
+    ([key]) => key !== "pq" && !(OVERLAY_PARAMS as readonly string[]).includes(key),
+  );
+  return (
+    <details className="relative" open={Boolean(picker.query) || undefined}>
+      <summary className={triggerClass} title={picker.selected?.name}>
+        <span className="truncate">{label}</span>
+        <Chevron />
+      </summary>
+      <div className={`absolute left-0 mt-2 ${panelClass}`}>
+        <Form method="get" action={location.pathname} className="flex gap-2">
+          {keep.map(([key, value], i) => (
+            <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+          ))}
+          <label className="sr-only" htmlFor="picker-search-nojs">
+            Find project
+          </label>
+          <input
+            id="picker-search-nojs"
+            type="search"
+            name="pq"
+            placeholder="Find project"
+            defaultValue={picker.query}
+            autoComplete="off"
+            className={inputClass}
+          />
+          <button
+            type="submit"
+            className="rounded-md border border-slate-300 px-3 text-sm dark:border-slate-700"
+          >
+            Search
+          </button>
+        </Form>
+        <PickerBody projects={picker.projects} selected={picker.selected} />
+      </div>
+    </details>
+  );
+}
+
+function PickerPopover({ picker, label }: { picker: PickerData; label: string }) {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState(picker.query);
+  const fetcher = useFetcher<typeof pickerLoader>();
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const search = (q: string) => fetcher.load(`${PICKER_SEARCH_ACTION}?q=${encodeURIComponent(q)}`);
+  // Until the first search answers, show the layout loader's list (it follows revalidation).
+  const projects = fetcher.data?.projects ?? picker.projects;
+
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Popover.Trigger className={triggerClass} title={picker.selected?.name}>
+        <span className="truncate">{label}</span>
+        <Chevron />
+      </Popover.Trigger>
+      <Popover.Content
+        align="start"
+        sideOffset={8}
+        aria-label="Projects"
+        className={panelClass}
+        onOpenAutoFocus={(e) => {
+          // Focus the search box rather than the first link.
+          e.preventDefault();
+          document.getElementById("picker-search")?.focus();
+        }}
+      >
+        <fetcher.Form
+          method="get"
+          action={PICKER_SEARCH_ACTION}
+          role="search"
+          onSubmit={() => clearTimeout(timer.current)}
+          className="relative"
+        >
+          <label className="sr-only" htmlFor="picker-search">
+            Find project
+          </label>
+          <input
+            id="picker-search"
+            type="search"
+            name="q"
+            placeholder="Find project"
+            autoComplete="off"
+            value={query}
+            onChange={(e) => {
+              // Spec section 5: search inputs are lowercased and debounced.
+              const q = e.target.value.toLowerCase();
+              setQuery(q);
+              clearTimeout(timer.current);
+              timer.current = setTimeout(() => search(q), PICKER_SEARCH_DEBOUNCE_MS);
+            }}
+            className={inputClass}
+          />
+          {fetcher.state === "loading" ? (
+            <span className="absolute right-2 top-2">
+              <Spinner label="Searching projects" className="h-4 w-4" />
+            </span>
+          ) : null}
+        </fetcher.Form>
+        <PickerBody
+          projects={projects}
+          selected={picker.selected}
+          onNavigate={() => setOpen(false)}
+        />
+      </Popover.Content>
+    </Popover.Root>
+  );
+}
+
+function PickerBody({
+  projects,
+  selected,
+  onNavigate,
+}: {
+  projects: PickerProject[];
+  selected: PickerProject | null;
+  onNavigate?: () => void;
+}) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const keep = [...params.entries()].filter(([key]) => key !== "dialog");
+  return (
+    <div className="mt-3">
+      <Link
+        to="/sites"
+        onClick={onNavigate}
+        className="block px-2 py-1 text-xs font-semibold tracking-wide text-brand hover:underline"
+      >
+        ALL PROJECTS
+      </Link>
+      {projects.length === 0 ? (
+        <p className="px-2 py-4 text-sm text-slate-600 dark:text-slate-300">
+          Sorry, we couldn&apos;t find what you&apos;re looking for!
+        </p>
+      ) : (
+        <ul className="mt-1 max-h-72 overflow-y-auto">
+          {projects.map((project) => (
+            <li key={project.studioId}>
+              <Link
+                to={`/sites/${encodeURIComponent(project.studioId)}`}
+                onClick={onNavigate}
+                aria-current={project.studioId === selected?.studioId ? "page" : undefined}
+                className="flex items-center justify-between gap-2 rounded-md px-2 py-2 text-sm hover:bg-slate-100 aria-[current=page]:font-semibold dark:hover:bg-slate-800"
+              >
+                <span className="truncate">{project.name}</span>
+                {project.live ? <Badge tone="green">Live</Badge> : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {/* A GET form, so 'Create New' is a button that opens ?dialog=create with or without JS. */}
+      <Form
+        method="get"
+        action={location.pathname}
+        preventScrollReset
+        onSubmit={onNavigate}
+        className="mt-2 border-t border-slate-200 pt-2 dark:border-slate-700"
+      >
+        {keep.map(([key, value], i) => (
+          <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+        ))}
+        <input type="hidden" name="dialog" value="create" />
+        <button
+          type="submit"
+          className="w-full rounded-md bg-brand px-3 py-2 text-sm font-medium text-white hover:bg-brand-dark"
+        >
+          Create New
+        </button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+/** Pure helpers behind the top bar; unit-tested in shell-helpers.test.ts. */
+
+/** Spec section 9: "Project-name display limit 27 characters". */
+export const PROJECT_NAME_LIMIT = 27;
+
+/** The picker's label: names longer than the limit are cut and get '...'. */
+export function truncateProjectName(name: string, limit = PROJECT_NAME_LIMIT) {
+  return name.length > limit ? `${name.slice(0, limit)}...` : name;
+}
+
+/** How many projects the picker lists; the search finds the rest. */
+export const PICKER_LIMIT = 50;
+
+/** What the picker needs of a project; the loaders send only this, not the whole summary. */
+export type PickerProject = {
+  studioId: string;
+  name: string;
+  live: boolean;
+};
+
+/** 'Live' badge: the site finished creating and has a custom domain. */
+export function isLiveProject(project: {
+  siteCreationStatus: string;
+  siteCustomDomain: string | null;
+}) {
+  return project.siteCreationStatus === "success" && Boolean(project.siteCustomDomain);
+}
+
+export function toPickerProject(project: {
+  studioId: string;
+  name: string;
+  siteCreationStatus: string;
+  siteCustomDomain: string | null;
+}): PickerProject {
+  return { studioId: project.studioId, name: project.name, live: isLiveProject(project) };
+}
+
+/** /sites/{segment} pages that are not a project. */
+const SITE_PAGES = new Set(["integrations", "domains", "support", "user-settings"]);
+/** /sites/{section}/{studioId}: the project navigation pages (spec section 2). */
+const PROJECT_SECTIONS = new Set([
+  "website",
+  "analytics",
+  "forms",
+  "newsletter",
+  "social-media",
+  "settings",
+]);
+
+/** The studioId of the project the current page belongs to, if any. */
+export function selectedStudioId(pathname: string): string | null {
+  const parts = pathname.split("/").filter(Boolean);
+  if (parts[0] !== "sites" || !parts[1]) return null;
+  if (PROJECT_SECTIONS.has(parts[1])) return parts[2] ? decode(parts[2]) : null;
+  if (SITE_PAGES.has(parts[1])) return null;
+  return decode(parts[1]);
+}
+
+/** A malformed escape (/sites/%E0) names no project rather than throwing. */
+function decode(segment: string) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The current URL with some search params set or removed (null). How the URL-addressable menus
+ * and dialogs open and close without JavaScript.
+ */
+export function urlWith(pathname: string, search: string, changes: Record<string, string | null>) {
+  const params = new URLSearchParams(search);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) params.delete(key);
+    else params.set(key, value);
+  }
+  const query = params.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
+/** Search params that only open or close a part of the shell; they never change loader data. */
+export const OVERLAY_PARAMS = ["drawer", "dialog", "menu"] as const;
+
+/**
+ * True when two URLs differ only in overlay params: the layout need not reload its projects just
+ * because a drawer or dialog opened.
+ */
+export function onlyOverlayChanged(current: URL, next: URL) {
+  if (current.pathname !== next.pathname) return false;
+  const strip = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    for (const key of OVERLAY_PARAMS) params.delete(key);
+    params.sort();
+    return params.toString();
+  };
+  return strip(current) === strip(next);
+}
+
+export type Theme = "light" | "dark";
+
+export function otherTheme(theme: Theme): Theme {
+  return theme === "dark" ? "light" : "dark";
+}
+
+/** Avatar letters: first and last word's initials ("Ada Lovelace" -> "AL"). */
+export function initials(name: string) {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return "?";
+  const letters = words.length > 1 ? words[0][0] + words[words.length - 1][0] : words[0][0];
+  return letters.toUpperCase();
+}

@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { z } from "zod";
+import { otherTheme } from "~/components/shell/shell-helpers";
+import { actionError, parseInput, readForm } from "~/utils/http.server";
+import { safeRedirect } from "~/utils/session.server";
+import { getTheme, setTheme } from "~/utils/theme.server";
+
+const themeSchema = z.object({
+  theme: z.enum(["light", "dark"]).optional(),
+  redirectTo: z.string().max(2000).optional(),
+});
+
+/**
+ * Colour mode: sets the cookie the root loader reads (so the server renders the right class).
+ * A form without JavaScript sends `redirectTo` and is sent back there (same-site paths only);
+ * the JavaScript toggle sends none and gets data, so the page does not reload.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    const form = await readForm(request);
+    const input = parseInput(themeSchema, Object.fromEntries(form));
+    const theme = input.theme ?? otherTheme(await getTheme(request));
+    const headers = { "Set-Cookie": await setTheme(theme) };
+    if (input.redirectTo !== undefined) {
+      return redirect(safeRedirect(input.redirectTo, "/"), { headers });
+    }
+    return data({ theme }, { headers });
+  } catch (error) {
+    return actionError(error);
+  }
+}
+
+export const loader = () => redirect("/");
