@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const reports = path.join(root, "test-results");
+// Not test-results/: Playwright empties that folder when it starts.
+const reports = path.join(root, "test-reports");
 fs.mkdirSync(reports, { recursive: true });
 for (const f of ["vitest.json", "playwright.json"])
   fs.rmSync(path.join(reports, f), { force: true });

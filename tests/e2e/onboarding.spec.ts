@@ -42,7 +42,7 @@ test("an admin signs up, creates a project and approves a request; the requester
   await expect(page.getByText("Nothing to show here yet...")).toBeVisible();
 
   // 2. Create New: confirm, then create.
-  await page.getByRole("main").getByRole("link", { name: "Create New" }).click();
+  await page.getByRole("main").getByRole("link", { name: "Create New" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Create New" });
   await dialog.getByLabel("Name").fill(projectName);
   await dialog.getByLabel("Enterprise").check();
@@ -50,7 +50,7 @@ test("an admin signs up, creates a project and approves a request; the requester
   const confirm = dialog.getByRole("alertdialog");
   await expect(confirm).toContainText(`Create a Enterprise project named "${projectName}"?`);
   await confirm.getByRole("button", { name: "Yes, create" }).click();
-  await expect(page.getByText(`Project ${projectName} created!`)).toBeVisible();
+  await expect(page.getByText(`Project ${projectName} created!`).first()).toBeVisible();
   await page.goto("/sites");
   await expect(page.getByRole("link", { name: projectName })).toBeVisible();
 

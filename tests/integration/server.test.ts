@@ -20,20 +20,28 @@ async function startServer(env: Record<string, string>) {
   const port = 3500 + Math.floor(Math.random() * 400);
   const output: string[] = [];
   // Not the test runner's environment: VITEST would switch the Remix plugin off for a build.
-  const { VITEST: _v, VITEST_POOL_ID: _p, VITEST_WORKER_ID: _w, ...inherited } = process.env;
-  child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...inherited, PORT: String(port), APP_URL: "", NODE_ENV: "", ...env },
+  // NODE_ENV too: start.mjs must imply it, as it does for `npm start`.
+  const {
+    VITEST: _v,
+    VITEST_POOL_ID: _p,
+    VITEST_WORKER_ID: _w,
+    NODE_ENV: _n,
+    ...inherited
+  } = process.env;
+  const proc = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: { ...inherited, PORT: String(port), APP_URL: "", ...env } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (d) => output.push(String(d)));
-  child.stderr!.on("data", (d) => output.push(String(d)));
+  child = proc;
+  proc.stdout!.on("data", (d) => output.push(String(d)));
+  proc.stderr!.on("data", (d) => output.push(String(d)));
   const base = `http://localhost:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join("")}`);
+    if (proc.exitCode !== null) throw new Error(`server exited early:\n${output.join("")}`);
     try {
       const res = await fetch(`${base}/healthz`);
-      if (res.ok) return { base, output, proc: child };
+      if (res.ok) return { base, output, proc };
     } catch {
       /* not up yet */
     }

@@ -5,7 +5,7 @@ import { test as base, expect, type Page } from "@playwright/test";
  * (CSP violations, hydration errors) fail the test.
  */
 export const test = base.extend<{ page: Page }>({
-  page: async ({ page }, use) => {
+  page: async ({ page }, provide) => {
     const problems: string[] = [];
     page.on("console", (message) => {
       // 4xx answers to bad input are expected and logged by the browser as failed loads.
@@ -14,7 +14,7 @@ export const test = base.extend<{ page: Page }>({
       }
     });
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    await use(page);
+    await provide(page);
     expect(problems, "browser console errors").toEqual([]);
   },
 });
