@@ -9,6 +9,7 @@ export default {
         brand: { DEFAULT: "#296EFF", dark: "#1f56c7" },
       },
       screens: { wide: "1280px" },
+      keyframes: { fadein: { from: { opacity: "0" }, to: { opacity: "1" } } },
     },
   },
   plugins: [],

@@ -153,6 +153,11 @@ export const projects = pgTable(
     chromaticProjectToken: text("chromatic_project_token"),
     netlifyAccountId: text("netlify_account_id"),
     deployRetryCount: integer("deploy_retry_count").notNull().default(0),
+    /** Set once, atomically, when the automatic deployment fires (spec section 4). */
+    autoDeployedAt: timestamp("auto_deployed_at", { withTimezone: true }),
+    /** After 3 failed retries the deployment is classed 'Deployment Error' and handled manually. */
+    permanentErrorAt: timestamp("permanent_error_at", { withTimezone: true }),
+    lastProvisionError: text("last_provision_error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -253,3 +258,80 @@ export const rateLimits = pgTable("rate_limits", {
   count: integer("count").notNull(),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
 });
+
+/*
+ * State of the built-in local providers (PROVIDERS=local): they behave like the vendors, with
+ * their data here. Nothing in app/services reads these tables; only app/providers/<kind>/local.ts.
+ */
+export const localStudios = pgTable("local_studios", {
+  id: text("id").primaryKey(),
+  displayName: text("display_name").notNull(),
+  /** The caller's idempotency key: creating twice with one key returns the same studio. */
+  idempotencyKey: text("idempotency_key").notNull().unique(),
+  datasets: jsonb("datasets").$type<string[]>().notNull().default([]),
+  corsOrigins: jsonb("cors_origins").$type<string[]>().notNull().default([]),
+  createdAt: createdAt(),
+});
+
+export const localStudioInvites = pgTable(
+  "local_studio_invites",
+  {
+    id: text("id").primaryKey(),
+    studioId: text("studio_id")
+      .notNull()
+      .references(() => localStudios.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    status: text("status", { enum: ["pending", "accepted", "revoked"] })
+      .notNull()
+      .default("pending"),
+    sentCount: integer("sent_count").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("local_studio_invites_email_key").on(t.studioId, t.email)],
+);
+
+export const localSites = pgTable(
+  "local_sites",
+  {
+    id: text("id").primaryKey(),
+    provider: hostingProvider("provider").notNull(),
+    name: text("name").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    customDomain: text("custom_domain"),
+    domainAliases: jsonb("domain_aliases").$type<string[]>().notNull().default([]),
+    repoUrl: text("repo_url"),
+    publishedDeployId: text("published_deploy_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("local_sites_key").on(t.provider, t.idempotencyKey)],
+);
+
+export const localDeploys = pgTable(
+  "local_deploys",
+  {
+    id: text("id").primaryKey(),
+    siteId: text("site_id")
+      .notNull()
+      .references(() => localSites.id, { onDelete: "cascade" }),
+    /** Ordering and cursors: a strictly increasing number per database. */
+    seq: integer("seq").generatedAlwaysAsIdentity(),
+    /** Provider-style state: Netlify's (enqueued, building, ready, error) or Vercel's readyState. */
+    state: text("state").notNull(),
+    branch: text("branch").notNull().default("main"),
+    commitRef: text("commit_ref"),
+    title: text("title"),
+    errorMessage: text("error_message"),
+    context: text("context").notNull().default("production"),
+    /** The caller's idempotency key for this trigger (a retried job must not deploy twice). */
+    triggerKey: text("trigger_key"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("local_deploys_site_idx").on(t.siteId, t.seq),
+    uniqueIndex("local_deploys_trigger_key").on(t.siteId, t.triggerKey),
+  ],
+);

@@ -4,6 +4,7 @@ import {
   useLoaderData,
   useLocation,
   useNavigate,
+  useNavigation,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useCallback } from "react";
@@ -20,6 +21,7 @@ import {
 } from "~/components/shell/shell-helpers";
 import { THEME_ACTION } from "~/components/shell/theme-toggle";
 import { TopBar } from "~/components/shell/top-bar";
+import { LoadingScreen } from "~/components/ui/spinner";
 import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
 import { getProject, listProjects } from "~/services/projects.server";
@@ -76,6 +78,10 @@ export default function AppLayout() {
   const { user, picker } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigate = useNavigate();
+  const navigation = useNavigation();
+  // Moving to another page shows the loading screen; same-page updates (search, polling) do not.
+  const changingPage =
+    navigation.state === "loading" && navigation.location.pathname !== location.pathname;
   const creating = new URLSearchParams(location.search).get("dialog") === "create";
   // Stable: the dialog calls it from an effect once a project is created.
   const closeCreate = useCallback(
@@ -87,8 +93,8 @@ export default function AppLayout() {
   return (
     <>
       <TopBar user={user} picker={picker} />
-      <main id="main" className="mx-auto max-w-7xl p-4 wide:p-8">
-        <Outlet />
+      <main id="main" className="mx-auto max-w-7xl p-4 wide:p-8" aria-busy={changingPage}>
+        {changingPage ? <LoadingScreen /> : <Outlet />}
       </main>
       {creating ? (
         <CreateProjectDialog open isAdmin={user.isAdmin} onOpenChange={closeCreate} />

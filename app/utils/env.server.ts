@@ -23,6 +23,23 @@ const schema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   PROVIDERS: z.enum(["local", "live"]).default("local"),
   AUTO_DEPLOY_AFTER_MINUTES: z.coerce.number().min(0).default(15),
+  /** Local providers: share of deployments that fail (0..1), for demos and tests. */
+  LOCAL_DEPLOY_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
+  /** Local providers: seconds between deployment states (queued -> building -> ready). */
+  LOCAL_DEPLOY_STEP_SECONDS: z.coerce.number().min(0).max(600).default(3),
+  // PROVIDERS=live credentials; *_API_URL overrides the vendor's base URL (tests, proxies).
+  SANITY_AUTH_TOKEN: z.string().optional(),
+  SANITY_ORGANIZATION_ID: z.string().optional(),
+  SANITY_API_URL: z.url().optional(),
+  SANITY_STUDIO_HOST: z.string().optional(),
+  NETLIFY_AUTH_TOKEN: z.string().optional(),
+  NETLIFY_ACCOUNT_SLUG: z.string().optional(),
+  NETLIFY_API_URL: z.url().optional(),
+  VERCEL_TOKEN: z.string().optional(),
+  VERCEL_TEAM_ID: z.string().optional(),
+  VERCEL_API_URL: z.url().optional(),
+  /** The template repository new sites build from (live providers). */
+  SITE_TEMPLATE_REPO: z.string().optional(),
   /** Test-only knob: lets browser tests use a fast pg-boss poll and disables rate limits if "off". */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });

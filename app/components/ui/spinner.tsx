@@ -28,10 +28,10 @@ export function Spinner({
   );
 }
 
-/** The spec's "Loading screen with a spinner". */
+/** The spec's "Loading screen with a spinner"; it fades in late so quick loads do not flash. */
 export function LoadingScreen() {
   return (
-    <div className="flex min-h-[50vh] items-center justify-center">
+    <div className="flex min-h-[50vh] animate-[fadein_0.2s_ease-in_0.25s_both] items-center justify-center">
       <Spinner className="h-10 w-10" />
     </div>
   );

@@ -1,0 +1,27 @@
+/** The content studio (Sanity): one content project per dashboard project. */
+export type StudioRole = "administrator" | "editor" | "developer" | "viewer";
+
+export type Studio = {
+  /** The content provider's project id (our projects.studioSanityId). */
+  projectId: string;
+  displayName: string;
+  /** Where the studio is opened (the launch page sends people here). */
+  studioUrl: string;
+};
+
+export type InvitationStatus = "pending" | "accepted" | "none";
+
+export interface ContentStudioProvider {
+  /** Idempotent: the same idempotencyKey returns the studio created the first time. */
+  createStudio(input: { displayName: string; idempotencyKey: string }): Promise<Studio>;
+  getStudio(projectId: string): Promise<Studio>;
+  /** Idempotent: an existing dataset is left as it is. */
+  ensureDataset(projectId: string, name: string): Promise<void>;
+  /** Idempotent: an existing origin is left as it is. */
+  addCorsOrigin(projectId: string, origin: string): Promise<void>;
+  /** The provider e-mails the invitation; inviting an already-invited e-mail re-sends it. */
+  inviteMember(projectId: string, input: { email: string; role: StudioRole }): Promise<void>;
+  /** Sends the pending invitation again (spec: Resend Invitation). */
+  resendInvite(projectId: string, email: string): Promise<void>;
+  invitationStatus(projectId: string, email: string): Promise<InvitationStatus>;
+}

@@ -1,0 +1,88 @@
+/**
+ * Hosting (spec: "one of two hosting providers"): Netlify is the first provider, Vercel the
+ * second. Business sites are primary on the second, enterprise sites on the first (spec 4).
+ */
+export type HostingProviderName = "netlify" | "vercel";
+
+/** A site as the dashboard needs it (spec 3 studioDetails / siteDetails), vendor-neutral. */
+export type HostedSite = {
+  id: string;
+  name: string;
+  /** Public address of the published site. */
+  url: string;
+  /** Netlify `state` ("current", ...) or Vercel project state; free text from the vendor. */
+  state: string;
+  ssl: boolean;
+  customDomain: string | null;
+  domainAliases: string[];
+  repoUrl: string | null;
+  /** The deploy currently published, or null before the first successful deploy. */
+  publishedDeploy: { id: string; publishedAt: string | null } | null;
+  /** Vercel's production target readiness (QUEUED, BUILDING, READY, ERROR, ...). */
+  productionReadyState: string | null;
+  productionAlias: string[];
+};
+
+/** Spec 3 "Deployment", vendor-neutral; vendor fields that do not exist are null. */
+export type Deployment = {
+  id: string;
+  /** Netlify deploy state or Vercel readyState, as the vendor reports it. */
+  state: string;
+  /** Normalised: queued | building | ready | error | canceled. */
+  status: "queued" | "building" | "ready" | "error" | "canceled";
+  branch: string | null;
+  commitRef: string | null;
+  buildId: string | null;
+  title: string | null;
+  errorMessage: string | null;
+  context: string | null;
+  target: string | null;
+  permalink: string | null;
+  deploySslUrl: string | null;
+  url: string | null;
+  screenshotUrl: string | null;
+  framework: "next" | "gatsby" | null;
+  meta: {
+    githubCommitMessage?: string;
+    githubRepo?: string;
+    githubCommitRef?: string;
+    branchAlias?: string;
+    deployHookName?: string;
+  } | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Netlify pages by number; Vercel by opaque cursors (spec 7 ?page= vs ?next=/?prev=). */
+export type DeploymentPageRequest = {
+  page?: number;
+  next?: string;
+  prev?: string;
+  perPage?: number;
+};
+
+export type DeploymentPage = {
+  results: Deployment[];
+  pagination: { prev: string | null; next: string | null };
+};
+
+export interface HostingProvider {
+  readonly name: HostingProviderName;
+  /** Idempotent: the same idempotencyKey returns the site created the first time. */
+  createSite(input: {
+    name: string;
+    idempotencyKey: string;
+    repoUrl?: string;
+  }): Promise<HostedSite>;
+  getSite(siteId: string): Promise<HostedSite>;
+  listDeployments(siteId: string, page: DeploymentPageRequest): Promise<DeploymentPage>;
+  /**
+   * Starts a production deployment. Idempotent per `triggerKey` (a retried job must not deploy
+   * twice): the same key returns the deployment started the first time.
+   */
+  triggerDeployment(
+    siteId: string,
+    input: { triggerKey: string; title?: string; branch?: string },
+  ): Promise<Deployment>;
+  getDeployment(siteId: string, deployId: string): Promise<Deployment>;
+}
