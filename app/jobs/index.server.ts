@@ -1,11 +1,22 @@
+import { hostingJobs } from "~/providers/hosting/jobs.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
-import { startQueue, work } from "./queue.server";
+import { lifecycleJobs } from "./lifecycle.server";
+import { queue, startQueue, work } from "./queue.server";
+import type { JobDefinition } from "./types";
 
-/** Every queue the app uses, created at boot. */
-export const QUEUES = [MAIL_JOB];
+const mailJobs: JobDefinition[] = [
+  { name: MAIL_JOB, handler: async (data) => deliver(String(data.id)) },
+];
 
-/** Starts the queue and registers this instance's workers. */
+/** Every job of the app; each capability declares its own list. */
+export const JOBS: JobDefinition[] = [...mailJobs, ...lifecycleJobs, ...hostingJobs];
+export const QUEUES = JOBS.map((job) => job.name);
+
+/** Starts the queue, registers this instance's workers and the cron schedules. */
 export async function startJobs() {
   await startQueue(QUEUES);
-  await work(MAIL_JOB, async (data) => deliver(String(data.id)));
+  for (const job of JOBS) {
+    await work(job.name, job.handler);
+    if (job.schedule) await queue().schedule(job.name, job.schedule);
+  }
 }

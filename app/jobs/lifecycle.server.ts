@@ -1,0 +1,4 @@
+import type { JobDefinition } from "./types";
+
+/** Provisioning, deployment polling, automatic deployment. */
+export const lifecycleJobs: JobDefinition[] = [];
