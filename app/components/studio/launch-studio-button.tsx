@@ -1,0 +1,115 @@
+import * as RadixToast from "@radix-ui/react-toast";
+import { useState, type FormEvent } from "react";
+import { Button } from "~/components/ui/button";
+import { useHydrated } from "~/utils/hydrated";
+
+/** Where the form posts: app/routes/resources.studio-launch.ts. */
+export const STUDIO_LAUNCH_ACTION = "/resources/studio-launch";
+
+/** Spec section 9: launch messages stay 7 s. */
+const LAUNCH_TOAST_MS = 7000;
+
+type LaunchToast = { id: number; ok: boolean; title: string; description?: string };
+
+/**
+ * 'Take me to Studio'. Without JavaScript it is a form that opens a new window (target=_blank)
+ * on the launch action, which redirects that window to the autologin page. With JavaScript the
+ * window is opened during the click (so pop-up blockers allow it), pointed at the launch address
+ * once the server hands it out, and a toast tells what happened.
+ */
+export function LaunchStudioButton({
+  studioId,
+  className = "",
+}: {
+  studioId: string;
+  className?: string;
+}) {
+  const hydrated = useHydrated();
+  const [busy, setBusy] = useState(false);
+  const [toast, setToast] = useState<LaunchToast | null>(null);
+
+  const show = (ok: boolean, title: string, description?: string) =>
+    setToast({ id: Date.now(), ok, title, description });
+  const failed = (description?: string) =>
+    show(
+      false,
+      "Experience has encountered an error!",
+      description ?? "Please try again. If it keeps happening, report it to support.",
+    );
+
+  async function launch(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const win = window.open("", "_blank");
+    if (!win) return failed("Your browser blocked the new window. Allow pop-ups and try again.");
+    try {
+      // Only our own page goes there, but the studio needs no handle on the dashboard.
+      win.opener = null;
+      win.document.title = "Opening StackShift Studio...";
+      win.document.body.textContent = "Opening StackShift Studio...";
+    } catch {
+      // A browser that refuses these still navigates the window below.
+    }
+    setBusy(true);
+    try {
+      const response = await fetch(STUDIO_LAUNCH_ACTION, {
+        method: "POST",
+        headers: { Accept: "application/json" },
+        body: new URLSearchParams({ studioId }),
+      });
+      const body = (await response.json().catch(() => null)) as {
+        url?: unknown;
+        error?: unknown;
+      } | null;
+      if (!response.ok || typeof body?.url !== "string") {
+        win.close();
+        return failed(typeof body?.error === "string" ? body.error : undefined);
+      }
+      win.location.href = body.url;
+      show(true, "Experience launched in a new window!");
+    } catch {
+      win.close();
+      failed();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <form
+        method="post"
+        action={STUDIO_LAUNCH_ACTION}
+        target="_blank"
+        onSubmit={hydrated ? launch : undefined}
+      >
+        <input type="hidden" name="studioId" value={studioId} />
+        <Button type="submit" disabled={busy} className={className}>
+          Take me to Studio
+          <span className="sr-only"> (opens in a new window)</span>
+        </Button>
+      </form>
+      {hydrated ? (
+        <RadixToast.Provider swipeDirection="right" label="Studio launch notification">
+          {toast ? (
+            <RadixToast.Root
+              key={toast.id}
+              duration={LAUNCH_TOAST_MS}
+              onOpenChange={(open) => {
+                if (!open) setToast(null);
+              }}
+              className={`w-80 rounded-md border-l-4 bg-white p-4 shadow-lg dark:bg-slate-800 ${toast.ok ? "border-green-500" : "border-red-500"}`}
+            >
+              <RadixToast.Title className="text-sm font-semibold">{toast.title}</RadixToast.Title>
+              {toast.description ? (
+                <RadixToast.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+                  {toast.description}
+                </RadixToast.Description>
+              ) : null}
+            </RadixToast.Root>
+          ) : null}
+          <RadixToast.Viewport className="fixed bottom-4 right-4 z-50 flex flex-col gap-2 outline-none" />
+        </RadixToast.Provider>
+      ) : null}
+    </>
+  );
+}

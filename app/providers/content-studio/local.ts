@@ -1,0 +1,250 @@
+/**
+ * The built-in content studio (PROVIDERS=local): behaves like Sanity with its state in
+ * local_studios / local_studio_invites. Invitations are e-mailed for real through the outbox, and
+ * their link accepts them on the stand-in studio page (app/routes/local.studio.$projectId.tsx).
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+// The local provider is the vendor here: its state lives in our database (ARCHITECTURE.md).
+import { db } from "~/db/client.server";
+import { localStudioInvites, localStudios } from "~/db/schema";
+import { dispatchMail, queueMail } from "~/services/mail.server";
+import { env } from "~/utils/env.server";
+import { ProviderError } from "../errors";
+import type { ContentStudioProvider, InvitationStatus, Studio, StudioRole } from "./types";
+
+const PROVIDER = "local";
+const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** Sanity project ids look like this: 8 lowercase letters and digits. */
+function newStudioId() {
+  let id = "";
+  for (let i = 0; i < 8; i += 1) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+  return id;
+}
+
+export function localStudioUrl(projectId: string) {
+  return `${env().APP_URL}/local/studio/${encodeURIComponent(projectId)}`;
+}
+
+/** The link in the invitation e-mail; the invite id is unguessable, so it is the credential. */
+export function localInviteUrl(projectId: string, inviteId: string) {
+  return `${localStudioUrl(projectId)}?accept=${encodeURIComponent(inviteId)}`;
+}
+
+function toStudio(row: { id: string; displayName: string }): Studio {
+  return { projectId: row.id, displayName: row.displayName, studioUrl: localStudioUrl(row.id) };
+}
+
+function notFound(projectId: string) {
+  return new ProviderError(`Studio ${projectId} not found`, {
+    provider: PROVIDER,
+    status: 404,
+    code: "notFound",
+  });
+}
+
+async function findStudio(projectId: string) {
+  if (!projectId || projectId.length > 100) return undefined;
+  const [row] = await db().select().from(localStudios).where(eq(localStudios.id, projectId));
+  return row;
+}
+
+async function requireStudio(projectId: string) {
+  const row = await findStudio(projectId);
+  if (!row) throw notFound(projectId);
+  return row;
+}
+
+function invitationMail(
+  studio: { id: string; displayName: string },
+  invite: { id: string; email: string },
+) {
+  const link = localInviteUrl(studio.id, invite.id);
+  return {
+    to: invite.email,
+    subject: `You are invited to the content studio ${studio.displayName}`,
+    text: [
+      `You have been invited to edit content in ${studio.displayName} (StackShift Studio).`,
+      "",
+      `Accept the invitation: ${link}`,
+      "",
+      "If you did not expect this e-mail, you can ignore it.",
+    ].join("\n"),
+  };
+}
+
+/** Appends `value` to a jsonb string array column unless it is already there (one statement). */
+function appendOnce(column: typeof localStudios.datasets | typeof localStudios.corsOrigins) {
+  return (value: string) =>
+    sql`case when ${column} @> ${JSON.stringify([value])}::jsonb then ${column} else ${column} || ${JSON.stringify([value])}::jsonb end`;
+}
+
+export function createLocalContentStudio(): ContentStudioProvider {
+  return {
+    async createStudio({ displayName, idempotencyKey }) {
+      // A clash on the key returns the first studio; a clash on a fresh id just tries another.
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        await db()
+          .insert(localStudios)
+          .values({ id: newStudioId(), displayName, idempotencyKey })
+          .onConflictDoNothing();
+        const [row] = await db()
+          .select()
+          .from(localStudios)
+          .where(eq(localStudios.idempotencyKey, idempotencyKey));
+        if (row) return toStudio(row);
+      }
+      throw new ProviderError("Could not allocate a studio id", { provider: PROVIDER });
+    },
+
+    async getStudio(projectId) {
+      return toStudio(await requireStudio(projectId));
+    },
+
+    async ensureDataset(projectId, name) {
+      const [row] = await db()
+        .update(localStudios)
+        .set({ datasets: appendOnce(localStudios.datasets)(name) })
+        .where(eq(localStudios.id, projectId))
+        .returning({ id: localStudios.id });
+      if (!row) throw notFound(projectId);
+    },
+
+    async addCorsOrigin(projectId, origin) {
+      const [row] = await db()
+        .update(localStudios)
+        .set({ corsOrigins: appendOnce(localStudios.corsOrigins)(origin) })
+        .where(eq(localStudios.id, projectId))
+        .returning({ id: localStudios.id });
+      if (!row) throw notFound(projectId);
+    },
+
+    async inviteMember(projectId, { email, role }) {
+      await invite(projectId, email.trim().toLowerCase(), role);
+    },
+
+    async resendInvite(projectId, email) {
+      const studio = await requireStudio(projectId);
+      const address = email.trim().toLowerCase();
+      const mailId = await db().transaction(async (tx) => {
+        const [row] = await tx
+          .update(localStudioInvites)
+          .set({ sentCount: sql`${localStudioInvites.sentCount} + 1`, updatedAt: new Date() })
+          .where(
+            and(
+              eq(localStudioInvites.studioId, projectId),
+              eq(localStudioInvites.email, address),
+              eq(localStudioInvites.status, "pending"),
+            ),
+          )
+          .returning();
+        if (!row) return null;
+        return queueMail(tx, invitationMail(studio, row));
+      });
+      // Like the vendor: there is nothing to resend without a pending invitation.
+      if (!mailId) {
+        throw new ProviderError(`No pending invitation for ${address}`, {
+          provider: PROVIDER,
+          status: 404,
+          code: "notFound",
+        });
+      }
+      await dispatchMail([mailId]);
+    },
+
+    async invitationStatus(projectId, email) {
+      await requireStudio(projectId);
+      const [row] = await db()
+        .select({ status: localStudioInvites.status })
+        .from(localStudioInvites)
+        .where(
+          and(
+            eq(localStudioInvites.studioId, projectId),
+            eq(localStudioInvites.email, email.trim().toLowerCase()),
+          ),
+        );
+      const status: InvitationStatus =
+        row?.status === "accepted" ? "accepted" : row?.status === "pending" ? "pending" : "none";
+      return status;
+    },
+  };
+}
+
+/**
+ * Records (or renews) the pending invitation and mails it. An accepted member is left alone and
+ * gets no mail, as the vendor does; a revoked one is invited afresh.
+ */
+async function invite(projectId: string, address: string, role: StudioRole) {
+  const studio = await requireStudio(projectId);
+  const mailId = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(localStudioInvites)
+      .values({
+        id: randomBytes(16).toString("base64url"),
+        studioId: projectId,
+        email: address,
+        role,
+      })
+      .onConflictDoUpdate({
+        target: [localStudioInvites.studioId, localStudioInvites.email],
+        set: {
+          role,
+          status: "pending",
+          sentCount: sql`${localStudioInvites.sentCount} + 1`,
+          updatedAt: new Date(),
+        },
+        setWhere: sql`${localStudioInvites.status} <> 'accepted'`,
+      })
+      .returning();
+    return row ? queueMail(tx, invitationMail(studio, row)) : null;
+  });
+  if (mailId) await dispatchMail([mailId]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stand-in studio page reaches its tables through these (routes never import app/db).
+
+export type LocalStudioPage = { id: string; displayName: string };
+export type LocalInvite = { id: string; email: string; status: "pending" | "accepted" | "revoked" };
+
+export async function getLocalStudio(projectId: string): Promise<LocalStudioPage | null> {
+  const row = await findStudio(projectId);
+  return row ? { id: row.id, displayName: row.displayName } : null;
+}
+
+export async function findLocalInvite(
+  projectId: string,
+  inviteId: string,
+): Promise<LocalInvite | null> {
+  if (!inviteId || inviteId.length > 100) return null;
+  const [row] = await db()
+    .select({
+      id: localStudioInvites.id,
+      email: localStudioInvites.email,
+      status: localStudioInvites.status,
+    })
+    .from(localStudioInvites)
+    .where(and(eq(localStudioInvites.id, inviteId), eq(localStudioInvites.studioId, projectId)));
+  return row ?? null;
+}
+
+/** Accepts a pending invitation; null when the link names none (wrong, revoked). */
+export async function acceptLocalInvite(
+  projectId: string,
+  inviteId: string,
+): Promise<LocalInvite | null> {
+  const invite = await findLocalInvite(projectId, inviteId);
+  if (!invite || invite.status === "revoked") return null;
+  if (invite.status === "accepted") return invite;
+  const [row] = await db()
+    .update(localStudioInvites)
+    .set({ status: "accepted", updatedAt: new Date() })
+    .where(and(eq(localStudioInvites.id, inviteId), eq(localStudioInvites.status, "pending")))
+    .returning({
+      id: localStudioInvites.id,
+      email: localStudioInvites.email,
+      status: localStudioInvites.status,
+    });
+  return row ?? { ...invite, status: "accepted" };
+}

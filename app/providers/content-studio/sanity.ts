@@ -1,0 +1,397 @@
+/**
+ * The content studio on Sanity (PROVIDERS=live), per provider-contracts/PROVIDERS.md "Content
+ * studio: Sanity". Projects, datasets and CORS go through @sanity/client; the access API
+ * (invitations) has no SDK methods and is called with fetch. Every failure is a ProviderError.
+ */
+import { createHash } from "node:crypto";
+import { createClient } from "@sanity/client";
+import { ProviderError } from "../errors";
+import type { ContentStudioProvider, InvitationStatus, Studio } from "./types";
+
+export type SanityContentStudioOptions = {
+  token: string;
+  organizationId?: string;
+  /** The API host, https://api.sanity.io by default; tests point it at a stand-in. */
+  baseUrl?: string;
+  /** Studios are served at https://{projectId}.{studioHost} (SANITY_STUDIO_HOST). */
+  studioHost?: string;
+  timeoutMs?: number;
+};
+
+const PROVIDER = "sanity";
+const MANAGEMENT_API = "2021-06-07";
+const ACCESS_API = "v2025-07-11";
+const DEFAULT_HOST = "https://api.sanity.io";
+const DATASET_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Sanity caps display names; ours get a suffix on top. */
+const DISPLAY_NAME_MAX = 64;
+
+type VendorInvite = { id: string; email: string; role: string };
+
+// ---------------------------------------------------------------------------------------------
+// Errors: `{statusCode, error, message}` bodies and 429 `retry-after` become ProviderErrors.
+
+function retryAfterSeconds(value: unknown): number | undefined {
+  if (typeof value !== "string" || !value.trim()) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+function vendorError(status: number, body: unknown, retryAfter: unknown, what: string) {
+  const record = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  const message =
+    typeof record.message === "string" && record.message
+      ? record.message
+      : typeof record.error === "string" && record.error
+        ? record.error
+        : `HTTP ${status}`;
+  return new ProviderError(`Sanity could not ${what}: ${message}`, {
+    provider: PROVIDER,
+    status,
+    code: typeof record.error === "string" ? record.error : undefined,
+    retryAfterSeconds: retryAfterSeconds(retryAfter),
+  });
+}
+
+function networkError(error: unknown, what: string) {
+  const reason = error instanceof Error ? error.message : String(error);
+  // No status: retryable (the job tries again later).
+  return new ProviderError(`Sanity could not ${what}: ${reason}`, { provider: PROVIDER });
+}
+
+/** The HTTP status of an @sanity/client error (ClientError/ServerError), if it has one. */
+function sdkStatus(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  const response = (error as { response?: unknown } | null)?.response;
+  return typeof status === "number" && response ? status : undefined;
+}
+
+function fromSdk(error: unknown, what: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const status = sdkStatus(error);
+  if (status === undefined) return networkError(error, what);
+  const response = (error as { response: { body?: unknown; headers?: Record<string, unknown> } })
+    .response;
+  return vendorError(status, response.body, response.headers?.["retry-after"], what);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotent creation: the vendor has no idempotency key, so the display name carries a short
+// hash of ours and a re-run finds the project it created before.
+
+export function idempotencyTag(idempotencyKey: string) {
+  return `ss-${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 10)}`;
+}
+
+const TAG_SUFFIX = / \[ss-[0-9a-f]{10}\]$/;
+
+function withTag(displayName: string, idempotencyKey: string) {
+  return `${displayName.trim().slice(0, DISPLAY_NAME_MAX)} [${idempotencyTag(idempotencyKey)}]`;
+}
+
+function withoutTag(displayName: string) {
+  return displayName.replace(TAG_SUFFIX, "");
+}
+
+function list(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  const data = (body as { data?: unknown } | null)?.data;
+  return Array.isArray(data) ? data : [];
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value ? value : undefined;
+}
+
+/** An invite in either shape the contract allows (`role` or `roleNames[]`). */
+function toInvite(value: unknown): VendorInvite | null {
+  if (!value || typeof value !== "object") return null;
+  const item = value as Record<string, unknown>;
+  const id = str(item.id) ?? str(item.inviteId);
+  const email = str(item.email);
+  if (!id || !email) return null;
+  if (item.status !== undefined && item.status !== "pending") return null;
+  const names = Array.isArray(item.roleNames) ? item.roleNames : [];
+  const role = str(names[0]) ?? str(item.role) ?? str(item.roleName) ?? "editor";
+  return { id, email: email.toLowerCase(), role };
+}
+
+function sameOrigin(a: string, b: string) {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return a === b;
+  }
+}
+
+export function createSanityContentStudio(options: SanityContentStudioOptions) {
+  const host = (options.baseUrl ?? DEFAULT_HOST).replace(/\/+$/, "");
+  const timeout = options.timeoutMs ?? 30_000;
+  const client = createClient({
+    apiHost: host,
+    apiVersion: MANAGEMENT_API,
+    token: options.token,
+    useProjectHostname: false,
+    useCdn: false,
+    // Retries belong to the jobs, which honour retry-after; the SDK would retry blindly.
+    maxRetries: 0,
+    timeout,
+  });
+  // Which invite body the API took last; the contract is unsure between the two.
+  let inviteShape: "role" | "roleNames" = "role";
+
+  async function sdk<T>(what: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw fromSdk(error, what);
+    }
+  }
+
+  /** The access API, with fetch. Statuses in `allow` are returned instead of thrown. */
+  async function access(
+    method: string,
+    path: string,
+    what: string,
+    init: { body?: unknown; allow?: number[] } = {},
+  ): Promise<{ status: number; body: unknown }> {
+    let response: Response;
+    try {
+      response = await fetch(`${host}/${ACCESS_API}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${options.token}`,
+          Accept: "application/json",
+          ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+        },
+        body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+        signal: AbortSignal.timeout(timeout),
+      });
+    } catch (error) {
+      throw networkError(error, what);
+    }
+    const text = await response.text().catch(() => "");
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = { message: text.slice(0, 200) };
+    }
+    if (response.ok || init.allow?.includes(response.status)) {
+      return { status: response.status, body };
+    }
+    throw vendorError(response.status, body, response.headers.get("retry-after"), what);
+  }
+
+  const invitesPath = (projectId: string) =>
+    `/access/project/${encodeURIComponent(projectId)}/invites`;
+
+  async function pendingInvites(projectId: string): Promise<VendorInvite[]> {
+    const found: VendorInvite[] = [];
+    let cursor: string | undefined;
+    // Bounded: a cursor that never ends must not loop forever.
+    for (let page = 0; page < 100; page += 1) {
+      const query = new URLSearchParams({ status: "pending", limit: "500" });
+      if (cursor) query.set("nextCursor", cursor);
+      const { body } = await access(
+        "GET",
+        `${invitesPath(projectId)}?${query}`,
+        "list invitations",
+      );
+      for (const item of list(body)) {
+        const invite = toInvite(item);
+        if (invite) found.push(invite);
+      }
+      cursor = Array.isArray(body)
+        ? undefined
+        : str((body as { nextCursor?: unknown })?.nextCursor);
+      if (!cursor) break;
+    }
+    return found;
+  }
+
+  /** E-mails of the project's (human) members: project members, then their user records. */
+  async function memberEmails(projectId: string): Promise<Set<string>> {
+    const project = await sdk("read the project", () =>
+      client.request<{ members?: unknown }>({ uri: `/projects/${encodeURIComponent(projectId)}` }),
+    );
+    const ids = (Array.isArray(project?.members) ? project.members : [])
+      .filter((m): m is Record<string, unknown> => Boolean(m) && typeof m === "object")
+      .filter((m) => m.isRobot !== true)
+      .map((m) => str(m.id))
+      .filter((id): id is string => Boolean(id));
+    const emails = new Set<string>();
+    for (let i = 0; i < ids.length; i += 100) {
+      const chunk = ids.slice(i, i + 100).map(encodeURIComponent);
+      const users = await sdk("read the project members", () =>
+        client.request<unknown>({ uri: `/users/${chunk.join(",")}` }),
+      );
+      // One id answers with an object, several with an array.
+      for (const user of Array.isArray(users) ? users : [users]) {
+        const email = str((user as { email?: unknown } | null)?.email);
+        if (email) emails.add(email.toLowerCase());
+      }
+    }
+    return emails;
+  }
+
+  /** Creates an invitation; "exists" when the vendor says the e-mail is invited or a member. */
+  async function postInvite(
+    projectId: string,
+    email: string,
+    role: string,
+  ): Promise<"created" | "exists"> {
+    const shapes =
+      inviteShape === "role" ? (["role", "roleNames"] as const) : (["roleNames", "role"] as const);
+    let refused: { status: number; body: unknown } | undefined;
+    for (const shape of shapes) {
+      const body = shape === "role" ? { email, role } : { email, roleNames: [role] };
+      const result = await access("POST", invitesPath(projectId), "send the invitation", {
+        body,
+        allow: [400, 409],
+      });
+      if (result.status === 409) return "exists";
+      if (result.status === 400) {
+        // Maybe the other body shape: try it once before giving up.
+        refused = result;
+        continue;
+      }
+      inviteShape = shape;
+      return "created";
+    }
+    throw vendorError(400, refused?.body, undefined, "send the invitation");
+  }
+
+  async function revoke(projectId: string, inviteId: string) {
+    await access(
+      "DELETE",
+      `${invitesPath(projectId)}/${encodeURIComponent(inviteId)}`,
+      "revoke the invitation",
+      { allow: [404] },
+    );
+  }
+
+  function toStudio(project: { id?: unknown; projectId?: unknown; displayName?: unknown }): Studio {
+    const projectId = str(project.projectId) ?? str(project.id);
+    if (!projectId) {
+      throw new ProviderError("Sanity answered without a project id", { provider: PROVIDER });
+    }
+    return {
+      projectId,
+      displayName: withoutTag(str(project.displayName) ?? ""),
+      studioUrl: `https://${projectId}.${options.studioHost ?? "sanity.studio"}`,
+    };
+  }
+
+  const provider: ContentStudioProvider = {
+    async createStudio({ displayName, idempotencyKey }) {
+      const name = withTag(displayName, idempotencyKey);
+      const projects = await sdk("list projects", () =>
+        client.projects.list({
+          includeMembers: false,
+          includeFeatures: false,
+          ...(options.organizationId ? { organizationId: options.organizationId } : {}),
+        }),
+      );
+      const suffix = ` [${idempotencyTag(idempotencyKey)}]`;
+      const existing = projects.find((p) => str(p.displayName)?.endsWith(suffix));
+      if (existing) return toStudio(existing);
+      const created = await sdk("create the project", () =>
+        client.request<Record<string, unknown>>({
+          method: "POST",
+          uri: "/projects",
+          body: { displayName: name, organizationId: options.organizationId },
+        }),
+      );
+      return toStudio({ displayName: name, ...created });
+    },
+
+    async getStudio(projectId) {
+      const project = await sdk("read the project", () =>
+        client.request<Record<string, unknown>>({
+          uri: `/projects/${encodeURIComponent(projectId)}`,
+        }),
+      );
+      return toStudio({ id: projectId, ...project });
+    },
+
+    async ensureDataset(projectId, name) {
+      if (!DATASET_NAME.test(name)) {
+        throw new ProviderError(`Invalid dataset name: ${name}`, {
+          provider: PROVIDER,
+          status: 400,
+        });
+      }
+      try {
+        await client.request({
+          method: "PUT",
+          uri: `/projects/${encodeURIComponent(projectId)}/datasets/${name}`,
+          body: { aclMode: "private" },
+        });
+      } catch (error) {
+        // 409: the dataset already exists, which is what we want.
+        if (sdkStatus(error) === 409) return;
+        throw fromSdk(error, "create the dataset");
+      }
+    },
+
+    async addCorsOrigin(projectId, origin) {
+      const path = `/projects/${encodeURIComponent(projectId)}/cors`;
+      const existing = await sdk("list CORS origins", () => client.request<unknown>({ uri: path }));
+      if (
+        list(existing).some((entry) =>
+          sameOrigin(str((entry as { origin?: unknown })?.origin) ?? "", origin),
+        )
+      ) {
+        return;
+      }
+      try {
+        await client.request({
+          method: "POST",
+          uri: path,
+          body: { origin, allowCredentials: true },
+        });
+      } catch (error) {
+        // A concurrent run added it meanwhile: 409, or 400 saying it exists.
+        const status = sdkStatus(error);
+        const message = error instanceof Error ? error.message : "";
+        if (status === 409 || (status === 400 && /already|exists|duplicate/i.test(message))) return;
+        throw fromSdk(error, "add the CORS origin");
+      }
+    },
+
+    async inviteMember(projectId, { email, role }) {
+      const address = email.trim().toLowerCase();
+      if ((await postInvite(projectId, address, role)) === "created") return;
+      // Already invited: the interface promises a fresh e-mail. Already a member: nothing to do.
+      const pending = (await pendingInvites(projectId)).find((i) => i.email === address);
+      if (!pending) return;
+      await revoke(projectId, pending.id);
+      await postInvite(projectId, address, role);
+    },
+
+    async resendInvite(projectId, email) {
+      const address = email.trim().toLowerCase();
+      const pending = (await pendingInvites(projectId)).find((i) => i.email === address);
+      if (!pending) {
+        throw new ProviderError(`No pending invitation for ${address}`, {
+          provider: PROVIDER,
+          status: 404,
+          code: "notFound",
+        });
+      }
+      // The API cannot re-send an invitation: revoke it and invite again with the same role.
+      await revoke(projectId, pending.id);
+      await postInvite(projectId, address, pending.role);
+    },
+
+    async invitationStatus(projectId, email): Promise<InvitationStatus> {
+      const address = email.trim().toLowerCase();
+      if ((await pendingInvites(projectId)).some((i) => i.email === address)) return "pending";
+      return (await memberEmails(projectId)).has(address) ? "accepted" : "none";
+    },
+  };
+  return provider;
+}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+const email = z
+  .email("Enter a valid email")
+  .max(254, "Email is too long")
+  .transform((value) => value.toLowerCase());
+
+// _id, studioId or the content provider's project id: all short text.
+const projectRef = z
+  .string({ error: "projectId is required" })
+  .trim()
+  .min(1, "projectId is required")
+  .max(100, "projectId is too long");
+
+/** POST /api/app/project-invite {projectId, email} and the Resend Invitation form. */
+export const projectInviteSchema = z.object({ projectId: projectRef, email });
+export type ProjectInviteInput = z.infer<typeof projectInviteSchema>;
+
+/** 'Take me to Studio' (the launch form). */
+export const studioLaunchSchema = z.object({ studioId: projectRef });
+
+/** The recap splash's form: the checkbox is present only when ticked. */
+export const splashSchema = z.object({
+  hideSplash: z
+    .union([z.literal("on"), z.literal("true")])
+    .optional()
+    .transform((value) => value !== undefined),
+});
+
+/** How long a launch token lives (spec section 7: a short-lived token). */
+export const LAUNCH_TOKEN_TTL_SECONDS = 120;

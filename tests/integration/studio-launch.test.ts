@@ -1,0 +1,204 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { members, projects, users } from "~/db/schema";
+import { action as launchAction } from "~/routes/resources.studio-launch";
+import {
+  action as splashAction,
+  loader as autologinLoader,
+} from "~/routes/studios.autologin.$studioId";
+import { InvalidError } from "~/services/errors";
+import { createLaunchToken, verifyLaunchToken } from "~/services/studio.server";
+import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { addMember, asUser, provisionedProject } from "./studio-fixtures";
+
+const expectInvalid = (run: () => unknown) => expect(run).toThrow(InvalidError);
+
+describe("launch token", () => {
+  const user = {
+    id: "0b7a3c2e-0000-4000-8000-000000000001",
+    name: "Ada",
+    email: "ada@example.com",
+    isAdmin: false,
+  };
+
+  it("carries the studio id and a user label for 2 minutes", () => {
+    const now = Date.now();
+    const token = createLaunchToken(user, { studioId: "abc123" }, now);
+    const claims = verifyLaunchToken(token, now + 119_000);
+    expect(claims).toMatchObject({ studioId: "abc123", userId: user.id, label: "Ada" });
+    expect(claims.expiresAt.getTime()).toBeLessThanOrEqual(now + 120_000);
+    const unnamed = createLaunchToken({ ...user, name: " " }, { studioId: "abc123" }, now);
+    expect(verifyLaunchToken(unnamed, now).label).toBe("ada@example.com");
+  });
+
+  it("refuses expired, tampered and malformed tokens", () => {
+    const now = Date.now();
+    const token = createLaunchToken(user, { studioId: "abc123" }, now);
+    expectInvalid(() => verifyLaunchToken(token, now + 121_000));
+
+    const [body, sig] = token.split(".");
+    const claims = JSON.parse(Buffer.from(body, "base64url").toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, s: "other1" })).toString("base64url");
+    expectInvalid(() => verifyLaunchToken(`${forged}.${sig}`, now));
+    const flipped = sig.slice(0, -2) + (sig.at(-2) === "A" ? "B" : "A") + sig.at(-1);
+    expectInvalid(() => verifyLaunchToken(`${body}.${flipped}`, now));
+    for (const junk of ["", "abc", `${body}.`, `${body}.${sig}.x`, "%%%.%%%", "a".repeat(5000)]) {
+      expectInvalid(() => verifyLaunchToken(junk, now));
+    }
+  });
+});
+
+async function launch(cookie: string | undefined, studioId: string, json = false) {
+  return call(
+    launchAction,
+    makeRequest("/resources/studio-launch", {
+      cookie,
+      form: { studioId },
+      headers: json ? { Accept: "application/json" } : {},
+    }),
+  );
+}
+
+const autologin = (studioId: string, token: string) =>
+  call(
+    autologinLoader,
+    makeRequest(`/studios/autologin/${studioId}?token=${encodeURIComponent(token)}`),
+    { studioId },
+  );
+
+const tokenOf = (location: string) => new URL(location, "http://x").searchParams.get("token")!;
+
+describe("'Take me to Studio'", () => {
+  it("redirects the new window to the autologin page (no JavaScript) or answers {url}", async () => {
+    const owner = await createUser();
+    const project = await provisionedProject(owner);
+    const cookie = await sessionCookie(owner.id);
+
+    const res = await launch(cookie, project.studioId);
+    expect(res.status).toBe(302);
+    const location = res.headers.get("Location")!;
+    expect(location).toMatch(new RegExp(`^/studios/autologin/${project.studioId}\\?token=`));
+    expect(verifyLaunchToken(tokenOf(location))).toMatchObject({
+      studioId: project.studioId,
+      userId: owner.id,
+      label: owner.name,
+    });
+
+    const json = await launch(cookie, project.studioId, true);
+    expect(json.status).toBe(200);
+    expect((await json.json()).url).toMatch(/^\/studios\/autologin\//);
+  });
+
+  it("refuses outsiders, anonymous users and studios not ready", async () => {
+    const owner = await createUser();
+    const project = await provisionedProject(owner);
+    const outsider = await sessionCookie((await createUser()).id);
+
+    expect((await launch(outsider, project.studioId, true)).status).toBe(404);
+    const page = await launch(outsider, project.studioId);
+    expect(page.headers.get("Location")).toBe(
+      `/studios/autologin/${project.studioId}?error=launch`,
+    );
+    expect((await launch(undefined, project.studioId, true)).status).toBe(401);
+    expect((await launch(undefined, project.studioId)).headers.get("Location")).toMatch(
+      /^\/auth\/login/,
+    );
+    expect((await launch(await sessionCookie(owner.id), "", true)).status).toBe(400);
+
+    await db()
+      .update(projects)
+      .set({ studioSanityId: null, studioUrl: null })
+      .where(eq(projects.id, project._id));
+    expect((await launch(await sessionCookie(owner.id), project.studioId, true)).status).toBe(409);
+  });
+});
+
+describe("autologin page", () => {
+  it("shows the recap splash, then remembers 'do not show this splash again'", async () => {
+    const owner = await createUser({ name: "Grace" });
+    const project = await provisionedProject(owner);
+    const cookie = await sessionCookie(owner.id);
+    const token = tokenOf((await launch(cookie, project.studioId)).headers.get("Location")!);
+
+    const splash = await autologin(project.studioId, token);
+    expect(splash.status).toBe(200);
+    expect(await splash.json()).toEqual({
+      status: "splash",
+      projectName: project.name,
+      label: "Grace",
+    });
+
+    // 'Take me to Studio' without the box ticked: off to the studio, splash kept.
+    const plain = await call(
+      splashAction,
+      makeRequest(`/studios/autologin/${project.studioId}`, { cookie, form: {} }),
+      { studioId: project.studioId },
+    );
+    expect(plain.headers.get("Location")).toBe(project.studioUrl);
+    expect((await autologin(project.studioId, token)).status).toBe(200);
+
+    const hide = await call(
+      splashAction,
+      makeRequest(`/studios/autologin/${project.studioId}`, {
+        cookie,
+        form: { hideSplash: "on" },
+      }),
+      { studioId: project.studioId },
+    );
+    expect(hide.status).toBe(302);
+    expect(hide.headers.get("Location")).toBe(project.studioUrl);
+    const [row] = await db().select().from(users).where(eq(users.id, owner.id));
+    expect(row.hideStudioSplash).toBe(true);
+
+    // From now on, for every project of this user, the page goes straight to the studio.
+    const next = await autologin(project.studioId, token);
+    expect(next.status).toBe(302);
+    expect(next.headers.get("Location")).toBe(project.studioUrl);
+    const other = await provisionedProject(owner);
+    const otherToken = tokenOf((await launch(cookie, other.studioId)).headers.get("Location")!);
+    expect((await autologin(other.studioId, otherToken)).headers.get("Location")).toBe(
+      other.studioUrl,
+    );
+  });
+
+  it("shows the error page for bad, expired or misused tokens, never a 500", async () => {
+    const owner = await createUser();
+    const project = await provisionedProject(owner);
+    const member = await createUser();
+    await addMember(project._id, member);
+    const user = asUser(member);
+
+    const bad = await autologin(project.studioId, "garbage");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ status: "error" });
+
+    const expired = createLaunchToken(user, project, Date.now() - 121_000);
+    expect((await autologin(project.studioId, expired)).status).toBe(400);
+
+    // A token for one studio does not open another.
+    const other = await provisionedProject(owner);
+    expect((await autologin(other.studioId, createLaunchToken(user, project))).status).toBe(400);
+
+    // Access removed after the token was made: the page says so rather than opening the studio.
+    const token = createLaunchToken(user, project);
+    await db().delete(members).where(eq(members.userId, member.id));
+    const removed = await autologin(project.studioId, token);
+    expect(removed.status).toBe(404);
+    expect(await removed.json()).toEqual({ status: "error" });
+
+    const noToken = await call(
+      autologinLoader,
+      makeRequest(`/studios/autologin/${project.studioId}?error=launch`),
+      { studioId: project.studioId },
+    );
+    expect(noToken.status).toBe(400);
+
+    const anonymous = await call(
+      splashAction,
+      makeRequest(`/studios/autologin/${project.studioId}`, { form: { hideSplash: "on" } }),
+      { studioId: project.studioId },
+    );
+    expect(anonymous.headers.get("Location")).toMatch(/^\/auth\/login/);
+  });
+});
