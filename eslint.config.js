@@ -40,12 +40,13 @@ export default tseslint.config(
     },
   },
   {
-    // Only services, jobs, the db layer itself, boot and tests may import the database.
+    // Only services, jobs, the db layer, local providers, boot and tests may import the database.
     files: [
       "app/services/**",
       "app/jobs/**",
       "app/db/**",
       "app/utils/**",
+      "app/providers/**/local.ts",
       "app/entry.server.tsx",
       "tests/**",
       "**/*.test.ts",
