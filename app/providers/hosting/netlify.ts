@@ -1,0 +1,268 @@
+/**
+ * Netlify, the first hosting provider, through its SDK `@netlify/api` 14 (node 20 line).
+ * Contract: ../shared/provider-contracts/PROVIDERS.md and @netlify/open-api's swagger.json.
+ * - createSite looks the site up by its name first, so a re-run returns the same site.
+ * - triggerDeployment titles the build with the trigger key and looks for that title among the
+ *   recent deploys first, so a retried job does not deploy twice.
+ * - Deploys are listed by page number; the SDK hides the Link header, so "has next" means the
+ *   page came back full.
+ */
+import http from "node:http";
+import https from "node:https";
+import { NetlifyAPI } from "@netlify/api";
+import { env } from "~/utils/env.server";
+import { ProviderError } from "../errors";
+import { netlifyStatus, triggerMarker, vendorSiteName } from "./status";
+import type { Deployment, HostedSite, HostingProvider } from "./types";
+import { httpProviderError } from "./vendor-errors";
+
+const PROVIDER = "netlify";
+const DEFAULT_BASE_URL = "https://api.netlify.com/api/v1";
+const DEFAULT_PER_PAGE = 10;
+const MAX_PER_PAGE = 100;
+/** How far back a retried trigger looks for its deploy (Netlify allows ~3 deploys/min/site). */
+const TRIGGER_LOOKBACK = 30;
+
+type NetlifySite = Awaited<ReturnType<NetlifyAPI["getSite"]>>;
+type NetlifyDeploy = Awaited<ReturnType<NetlifyAPI["getSiteDeploy"]>>;
+
+/**
+ * The SDK retries 429s itself (sleeping until X-RateLimit-Reset, up to 5 times) but its errors
+ * carry no headers. This agent remembers the rate-limit headers of the last 429 it saw, so the
+ * ProviderError thrown once the SDK gives up still tells the job when to try again.
+ */
+function rateLimitAwareAgent(scheme: string) {
+  const agent = scheme === "http" ? new http.Agent() : new https.Agent();
+  const last429: { rateLimitReset: string | null; retryAfter: string | null } = {
+    rateLimitReset: null,
+    retryAfter: null,
+  };
+  // addRequest is how ClientRequest hands itself to an agent (stable, though untyped).
+  const target = agent as unknown as {
+    addRequest: (req: http.ClientRequest, options: unknown) => void;
+  };
+  const addRequest = target.addRequest.bind(agent);
+  target.addRequest = (req, options) => {
+    req.once("response", (res: http.IncomingMessage) => {
+      if (res.statusCode !== 429) return;
+      const header = (name: string) => {
+        const value = res.headers[name];
+        return (Array.isArray(value) ? value[0] : value) ?? null;
+      };
+      last429.rateLimitReset = header("x-ratelimit-reset");
+      last429.retryAfter = header("retry-after");
+    });
+    addRequest(req, options);
+  };
+  return { agent, last429 };
+}
+
+/** `title` carries the trigger marker for idempotency; the dashboard shows it without. */
+function displayTitle(title: string | undefined) {
+  if (!title) return null;
+  return title.replace(/\s*\[stackshift:[^\]]*\]\s*$/, "") || null;
+}
+
+export function toNetlifyDeployment(deploy: NetlifyDeploy & { links?: { permalink?: string } }) {
+  const framework =
+    deploy.framework === "next" || deploy.framework === "gatsby" ? deploy.framework : null;
+  const result: Deployment = {
+    id: deploy.id ?? "",
+    state: deploy.state ?? "new",
+    status: netlifyStatus(deploy.state ?? "new"),
+    branch: deploy.branch ?? null,
+    commitRef: deploy.commit_ref ?? null,
+    buildId: deploy.build_id ?? null,
+    title: displayTitle(deploy.title),
+    errorMessage: deploy.error_message ?? null,
+    context: deploy.context ?? null,
+    target: null,
+    // `links` is in real responses but not in the swagger; the deploy URL is the same permalink.
+    permalink: deploy.links?.permalink ?? deploy.deploy_ssl_url ?? null,
+    deploySslUrl: deploy.deploy_ssl_url ?? null,
+    url: deploy.ssl_url ?? deploy.url ?? null,
+    screenshotUrl: deploy.screenshot_url ?? null,
+    framework,
+    meta: null,
+    createdAt: deploy.created_at ?? new Date(0).toISOString(),
+    updatedAt: deploy.updated_at ?? deploy.created_at ?? new Date(0).toISOString(),
+  };
+  return result;
+}
+
+export function toNetlifySite(site: NetlifySite): HostedSite {
+  const published = site.published_deploy;
+  return {
+    id: site.id ?? "",
+    name: site.name ?? "",
+    url: site.ssl_url || site.url || "",
+    state: site.state ?? "current",
+    ssl: Boolean(site.ssl),
+    customDomain: site.custom_domain || null,
+    domainAliases: site.domain_aliases ?? [],
+    repoUrl: site.build_settings?.repo_url || null,
+    publishedDeploy: published?.id
+      ? { id: published.id, publishedAt: published.published_at ?? null }
+      : null,
+    productionReadyState: null,
+    productionAlias: [],
+  };
+}
+
+export function createNetlifyHosting(options: {
+  token: string;
+  baseUrl?: string;
+  accountSlug?: string;
+}): HostingProvider {
+  const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
+  const scheme = base.protocol.replace(/:$/, "");
+  const { agent, last429 } = rateLimitAwareAgent(scheme);
+  const api = new NetlifyAPI(options.token, {
+    scheme,
+    host: base.host,
+    // The base URL includes the API prefix (https://api.netlify.com/api/v1).
+    pathPrefix: base.pathname.replace(/\/+$/, "") || "/api/v1",
+    agent: agent as never,
+    userAgent: "stackshift-dashboard",
+  });
+
+  function toError(error: unknown): ProviderError {
+    if (error instanceof ProviderError) return error;
+    const e = error as {
+      status?: unknown;
+      json?: { code?: unknown; message?: unknown };
+      data?: unknown;
+      message?: string;
+    };
+    if (typeof e?.status === "number") {
+      const message =
+        (typeof e.json?.message === "string" && e.json.message) ||
+        (typeof e.data === "string" && e.data.slice(0, 200)) ||
+        e.message;
+      return httpProviderError(PROVIDER, e.status, {
+        message: message ? `Netlify: ${message}` : null,
+        // Netlify's `code` repeats the status as a number; only a textual one says more.
+        code: typeof e.json?.code === "string" ? e.json.code : null,
+        ...(e.status === 429 ? last429 : {}),
+      });
+    }
+    // No HTTP answer (DNS, refused, reset): retryable.
+    return new ProviderError(`Netlify unreachable: ${e?.message ?? String(error)}`, {
+      provider: PROVIDER,
+    });
+  }
+
+  async function call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw toError(error);
+    }
+  }
+
+  async function findSiteByName(name: string) {
+    const sites = await call(() =>
+      options.accountSlug
+        ? api.listSitesForAccount({ account_slug: options.accountSlug, name, per_page: 100 })
+        : api.listSites({ name, filter: "all", per_page: 100 }),
+    );
+    // `name` is a search, not an exact match.
+    return sites.find((site) => site.name === name);
+  }
+
+  return {
+    name: PROVIDER,
+
+    async createSite({ name, idempotencyKey, repoUrl }) {
+      const siteName = vendorSiteName(name, idempotencyKey);
+      const existing = await findSiteByName(siteName);
+      if (existing) return toNetlifySite(existing);
+      const template = env().SITE_TEMPLATE_REPO;
+      const repoPath = repoUrl?.replace(/^https?:\/\/github\.com\//, "") ?? template;
+      const body = {
+        name: siteName,
+        ...(repoPath
+          ? {
+              repo: {
+                provider: "github",
+                repo_path: repoPath,
+                repo_branch: "main",
+                repo_url: `https://github.com/${repoPath}`,
+              },
+            }
+          : {}),
+      };
+      try {
+        const created = await call(() =>
+          options.accountSlug
+            ? api.createSiteInTeam({ account_slug: options.accountSlug, body })
+            : api.createSite({ body }),
+        );
+        return toNetlifySite(created);
+      } catch (error) {
+        // Two runs raced, or the first one's answer was lost: the name is taken by our own site.
+        if (error instanceof ProviderError && error.details.status === 422) {
+          const raced = await findSiteByName(siteName);
+          if (raced) return toNetlifySite(raced);
+        }
+        throw error;
+      }
+    },
+
+    async getSite(siteId) {
+      return toNetlifySite(await call(() => api.getSite({ site_id: siteId })));
+    },
+
+    async listDeployments(siteId, request) {
+      const perPage = Math.min(
+        Math.max(Math.floor(request.perPage ?? DEFAULT_PER_PAGE), 1),
+        MAX_PER_PAGE,
+      );
+      const page = Math.max(1, Math.floor(request.page ?? 1) || 1);
+      const deploys = await call(() =>
+        api.listSiteDeploys({ site_id: siteId, page, per_page: perPage }),
+      );
+      return {
+        results: deploys.map(toNetlifyDeployment),
+        pagination: {
+          prev: page > 1 ? String(page - 1) : null,
+          next: deploys.length === perPage ? String(page + 1) : null,
+        },
+      };
+    },
+
+    async triggerDeployment(siteId, { triggerKey, title, branch }) {
+      const marker = triggerMarker(triggerKey);
+      const recent = await call(() =>
+        api.listSiteDeploys({ site_id: siteId, page: 1, per_page: TRIGGER_LOOKBACK }),
+      );
+      const earlier = recent.find((deploy) => deploy.title?.includes(marker));
+      if (earlier) return toNetlifyDeployment(earlier);
+
+      const build = await call(() =>
+        api.createSiteBuild({
+          site_id: siteId,
+          title: `${title ?? "Production deploy"} ${marker}`,
+          ...(branch ? { branch } : {}),
+        }),
+      );
+      if (!build.deploy_id) {
+        throw new ProviderError("Netlify started a build without a deploy", {
+          provider: PROVIDER,
+          status: 502,
+          code: "invalid_response",
+        });
+      }
+      const deployId = build.deploy_id;
+      return toNetlifyDeployment(
+        await call(() => api.getSiteDeploy({ site_id: siteId, deploy_id: deployId })),
+      );
+    },
+
+    async getDeployment(siteId, deployId) {
+      return toNetlifyDeployment(
+        await call(() => api.getSiteDeploy({ site_id: siteId, deploy_id: deployId })),
+      );
+    },
+  };
+}

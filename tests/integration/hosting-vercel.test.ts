@@ -1,0 +1,331 @@
+/**
+ * The Vercel adapter (@vercel/sdk) against a stand-in on 127.0.0.1 whose answers are checked
+ * with the SDK's own response schemas: request paths and payloads, idempotent re-runs, cursor
+ * pagination, readyState mapping, and 403/404/409/422/429 (Retry-After, X-RateLimit-Reset).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GetDeploymentsResponseBody$inboundSchema } from "@vercel/sdk/models/getdeploymentsop.js";
+import { ProviderError } from "~/providers/errors";
+import { vendorSiteName } from "~/providers/hosting/status";
+import type { HostingProvider } from "~/providers/hosting/types";
+import { createVercelHosting, TRIGGER_META_KEY } from "~/providers/hosting/vercel";
+import { resetEnv } from "~/utils/env.server";
+import { sdkSchemaViolations, startVercelStandIn, type VercelStandIn } from "../stand-ins/vercel";
+
+const TEAM = "team_acme";
+let standIn: VercelStandIn;
+let vercel: HostingProvider;
+let counter = 0;
+
+beforeAll(async () => {
+  standIn = await startVercelStandIn({ teamId: TEAM });
+  vercel = createVercelHosting({ token: standIn.token, teamId: TEAM, baseUrl: standIn.url });
+});
+
+afterEach(() => {
+  // Every answer the stand-in gave parsed with the SDK schema without defaults or guesses.
+  expect(standIn.violations).toEqual([]);
+  delete process.env.SITE_TEMPLATE_REPO;
+  resetEnv();
+});
+
+afterAll(async () => {
+  await standIn.close();
+});
+
+const key = () => `key-${(counter += 1)}-${Date.now()}`;
+const requestsTo = (method: string, path: RegExp) =>
+  standIn.requests.filter((r) => r.method === method && path.test(r.path));
+
+async function rejection(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+async function linkedSite(name = "Acme Store") {
+  process.env.SITE_TEMPLATE_REPO = "stackshift/site-template";
+  resetEnv();
+  return vercel.createSite({ name, idempotencyKey: key() });
+}
+
+describe("the stand-in is schema-faithful", () => {
+  it("flags bodies the SDK would only accept by defaulting fields", () => {
+    const item = {
+      uid: "dpl_1",
+      url: "a.vercel.app",
+      created: 1,
+      createdAt: 1,
+      readyState: "READY",
+      type: "LAMBDAS",
+      projectId: "prj_1",
+      inspectorUrl: null,
+      creator: { uid: "u" },
+    };
+    const pagination = { count: 1, next: null, prev: null };
+    const schema = GetDeploymentsResponseBody$inboundSchema;
+    expect(
+      sdkSchemaViolations(schema, { deployments: [{ ...item, name: "a" }], pagination }),
+    ).toEqual([]);
+    expect(sdkSchemaViolations(schema, { deployments: [item], pagination })).toEqual([
+      "1 required field(s) missing (defaulted)",
+      "1 value(s) of an unexpected type or enum",
+    ]);
+  });
+});
+
+describe("createSite", () => {
+  it("looks the project up by name, creates it linked to the template, and re-runs find it", async () => {
+    const idempotencyKey = key();
+    process.env.SITE_TEMPLATE_REPO = "stackshift/site-template";
+    resetEnv();
+    const name = vendorSiteName("Acme Store", idempotencyKey);
+    const site = await vercel.createSite({ name: "Acme Store", idempotencyKey });
+    expect(site).toMatchObject({
+      name,
+      url: `https://${name}.vercel.app`,
+      state: "new",
+      ssl: true,
+      repoUrl: "https://github.com/stackshift/site-template",
+      publishedDeploy: null,
+      productionReadyState: null,
+      productionAlias: [],
+      customDomain: null,
+    });
+    expect(site.id).toMatch(/^prj_/);
+    const create = requestsTo("POST", /^\/v11\/projects$/);
+    expect(create).toHaveLength(1);
+    expect(create[0].body).toEqual({
+      name,
+      framework: "nextjs",
+      gitRepository: { type: "github", repo: "stackshift/site-template" },
+    });
+    expect(create[0].query.get("teamId")).toBe(TEAM);
+    expect(requestsTo("GET", new RegExp(`^/v9/projects/${name}$`)).length).toBeGreaterThan(0);
+
+    const again = await vercel.createSite({ name: "Acme Store", idempotencyKey });
+    expect(again.id).toBe(site.id);
+    expect(requestsTo("POST", /^\/v11\/projects$/)).toHaveLength(1);
+  });
+
+  it("returns its own project when the create answers 409", async () => {
+    const idempotencyKey = key();
+    const first = await vercel.createSite({ name: "Race", idempotencyKey });
+    standIn.fail({ method: "GET", path: /^\/v9\/projects\//, status: 404 });
+    const second = await vercel.createSite({ name: "Race", idempotencyKey });
+    expect(second.id).toBe(first.id);
+  });
+});
+
+describe("deployments", () => {
+  it("triggers a production deployment carrying the trigger key, once per key", async () => {
+    const site = await linkedSite();
+    const deployment = await vercel.triggerDeployment(site.id, {
+      triggerKey: "trigger-1",
+      title: "First deploy",
+    });
+    const posts = requestsTo("POST", /^\/v13\/deployments$/);
+    expect(posts).toHaveLength(1);
+    expect(posts[0].body).toMatchObject({
+      name: site.name,
+      project: site.id,
+      target: "production",
+      meta: { [TRIGGER_META_KEY]: "trigger-1", stackshiftTitle: "First deploy" },
+      gitSource: { type: "github", ref: "main" },
+    });
+    expect(deployment).toMatchObject({
+      state: "QUEUED",
+      status: "queued",
+      target: "production",
+      context: "production",
+      title: "First deploy",
+      framework: "next",
+    });
+    expect(deployment.id).toMatch(/^dpl_/);
+    expect(deployment.url).toMatch(/^https:\/\/.+\.vercel\.app$/);
+    expect(deployment.permalink).toMatch(/^https:\/\/vercel\.com\//);
+
+    const again = await vercel.triggerDeployment(site.id, { triggerKey: "trigger-1" });
+    expect(again.id).toBe(deployment.id);
+    expect(requestsTo("POST", /^\/v13\/deployments$/)).toHaveLength(1);
+  });
+
+  it("a retried trigger whose first answer was lost does not deploy twice", async () => {
+    const site = await linkedSite("Lost answer");
+    standIn.fail({
+      method: "POST",
+      path: /^\/v13\/deployments$/,
+      status: 500,
+      afterHandling: true,
+    });
+    const error = await rejection(vercel.triggerDeployment(site.id, { triggerKey: "lost" }));
+    expect(error.details).toMatchObject({ provider: "vercel", status: 500 });
+    expect(error.retryable).toBe(true);
+    const retried = await vercel.triggerDeployment(site.id, { triggerKey: "lost" });
+    const ofProject = standIn.deployments.filter((d) => d.projectId === site.id);
+    expect(ofProject).toHaveLength(1);
+    expect(retried.id).toBe(ofProject[0].id);
+  });
+
+  it("maps readyState and shows the production target on the site", async () => {
+    const site = await linkedSite("States");
+    const deployment = await vercel.triggerDeployment(site.id, { triggerKey: "s" });
+    expect((await vercel.getSite(site.id)).productionReadyState).toBe("QUEUED");
+
+    standIn.setReadyState(deployment.id, "BUILDING");
+    expect((await vercel.getDeployment(site.id, deployment.id)).status).toBe("building");
+    standIn.setReadyState(deployment.id, "READY");
+    const ready = await vercel.getDeployment(site.id, deployment.id);
+    expect(ready.status).toBe("ready");
+    const live = await vercel.getSite(site.id);
+    expect(live).toMatchObject({
+      state: "READY",
+      productionReadyState: "READY",
+      productionAlias: [`${site.name}.vercel.app`],
+      url: `https://${site.name}.vercel.app`,
+      publishedDeploy: { id: deployment.id },
+    });
+    expect(live.publishedDeploy?.publishedAt).toBe(ready.updatedAt);
+
+    const failing = await vercel.triggerDeployment(site.id, { triggerKey: "e" });
+    standIn.setReadyState(failing.id, "ERROR", 'Command "npm run build" exited with 1');
+    expect(await vercel.getDeployment(site.id, failing.id)).toMatchObject({
+      state: "ERROR",
+      status: "error",
+      errorMessage: 'Command "npm run build" exited with 1',
+    });
+    // The previous READY deployment stays the published one.
+    expect((await vercel.getSite(site.id)).publishedDeploy?.id).toBe(deployment.id);
+
+    const canceled = await vercel.triggerDeployment(site.id, { triggerKey: "c" });
+    standIn.setReadyState(canceled.id, "CANCELED");
+    expect((await vercel.getDeployment(site.id, canceled.id)).status).toBe("canceled");
+  });
+
+  it("treats another project's deployment as not found", async () => {
+    const one = await linkedSite("One");
+    const other = await linkedSite("Other");
+    const deployment = await vercel.triggerDeployment(one.id, { triggerKey: "x" });
+    const error = await rejection(vercel.getDeployment(other.id, deployment.id));
+    expect(error.details).toMatchObject({ status: 404, code: "not_found" });
+  });
+
+  it("pages with next/prev cursors, newest first, without gaps or duplicates", async () => {
+    const site = await linkedSite("Pages");
+    const created: string[] = [];
+    for (let i = 0; i < 23; i += 1) {
+      created.push((await vercel.triggerDeployment(site.id, { triggerKey: `p${i}` })).id);
+    }
+    const forward: string[][] = [];
+    let result = await vercel.listDeployments(site.id, {});
+    expect(result.pagination.prev).toBeNull();
+    forward.push(result.results.map((d) => d.id));
+    while (result.pagination.next) {
+      result = await vercel.listDeployments(site.id, { next: result.pagination.next });
+      forward.push(result.results.map((d) => d.id));
+    }
+    expect(forward.map((p) => p.length)).toEqual([10, 10, 3]);
+    expect(forward.flat()).toEqual([...created].reverse());
+    const lastRequest = requestsTo("GET", /^\/v7\/deployments$/).at(-1)!;
+    expect(lastRequest.query.get("projectId")).toBe(site.id);
+    expect(lastRequest.query.get("limit")).toBe("10");
+    expect(lastRequest.query.get("until")).toMatch(/^\d+$/);
+
+    const backward: string[][] = [];
+    while (result.pagination.prev) {
+      result = await vercel.listDeployments(site.id, { prev: result.pagination.prev });
+      backward.unshift(result.results.map((d) => d.id));
+    }
+    expect(backward).toEqual(forward.slice(0, 2));
+    expect(
+      requestsTo("GET", /^\/v7\/deployments$/)
+        .at(-1)!
+        .query.get("since"),
+    ).toMatch(/^\d+$/);
+
+    const bad = await rejection(vercel.listDeployments(site.id, { next: "not-a-cursor" }));
+    expect(bad.details.status).toBe(400);
+  });
+});
+
+describe("errors become ProviderError", () => {
+  it("403 for a bad token or a team it cannot see", async () => {
+    const wrong = createVercelHosting({ token: "wrong", teamId: TEAM, baseUrl: standIn.url });
+    const badToken = await rejection(wrong.getSite("prj_x"));
+    expect(badToken.details).toMatchObject({ provider: "vercel", status: 403, code: "forbidden" });
+    expect(badToken.message).toBe("Vercel: Not authorized");
+    expect(badToken.retryable).toBe(false);
+
+    const otherTeam = createVercelHosting({
+      token: standIn.token,
+      teamId: "team_other",
+      baseUrl: standIn.url,
+    });
+    expect((await rejection(otherTeam.getSite("prj_x"))).details.status).toBe(403);
+  });
+
+  it("401, 404 and 422 with the vendor's code and message", async () => {
+    standIn.fail({
+      status: 401,
+      body: { error: { code: "unauthorized", message: "Token expired" } },
+    });
+    expect((await rejection(vercel.getSite("prj_x"))).details).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+    });
+
+    const missing = await rejection(vercel.getSite("prj_missing"));
+    expect(missing.details).toMatchObject({ status: 404, code: "not_found" });
+
+    const site = await linkedSite("Invalid");
+    standIn.fail({
+      method: "POST",
+      path: /^\/v13\/deployments$/,
+      status: 422,
+      body: { error: { code: "invalid_git_source", message: "Repository not found" } },
+    });
+    const invalid = await rejection(vercel.triggerDeployment(site.id, { triggerKey: "i" }));
+    expect(invalid.details).toMatchObject({ status: 422, code: "invalid_git_source" });
+    expect(invalid.message).toBe("Vercel: Repository not found");
+  });
+
+  it("429 carries retryAfterSeconds from Retry-After, else from X-RateLimit-Reset", async () => {
+    standIn.fail({
+      status: 429,
+      headers: { "Retry-After": "17" },
+      body: { error: { code: "rate_limited", message: "Rate limit exceeded" } },
+    });
+    const limited = await rejection(vercel.getSite("prj_x"));
+    expect(limited.details).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+      retryAfterSeconds: 17,
+    });
+    expect(limited.retryable).toBe(true);
+
+    const reset = Math.floor(Date.now() / 1000) + 45;
+    standIn.fail({ status: 429, headers: { "X-RateLimit-Reset": String(reset) } });
+    const byReset = await rejection(vercel.getSite("prj_x"));
+    expect(byReset.details.retryAfterSeconds).toBeGreaterThanOrEqual(40);
+    expect(byReset.details.retryAfterSeconds).toBeLessThanOrEqual(45);
+  });
+
+  it("5xx, an unexpected body and an unreachable API are retryable", async () => {
+    standIn.fail({ status: 503 });
+    expect((await rejection(vercel.getSite("prj_x"))).retryable).toBe(true);
+
+    const site = await linkedSite("Garbage");
+    standIn.fail({ path: /^\/v9\/projects\//, status: 200, body: { unexpected: true } });
+    const garbage = await rejection(vercel.getSite(site.id));
+    expect(garbage.details).toMatchObject({ status: 502, code: "invalid_response" });
+    expect(garbage.retryable).toBe(true);
+
+    const down = createVercelHosting({ token: "t", baseUrl: "http://127.0.0.1:9" });
+    const error = await rejection(down.getSite("prj_x"));
+    expect(error.details.status).toBeUndefined();
+    expect(error.retryable).toBe(true);
+  });
+});

@@ -1,0 +1,361 @@
+/**
+ * A Netlify API stand-in (https://api.netlify.com/api/v1) built from @netlify/open-api's
+ * swagger.json and provider-contracts/PROVIDERS.md: sites (create, by name, get), builds and
+ * deploys (page-numbered, newest first, with a Link header), Bearer auth, `{code, message}`
+ * errors. Every JSON answer is checked against the swagger definition of its operation, and
+ * every request body against the operation's body parameter: what does not fit lands in
+ * `violations` (tests assert it stays empty).
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import { startStandInServer, type FailureRule, type Recorded, type Reply } from "./hosting-server";
+
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  additionalProperties?: Schema | boolean;
+  items?: Schema;
+  allOf?: Schema[];
+};
+type Swagger = {
+  definitions: Record<string, Schema>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string;
+        parameters?: { in: string; schema?: Schema }[];
+        responses?: Record<string, { schema?: Schema }>;
+      }
+    >
+  >;
+};
+
+export const swagger: Swagger = JSON.parse(
+  fs.readFileSync(createRequire(import.meta.url).resolve("@netlify/open-api"), "utf8"),
+);
+
+function resolve(schema: Schema): Schema {
+  if (schema.$ref) return resolve(swagger.definitions[schema.$ref.replace("#/definitions/", "")]);
+  if (schema.allOf) {
+    const parts = schema.allOf.map(resolve);
+    return {
+      type: "object",
+      properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
+    };
+  }
+  return schema;
+}
+
+/**
+ * Fields of `value` the schema does not define, and values of the wrong JSON type. Null is
+ * accepted anywhere: the real API sends null for unset fields the swagger types as strings.
+ */
+export function swaggerViolations(schema: Schema, value: unknown, path = "$"): string[] {
+  if (value === null || value === undefined) return [];
+  const s = resolve(schema);
+  const type = s.type ?? (s.properties ? "object" : undefined);
+  if (type === "array") {
+    if (!Array.isArray(value)) return [`${path}: expected array`];
+    return value.flatMap((v, i) => (s.items ? swaggerViolations(s.items, v, `${path}[${i}]`) : []));
+  }
+  if (type === "object") {
+    if (typeof value !== "object" || Array.isArray(value)) return [`${path}: expected object`];
+    if (!s.properties) return [];
+    return Object.entries(value as Record<string, unknown>).flatMap(([key, v]) => {
+      const property = s.properties?.[key];
+      if (property) return swaggerViolations(property, v, `${path}.${key}`);
+      if (s.additionalProperties && typeof s.additionalProperties === "object") {
+        return swaggerViolations(s.additionalProperties, v, `${path}.${key}`);
+      }
+      return s.additionalProperties ? [] : [`${path}.${key}: not in the swagger`];
+    });
+  }
+  const actual = typeof value;
+  if (type === "string" && actual !== "string") return [`${path}: expected string`];
+  if ((type === "integer" || type === "number") && actual !== "number") {
+    return [`${path}: expected number`];
+  }
+  if (type === "boolean" && actual !== "boolean") return [`${path}: expected boolean`];
+  return [];
+}
+
+export function operation(path: string, verb: string) {
+  const op = swagger.paths[path]?.[verb];
+  if (!op) throw new Error(`No ${verb} ${path} in the Netlify swagger`);
+  return op;
+}
+
+export type NetlifySite = {
+  id: string;
+  name: string;
+  account_slug: string;
+  repo_url: string | null;
+  repo_branch: string;
+  custom_domain: string | null;
+  published_deploy_id: string | null;
+  created_at: string;
+};
+
+export type NetlifyDeploy = {
+  id: string;
+  site_id: string;
+  build_id: string;
+  state: string;
+  title: string | null;
+  branch: string;
+  context: string;
+  commit_ref: string;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+};
+
+export async function startNetlifyStandIn(options: { token?: string } = {}) {
+  const token = options.token ?? "netlify-test-token";
+  const sites = new Map<string, NetlifySite>();
+  const deploys: NetlifyDeploy[] = [];
+  const violations: string[] = [];
+  let clock = Date.parse("2026-01-01T00:00:00Z");
+  // Strictly increasing times keep "newest first" unambiguous.
+  const tick = () => new Date((clock += 1000)).toISOString();
+  let base = "";
+
+  const error = (status: number, message: string) => ({ code: status, message });
+  const fail = (status: number, message: string): Reply => ({
+    status,
+    body: error(status, message),
+  });
+
+  function deployJson(d: NetlifyDeploy) {
+    const site = sites.get(d.site_id)!;
+    const deployHost = `${d.id}--${site.name}.netlify.app`;
+    return {
+      id: d.id,
+      site_id: d.site_id,
+      build_id: d.build_id,
+      state: d.state,
+      name: site.name,
+      url: `http://${site.name}.netlify.app`,
+      ssl_url: `https://${site.name}.netlify.app`,
+      admin_url: `https://app.netlify.com/projects/${site.name}`,
+      deploy_url: `http://${deployHost}`,
+      deploy_ssl_url: `https://${deployHost}`,
+      screenshot_url: null,
+      error_message: d.error_message,
+      branch: d.branch,
+      commit_ref: d.commit_ref,
+      commit_url: `${site.repo_url}/commit/${d.commit_ref}`,
+      skipped: null,
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+      published_at: d.published_at,
+      title: d.title,
+      context: d.context,
+      locked: null,
+      review_url: null,
+      framework: "next",
+      draft: false,
+      required: [],
+      required_functions: [],
+    };
+  }
+
+  function siteJson(site: NetlifySite) {
+    const published = site.published_deploy_id
+      ? deploys.find((d) => d.id === site.published_deploy_id)
+      : undefined;
+    return {
+      id: site.id,
+      state: "current",
+      plan: "nf_team_dev",
+      name: site.name,
+      custom_domain: site.custom_domain,
+      domain_aliases: [],
+      url: `http://${site.name}.netlify.app`,
+      ssl_url: `https://${site.name}.netlify.app`,
+      admin_url: `https://app.netlify.com/projects/${site.name}`,
+      screenshot_url: null,
+      created_at: site.created_at,
+      updated_at: site.created_at,
+      user_id: "5f1b2c3d4e5f6a7b8c9d0e1f",
+      ssl: true,
+      force_ssl: true,
+      managed_dns: true,
+      deploy_url: `https://${site.name}.netlify.app`,
+      published_deploy: published ? deployJson(published) : null,
+      account_slug: site.account_slug,
+      account_name: "StackShift",
+      build_settings: site.repo_url
+        ? {
+            provider: "github",
+            repo_path: site.repo_url.replace("https://github.com/", ""),
+            repo_branch: site.repo_branch,
+            repo_url: site.repo_url,
+            cmd: "npm run build",
+            dir: ".next",
+          }
+        : {},
+      default_hooks_data: { access_token: "hook-token" },
+    };
+  }
+
+  /** Answers 200 with `body`, recording anything outside the operation's swagger schema. */
+  function ok(swaggerPath: string, verb: string, body: unknown, headers?: Record<string, string>) {
+    const responses = operation(swaggerPath, verb).responses ?? {};
+    const status = responses["201"] ? 201 : 200;
+    const schema = responses[String(status)]?.schema;
+    if (schema) {
+      violations.push(
+        ...swaggerViolations(schema, body).map((v) => `${verb} ${swaggerPath} response ${v}`),
+      );
+    }
+    return { status, body, headers };
+  }
+
+  function checkBody(swaggerPath: string, verb: string, body: unknown) {
+    const parameter = operation(swaggerPath, verb).parameters?.find((p) => p.in === "body");
+    if (parameter?.schema) {
+      violations.push(
+        ...swaggerViolations(parameter.schema, body).map(
+          (v) => `${verb} ${swaggerPath} request ${v}`,
+        ),
+      );
+    }
+  }
+
+  function createSite(request: Recorded, accountSlug: string, swaggerPath: string) {
+    checkBody(swaggerPath, "post", request.body);
+    const input = (request.body ?? {}) as {
+      name?: string;
+      repo?: { repo_url?: string; repo_path?: string; repo_branch?: string };
+    };
+    const name = input.name ?? `site-${randomBytes(4).toString("hex")}`;
+    if (!/^[a-z0-9-]{1,63}$/.test(name)) return fail(422, "Validation Failed: name is invalid");
+    if ([...sites.values()].some((s) => s.name === name)) {
+      return fail(422, "Validation Failed: subdomain must be unique");
+    }
+    const site: NetlifySite = {
+      id: randomUUID(),
+      name,
+      account_slug: accountSlug,
+      repo_url:
+        input.repo?.repo_url ??
+        (input.repo?.repo_path ? `https://github.com/${input.repo.repo_path}` : null),
+      repo_branch: input.repo?.repo_branch ?? "main",
+      custom_domain: null,
+      published_deploy_id: null,
+      created_at: tick(),
+    };
+    sites.set(site.id, site);
+    return ok(swaggerPath, "post", siteJson(site));
+  }
+
+  function listSites(request: Recorded, swaggerPath: string, accountSlug?: string) {
+    const name = request.query.get("name");
+    const found = [...sites.values()].filter(
+      (s) => (!name || s.name.includes(name)) && (!accountSlug || s.account_slug === accountSlug),
+    );
+    return ok(swaggerPath, "get", found.map(siteJson));
+  }
+
+  function handle(request: Recorded): Reply {
+    if (request.headers.authorization !== `Bearer ${token}`) {
+      return fail(401, "Access Denied: Invalid or expired token");
+    }
+    const { method, path } = request;
+    let m: RegExpExecArray | null;
+    if (path === "/sites" && method === "GET") return listSites(request, "/sites");
+    if (path === "/sites" && method === "POST") return createSite(request, "stackshift", "/sites");
+    if ((m = /^\/([^/]+)\/sites$/.exec(path)) && m[1] !== "sites") {
+      if (method === "GET") return listSites(request, "/{account_slug}/sites", m[1]);
+      if (method === "POST") return createSite(request, m[1], "/{account_slug}/sites");
+    }
+    if ((m = /^\/sites\/([^/]+)(\/.*)?$/.exec(path))) {
+      const site = sites.get(m[1]);
+      if (!site) return fail(404, "Not Found");
+      const rest = m[2] ?? "";
+      if (rest === "" && method === "GET") return ok("/sites/{site_id}", "get", siteJson(site));
+      if (rest === "/deploys" && method === "GET") {
+        const page = Math.max(1, Number(request.query.get("page") ?? 1) || 1);
+        const perPage = Math.min(100, Math.max(1, Number(request.query.get("per_page") ?? 100)));
+        const all = deploys.filter((d) => d.site_id === site.id).reverse();
+        const slice = all.slice((page - 1) * perPage, page * perPage);
+        const link = (p: number, rel: string) =>
+          `<${base}/sites/${site.id}/deploys?page=${p}&per_page=${perPage}>; rel="${rel}"`;
+        const last = Math.max(1, Math.ceil(all.length / perPage));
+        const links = [
+          ...(page < last ? [link(page + 1, "next")] : []),
+          ...(page > 1 ? [link(page - 1, "prev")] : []),
+          link(last, "last"),
+        ];
+        return ok("/sites/{site_id}/deploys", "get", slice.map(deployJson), {
+          Link: links.join(", "),
+        });
+      }
+      if (rest === "/builds" && method === "POST") {
+        const branch = request.query.get("branch") ?? site.repo_branch;
+        const now = tick();
+        const deploy: NetlifyDeploy = {
+          id: randomBytes(12).toString("hex"),
+          site_id: site.id,
+          build_id: randomBytes(12).toString("hex"),
+          state: "enqueued",
+          title: request.query.get("title"),
+          branch,
+          context: branch === site.repo_branch ? "production" : "branch-deploy",
+          commit_ref: randomBytes(20).toString("hex"),
+          error_message: null,
+          created_at: now,
+          updated_at: now,
+          published_at: null,
+        };
+        deploys.push(deploy);
+        return ok("/sites/{site_id}/builds", "post", {
+          id: deploy.build_id,
+          deploy_id: deploy.id,
+          sha: deploy.commit_ref,
+          done: false,
+          error: null,
+          created_at: now,
+        });
+      }
+      if ((m = /^\/deploys\/([^/]+)$/.exec(rest)) && method === "GET") {
+        const deploy = deploys.find((d) => d.id === m![1] && d.site_id === site.id);
+        if (!deploy) return fail(404, "Not Found");
+        return ok("/sites/{site_id}/deploys/{deploy_id}", "get", deployJson(deploy));
+      }
+    }
+    return fail(404, "Not Found");
+  }
+
+  const server = await startStandInServer({ handle, errorBody: error, prefix: "/api/v1" });
+  base = server.url;
+
+  return {
+    ...server,
+    token,
+    sites,
+    deploys,
+    violations,
+    fail: (rule: FailureRule) => server.fail(rule),
+    /** Moves a deploy on, as Netlify's build would; a ready deploy is published. */
+    setDeployState(deployId: string, state: string, errorMessage: string | null = null) {
+      const deploy = deploys.find((d) => d.id === deployId);
+      if (!deploy) throw new Error(`no deploy ${deployId}`);
+      deploy.state = state;
+      deploy.error_message = errorMessage;
+      deploy.updated_at = tick();
+      if (state === "ready") {
+        deploy.published_at = deploy.updated_at;
+        sites.get(deploy.site_id)!.published_deploy_id = deploy.id;
+      }
+    },
+  };
+}
+
+export type NetlifyStandIn = Awaited<ReturnType<typeof startNetlifyStandIn>>;
