@@ -25,6 +25,11 @@ export async function boot() {
     appUrl: config.APP_URL,
     port: config.PORT,
     oidcIssuer: config.OIDC_ISSUER,
+    // With live providers the studio launch redirects a form post to the studio's own host.
+    formTargets:
+      config.PROVIDERS === "live"
+        ? [`https://*.${config.SANITY_STUDIO_HOST ?? "sanity.studio"}`]
+        : [],
     databaseKind: current.kind,
     async shutdown() {
       await stopQueue();

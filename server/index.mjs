@@ -33,6 +33,7 @@ export async function startServer({ dev = false } = {}) {
       dev,
       secure: runtime.appUrl.startsWith("https:"),
       oidcIssuer: runtime.oidcIssuer,
+      formTargets: runtime.formTargets,
     }),
   );
   app.use(sameOrigin(runtime.appUrl));

@@ -4,11 +4,12 @@ import { randomBytes } from "node:crypto";
 /**
  * Security headers for every response; the CSP nonce is shared with the Remix render. HSTS only
  * when served over https (it would pin a plain-http local run otherwise).
- * @param {{ dev?: boolean; secure: boolean; oidcIssuer?: string }} options
+ * @param {{ dev?: boolean; secure: boolean; oidcIssuer?: string; formTargets?: string[] }} options
  * @returns {import("express").RequestHandler}
  */
-export function securityHeaders({ dev, secure, oidcIssuer }) {
-  const formTargets = ["'self'"];
+export function securityHeaders({ dev, secure, oidcIssuer, formTargets: extra = [] }) {
+  // Forms may also end in a redirect to the identity provider (logout) or an external studio.
+  const formTargets = ["'self'", ...extra];
   if (oidcIssuer) formTargets.push(new URL(oidcIssuer).origin);
   return (req, res, next) => {
     const nonce = randomBytes(16).toString("base64");

@@ -179,6 +179,7 @@ describe("server middlewares", () => {
         dev: false,
         secure: options.secure,
         oidcIssuer: "https://id.example.com/realm",
+        formTargets: ["https://*.sanity.studio"],
       }),
     );
     a.use(sameOrigin(APP_URL));
@@ -231,7 +232,7 @@ describe("server middlewares", () => {
     const csp = first.headers.get("Content-Security-Policy")!;
     expect(csp).toContain(`script-src 'self' 'nonce-${nonce}'`);
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("form-action 'self' https://id.example.com");
+    expect(csp).toContain("form-action 'self' https://*.sanity.studio https://id.example.com");
     expect(csp).toContain("object-src 'none'");
     const second = (await (await fetch(`${base}/`)).json()) as { nonce: string };
     expect(second.nonce).not.toBe(nonce);
