@@ -13,6 +13,9 @@ const isTest = process.env.VITEST === "true";
 export default defineConfig({
   // PGlite ships WASM and data files it finds relative to its own module; bundling it breaks that.
   ssr: { external: ["@electric-sql/pglite", "pg-boss", "@node-rs/argon2"] },
+  // Server-only native/WASM packages: the dev server's dependency scan must not try to bundle them
+  // for the browser.
+  optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite", "pg-boss"] },
   plugins: [
     !isTest &&
       remix({

@@ -1,49 +1,165 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { formatDate, statusLabel } from "~/components/projects/project-status";
-import { NotFoundError } from "~/services/errors";
-import { getProject } from "~/services/projects.server";
-import { SITE_TYPE_LABEL } from "~/services/projects.schema";
-import { requireUser } from "~/utils/session.server";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
+import { DashboardHeader, FailureBanner } from "~/components/project-dashboard/dashboard-header";
+import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import {
+  ActiveIntegrations,
+  ActivityLog,
+  AddOns,
+  DomainSettings,
+  Members,
+} from "~/components/project-dashboard/project-sections";
+import { toProjectView } from "~/components/project-dashboard/project-view";
+import { onlyOverlayChanged } from "~/components/shell/shell-helpers";
+import { SiteBuilds } from "~/components/project-dashboard/site-builds";
+import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refresh";
+import { StudioActivation } from "~/components/studio/studio-activation";
+import { listDeploymentsSchema } from "~/services/deployments.schema";
+import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
+import { DomainError, InvalidError } from "~/services/errors";
+import type { User } from "~/services/accounts.server";
+import type { Project } from "~/services/projects.server";
+import { activationState } from "~/services/studio.server";
+import { fieldErrorsOf } from "~/utils/http.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.project.name} | StackShift` : "Project | StackShift" },
 ];
 
-/** /sites/{studioId}: the project's page, for its owner and members only (others get 404). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+/** ?page= (page-numbered providers) or ?next= / ?prev= (cursor ones), or why not. */
+function buildsRequest(
+  url: URL,
+): { ok: true; request: BuildsRequest } | { ok: false; message: string } {
+  const raw: Record<string, string> = {};
+  for (const key of ["page", "next", "prev"] as const) {
+    const value = url.searchParams.get(key);
+    if (value) raw[key] = value;
+  }
+  const parsed = listDeploymentsSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, request: parsed.data };
+  return {
+    ok: false,
+    message: Object.values(fieldErrorsOf(parsed.error)).flat()[0] ?? "Invalid page",
+  };
+}
+
+/**
+ * The Site Builds list. Its failures show in the list and the rest of the dashboard still
+ * shows; a page or cursor that is not valid (ours or the provider's verdict) is marked invalid,
+ * which makes the page a 400.
+ */
+async function loadBuilds(user: User, project: Project, url: URL): Promise<BuildsView> {
+  const isSiteOnVercel = project.isSiteOnVercel;
+  const parsed = buildsRequest(url);
+  if (!parsed.ok) {
+    return { ok: false, invalid: true, request: {}, message: parsed.message, isSiteOnVercel };
+  }
+  const req = parsed.request;
   try {
-    return { project: await getProject(user, params.studioId ?? "") };
+    const list = await listProjectDeployments(user, project.studioId, req);
+    return { ok: true, request: req, ...list };
   } catch (error) {
-    if (error instanceof NotFoundError) throw new Response("Not Found", { status: 404 });
-    throw error;
+    const failed = { ok: false as const, request: req, isSiteOnVercel };
+    if (error instanceof InvalidError && Object.keys(req).length > 0) {
+      return { ...failed, invalid: true, message: error.message };
+    }
+    // Domain errors carry a message meant for people (e.g. the hosting provider is down).
+    if (error instanceof DomainError) return { ...failed, message: error.message };
+    console.error("Site Builds failed to load", error);
+    return { ...failed, message: "Something went wrong" };
   }
 }
 
-/** A minimal project page; the full dashboard of spec section 2 grows here. */
-export default function ProjectPage() {
-  const { project } = useLoaderData<typeof loader>();
+/**
+ * /sites/{studioId}: the project dashboard, for its owner and accepted members (others 404;
+ * the permission check comes before any input is read). The Site Builds page comes from the URL, so page links work without JavaScript; with it, the
+ * same loader answers the builds fetcher and the 30 s refresh.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, project } = await requireProjectMember(request, params.studioId);
+  const now = new Date();
+  const creationFailed =
+    project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
+  const [activation, builds, deployment] = await Promise.all([
+    activationState(user, project),
+    loadBuilds(user, project, new URL(request.url)),
+    creationFailed ? getDeploymentStatus(user, project.studioId) : null,
+  ]);
+
+  const latest = builds.ok ? builds.latestDeployment : null;
+  const view = {
+    project: toProjectView(project, now),
+    viewer: { name: user.name, email: user.email },
+    accepted: activation.accepted,
+    builds,
+    screenshotUrl: latest?.screenshotUrl ?? null,
+    // Failed: the retry page; after the last retry, the permanent 'Deployment Error' page.
+    failure:
+      deployment && (deployment.failed || deployment.permanent)
+        ? { permanent: deployment.permanent }
+        : null,
+    now: now.toISOString(),
+  };
+  // A bad page or cursor is a 400, but still the dashboard, with the reason in Site Builds.
+  return data(view, { status: !builds.ok && builds.invalid ? 400 : 200 });
+}
+
+/**
+ * Opening or closing a dialog (?dialog=, the studio invitation's confirmation) changes nothing
+ * this loader returns: skip the reload. The smart refresh revalidates the same URL: it reloads.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formAction,
+  defaultShouldRevalidate,
+}) => {
+  if (!formAction && currentUrl.href !== nextUrl.href && onlyOverlayChanged(currentUrl, nextUrl)) {
+    return false;
+  }
+  return defaultShouldRevalidate;
+};
+
+export default function ProjectDashboard() {
+  const { project, viewer, accepted, builds, screenshotUrl, failure, now } =
+    useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const buildsKey = ["page", "next", "prev"].map((k) => searchParams.get(k) ?? "").join("|");
+  useSmartRefresh();
   return (
-    <article className="space-y-6">
-      <h1 className="text-2xl font-semibold">{project.name}</h1>
-      <dl className="grid max-w-xl grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
-        <dt className="font-medium text-slate-600 dark:text-slate-300">Status</dt>
-        <dd>
-          Site: {statusLabel(project.siteCreationStatus)} · Studio:{" "}
-          {statusLabel(project.studioCreationStatus)}
-        </dd>
-        <dt className="font-medium text-slate-600 dark:text-slate-300">Site type</dt>
-        <dd>{SITE_TYPE_LABEL[project.siteType]}</dd>
-        <dt className="font-medium text-slate-600 dark:text-slate-300">Owner</dt>
-        <dd>
-          {project.owner.name} ({project.owner.email})
-        </dd>
-        <dt className="font-medium text-slate-600 dark:text-slate-300">Created</dt>
-        <dd>
-          <time dateTime={project._createdAt}>{formatDate(project._createdAt)}</time>
-        </dd>
-      </dl>
+    <article className="space-y-8">
+      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
+      {failure ? <FailureBanner studioId={project.studioId} permanent={failure.permanent} /> : null}
+      <DashboardHeader
+        project={project}
+        screenshotUrl={screenshotUrl}
+        studio={
+          <StudioActivation
+            project={{ studioId: project.studioId, name: project.name }}
+            accepted={accepted}
+            userEmail={viewer.email}
+          />
+        }
+      />
+      {/* Another page in the URL (a no-JavaScript page link, back/forward) starts afresh. */}
+      <SiteBuilds
+        key={buildsKey}
+        studioId={project.studioId}
+        builds={builds}
+        providers={project.providers}
+        now={now}
+      />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <DomainSettings project={project} />
+        <AddOns project={project} />
+        <ActiveIntegrations />
+        <Members project={project} viewer={viewer} />
+        <div className="lg:col-span-2">
+          <ActivityLog />
+        </div>
+      </div>
     </article>
   );
 }

@@ -1,0 +1,33 @@
+import type { User } from "~/services/accounts.server";
+import { NotFoundError } from "~/services/errors";
+import { getProject, type Project } from "~/services/projects.server";
+import { requireUser } from "~/utils/session.server";
+import { toProjectView, type ProjectView } from "./project-view";
+
+/**
+ * The permission check every project page starts with: a session (else login), then the
+ * project for its owner and accepted members. Everyone else, platform admins included, gets 404
+ * (getProject's rule), so project ids cannot be probed.
+ */
+export async function requireProjectMember(
+  request: Request,
+  studioId: string | undefined,
+): Promise<{ user: User; project: Project }> {
+  const user = await requireUser(request);
+  try {
+    return { user, project: await getProject(user, studioId ?? "") };
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new Response("Not Found", { status: 404 });
+    throw error;
+  }
+}
+
+/** The loader of the project navigation pages (/sites/{section}/{studioId}). */
+export async function loadProjectSection(
+  request: Request,
+  studioId: string | undefined,
+): Promise<{ project: ProjectView; now: string }> {
+  const { project } = await requireProjectMember(request, studioId);
+  const now = new Date();
+  return { project: toProjectView(project, now), now: now.toISOString() };
+}

@@ -1,0 +1,47 @@
+/**
+ * The project dashboard's smart refresh (spec section 7 "Refresh behaviour"): every 30 s, paused
+ * after 2 minutes without user activity and while the tab is hidden. The pure rules; the hook
+ * in use-smart-refresh.ts supplies the clock and the browser's events. Unit-tested.
+ */
+export const REFRESH_INTERVAL_MS = 30_000;
+export const IDLE_AFTER_MS = 2 * 60_000;
+
+/** The browser events that count as the user being there. */
+export const ACTIVITY_EVENTS = [
+  "mousemove",
+  "mousedown",
+  "keydown",
+  "touchstart",
+  "scroll",
+  "wheel",
+] as const;
+
+export type RefreshClock = {
+  now: number;
+  /** When the user last moved, typed, touched or scrolled (ms). */
+  lastActivityAt: number;
+  /** When the page's data was last loaded or refreshed (ms). */
+  lastRefreshAt: number;
+  /** The tab is hidden (document.hidden). */
+  hidden: boolean;
+};
+
+export function isIdle(lastActivityAt: number, now: number, idleAfterMs = IDLE_AFTER_MS) {
+  return now - lastActivityAt >= idleAfterMs;
+}
+
+/** A timer tick: refresh when the tab is visible, the user is active and the data is 30 s old. */
+export function shouldRefresh(clock: RefreshClock): boolean {
+  if (clock.hidden) return false;
+  if (isIdle(clock.lastActivityAt, clock.now)) return false;
+  return clock.now - clock.lastRefreshAt >= REFRESH_INTERVAL_MS;
+}
+
+/**
+ * The user comes back (activity after being idle, or the tab shown again): refresh at once if a
+ * refresh fell due while paused, rather than waiting for the next tick.
+ */
+export function shouldRefreshOnResume(clock: Omit<RefreshClock, "lastActivityAt">): boolean {
+  if (clock.hidden) return false;
+  return clock.now - clock.lastRefreshAt >= REFRESH_INTERVAL_MS;
+}
