@@ -1,15 +1,9 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, desc, eq, exists, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
-import {
-  eventLogs,
-  members,
-  projects,
-  projectSites,
-  users,
-  type HostingDetails,
-} from "~/db/schema";
+import { members, projects, projectSites, users, type HostingDetails } from "~/db/schema";
 import type { User } from "./accounts.server";
+import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { canChooseSiteType, projectAccess, type ProjectRole } from "./permissions.server";
 import {
@@ -352,7 +346,7 @@ export async function createProject(
         .onConflictDoNothing()
         .returning();
       if (inserted) {
-        await tx.insert(eventLogs).values({
+        await logEvent(tx, {
           projectId: inserted.id,
           type: "sites.create",
           content: `${user.name} created the project ${inserted.name}`,

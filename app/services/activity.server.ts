@@ -1,0 +1,50 @@
+import { eventLogs } from "~/db/schema";
+import type { Queryable } from "~/db/client.server";
+
+/**
+ * The activity log's event types (spec sections 3 and 9). `sites.create` is recorded but hidden
+ * from the log.
+ */
+export const EVENT_TYPES = [
+  "sites.create",
+  "members.invitation.sent",
+  "members.invitation.accepted",
+  "members.invitation.declined",
+  "members.invitation.revoked",
+  "members.leaved",
+  "members.removed",
+  "members.role.changed",
+  "visualTests.enabled",
+  "visualTests.disabled",
+  "gpt.enabled",
+  "gpt.disabled",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Event types never shown in the activity log. */
+export const HIDDEN_EVENT_TYPES: ReadonlySet<EventType> = new Set(["sites.create"]);
+
+/**
+ * Records one event. Call it with the transaction that makes the change, so the log and the
+ * change commit (or roll back) together.
+ */
+export async function logEvent(
+  tx: Queryable,
+  event: {
+    projectId: string;
+    type: EventType;
+    content: string;
+    label?: string;
+    metadata?: { role?: string; email?: string };
+    actorId?: string | null;
+  },
+) {
+  await tx.insert(eventLogs).values({
+    projectId: event.projectId,
+    type: event.type,
+    content: event.content,
+    label: event.label ?? null,
+    metadata: event.metadata ?? {},
+    actorId: event.actorId ?? null,
+  });
+}
