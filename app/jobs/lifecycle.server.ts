@@ -1,4 +1,36 @@
+import {
+  deployProject,
+  DEPLOY_JOB,
+  pollProject,
+  POLL_JOB,
+  provisionProject,
+  PROVISION_JOB,
+  runLifecycleSweep,
+  SWEEP_JOB,
+} from "~/services/provisioning.server";
 import type { JobDefinition } from "./types";
 
-/** Provisioning, deployment polling, automatic deployment. */
-export const lifecycleJobs: JobDefinition[] = [];
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/**
+ * Provisioning, deployment polling, deployments on request and the sweep (automatic deployment,
+ * resuming work a dead instance left behind). The rules live in app/services/provisioning.server.ts.
+ */
+export const lifecycleJobs: JobDefinition[] = [
+  { name: PROVISION_JOB, handler: (data) => provisionProject(text(data.projectId)) },
+  {
+    name: POLL_JOB,
+    handler: (data) =>
+      pollProject({
+        projectId: text(data.projectId),
+        ...(text(data.deployId) ? { deployId: text(data.deployId) } : {}),
+      }),
+  },
+  {
+    name: DEPLOY_JOB,
+    handler: (data) =>
+      deployProject({ projectId: text(data.projectId), triggerKey: text(data.triggerKey) }),
+  },
+  // Every minute on one instance of the cluster; between ticks it re-enqueues itself (10 s).
+  { name: SWEEP_JOB, handler: () => runLifecycleSweep(), schedule: "* * * * *" },
+];

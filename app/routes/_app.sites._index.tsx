@@ -13,7 +13,8 @@ import {
   reviewProjectSchema,
   sanitizeProjectName,
 } from "~/services/projects.schema";
-import { createProject, listProjects, reviewProject } from "~/services/projects.server";
+import { listProjects, reviewProject } from "~/services/projects.server";
+import { createProjectAndProvision } from "~/services/provisioning.server";
 import { readForm, statusOf } from "~/utils/http.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -75,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success")
       return reply({ result: submission.reply(), redirectTo }, 400);
     try {
-      const { project } = await createProject(user, submission.value);
+      const { project } = await createProjectAndProvision(user, submission.value);
       return redirectWithToast(redirectTo ?? `/sites/${project.studioId}`, {
         type: "success",
         title: `Project ${project.name} created!`,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { createProject } from "~/services/projects.server";
 import { createProjectSchema } from "~/services/projects.schema";
+import { createProjectAndProvision } from "~/services/provisioning.server";
 import { handleApi, parseInput, readJson } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
@@ -20,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
     const user = await requireApiUser(request);
     const input = parseInput(createProjectSchema, await readJson(request, 16 * 1024));
-    const { project, created } = await createProject(user, input);
+    const { project, created } = await createProjectAndProvision(user, input);
     return Response.json(project, { status: created ? 201 : 200 });
   });
 }

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { idempotencyKey, projectName } from "./projects.schema";
+
+/**
+ * Input rules of deployments (spec section 7 "Deployments and domains", section 8 "Deployment
+ * retry"), shared by the API routes and the failed-deployment page's form. No server imports.
+ */
+
+/** Spec 4 "Failed deployment": after this many failed retries the error is permanent. */
+export const MAX_DEPLOY_RETRIES = 3;
+
+/** POST /api/app/deployments {id}: the project's _id or its studioId. */
+export const requestDeploymentSchema = z.object({
+  id: z
+    .string({ error: "id is required" })
+    .trim()
+    .min(1, "id is required")
+    .max(100, "id must be at most 100 characters"),
+});
+
+/** POST /api/app/retry {name, idempotencyKey}, and the 'Retry deploy' form. */
+export const retryDeploymentSchema = z.object({
+  name: projectName,
+  idempotencyKey,
+});
+export type RetryDeploymentInput = z.infer<typeof retryDeploymentSchema>;
+
+/** Vendor cursors (Vercel's are millisecond timestamps; the local provider's are numbers). */
+const cursor = (field: "next" | "prev") =>
+  z
+    .string()
+    .trim()
+    .min(1, `${field} must not be empty`)
+    .max(128, `${field} is not a valid cursor`)
+    .regex(/^[A-Za-z0-9_.:-]+$/, `${field} is not a valid cursor`);
+
+/**
+ * GET /api/deployments/{studioId}: `?page=` for the first hosting provider (page numbers),
+ * `?next=` or `?prev=` for the second (cursors). At most one of them; none is the first page.
+ */
+export const MAX_DEPLOYMENT_PAGE = 10_000;
+export const listDeploymentsSchema = z
+  .object({
+    page: z.coerce
+      .number({ error: "page must be a number" })
+      .int("page must be a whole number")
+      .min(1, "page must be at least 1")
+      .max(MAX_DEPLOYMENT_PAGE, `page must be at most ${MAX_DEPLOYMENT_PAGE}`)
+      .optional(),
+    next: cursor("next").optional(),
+    prev: cursor("prev").optional(),
+  })
+  .refine((q) => [q.page, q.next, q.prev].filter((v) => v !== undefined).length <= 1, {
+    message: "Use only one of page, next and prev",
+    path: ["page"],
+  });
+export type ListDeploymentsInput = z.infer<typeof listDeploymentsSchema>;

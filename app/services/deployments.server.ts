@@ -1,0 +1,345 @@
+/**
+ * Deployments (spec sections 4 "Deployment list", "Failed deployment", 7 "Deployments and
+ * domains", 8 "Deployment retry"): the site's deployment list, deploying on request, retrying a
+ * failed deployment, and the permanent 'Deployment Error' class. The work itself runs in jobs
+ * (provisioning.server.ts); these functions check permissions and record what is asked.
+ */
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { projects, users } from "~/db/schema";
+import { ProviderError } from "~/providers/errors";
+import { hostingProvider } from "~/providers/hosting/index.server";
+import type { Deployment, DeploymentPageRequest } from "~/providers/hosting/types";
+import type { User } from "./accounts.server";
+import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import {
+  listDeploymentsSchema,
+  MAX_DEPLOY_RETRIES,
+  retryDeploymentSchema,
+  type ListDeploymentsInput,
+} from "./deployments.schema";
+import { actorForProject, assertCan, can, requireProjectAction } from "./permissions.server";
+import { enqueueManualDeployment, scheduleRetry, siteProvider } from "./provisioning.server";
+import { getProject } from "./projects.server";
+import { sanitizeProjectName } from "./projects.schema";
+
+/** The hosting provider did not answer (or refused); the message is safe to show. */
+export class HostingUnavailableError extends DomainError {
+  constructor(
+    message: string,
+    /** Worth trying again later (the vendor was down or rate-limiting). */
+    readonly retryable: boolean,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export const PERMANENT_ERROR_MESSAGE = `This deployment failed after ${MAX_DEPLOY_RETRIES} retries and is now a Deployment Error: it is handled manually by our team, so it cannot be retried.`;
+
+/** A retry or deployment refused because the project is a permanent 'Deployment Error' (409). */
+export class PermanentDeploymentError extends ConflictError {
+  constructor() {
+    super(PERMANENT_ERROR_MESSAGE);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The deployment list
+
+export type DeploymentView = Deployment & { label: "Published" | "Error" | null };
+
+export type DeploymentList = {
+  results: DeploymentView[];
+  latestDeployment: DeploymentView | null;
+  pagination: { prev: string | null; next: string | null };
+  isSiteOnVercel: boolean;
+};
+
+function validationError(error: { issues: { path: PropertyKey[]; message: string }[] }) {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? String(issue.path[0]) : "form";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  const first = Object.values(fieldErrors)[0]?.[0] ?? "Invalid input";
+  return new InvalidError(first, fieldErrors);
+}
+
+function providerFailure(error: ProviderError): DomainError {
+  if (error.retryable) {
+    return new HostingUnavailableError(
+      "The hosting provider is not answering right now. Please try again shortly.",
+      true,
+      error.details.retryAfterSeconds,
+    );
+  }
+  return new HostingUnavailableError(
+    `The hosting provider refused the request: ${error.message}`,
+    false,
+  );
+}
+
+/**
+ * GET /api/deployments/{studioId}: the primary site's deployments, newest first. The first
+ * provider (Netlify) pages by number (`page`), the second (Vercel) by cursors (`next`/`prev`).
+ * `latestDeployment` is the deployment now published (null before the first one is); results
+ * are labelled 'Published' (that deployment) or 'Error' (state error). Non-members: 404.
+ */
+export async function listProjectDeployments(
+  user: User,
+  studioId: string,
+  req: { page?: number; next?: string; prev?: string },
+): Promise<{
+  results: DeploymentView[];
+  latestDeployment: DeploymentView | null;
+  pagination: { prev: string | null; next: string | null };
+  isSiteOnVercel: boolean;
+}> {
+  const project = await getProject(user, studioId);
+  const parsed = listDeploymentsSchema.safeParse(req);
+  if (!parsed.success) throw validationError(parsed.error);
+  const query: ListDeploymentsInput = parsed.data;
+  // Before the site exists, the provider it will be created on (business: the second).
+  const provider = siteProvider(project);
+  const isSiteOnVercel = provider === "vercel";
+  if (provider === "netlify" && (query.next || query.prev)) {
+    throw new InvalidError("This site's deployments are paged by number: use page", {
+      page: ["Use page for this site's deployments"],
+    });
+  }
+  if (provider === "vercel" && query.page !== undefined && query.page !== 1) {
+    throw new InvalidError("This site's deployments are paged by cursor: use next or prev", {
+      page: ["Use next or prev for this site's deployments"],
+    });
+  }
+  const empty = {
+    results: [],
+    latestDeployment: null,
+    pagination: { prev: null, next: null },
+    isSiteOnVercel,
+  };
+  if (!project.siteId) return empty;
+  const siteId = project.siteId;
+
+  const hosting = hostingProvider(provider);
+  const pageRequest: DeploymentPageRequest =
+    provider === "netlify"
+      ? { page: query.page ?? 1 }
+      : query.next
+        ? { next: query.next }
+        : query.prev
+          ? { prev: query.prev }
+          : {};
+  try {
+    const [page, site] = await Promise.all([
+      hosting.listDeployments(siteId, pageRequest),
+      hosting.getSite(siteId),
+    ]);
+    const publishedId = site.publishedDeploy?.id ?? null;
+    let published = publishedId ? (page.results.find((d) => d.id === publishedId) ?? null) : null;
+    if (publishedId && !published) {
+      published = await hosting.getDeployment(siteId, publishedId).catch((error: unknown) => {
+        if (error instanceof ProviderError && error.details.status === 404) return null;
+        throw error;
+      });
+    }
+    const label = (d: Deployment): DeploymentView["label"] =>
+      d.id === publishedId ? "Published" : d.status === "error" ? "Error" : null;
+    const view = (d: Deployment): DeploymentView => ({ ...d, label: label(d) });
+    return {
+      results: page.results.map(view),
+      latestDeployment: published ? view(published) : null,
+      pagination: { prev: page.pagination.prev, next: page.pagination.next },
+      isSiteOnVercel,
+    };
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    const status = error.details.status;
+    const paged = query.page !== undefined || query.next || query.prev;
+    if (paged && (status === 400 || status === 404 || status === 422)) {
+      throw new InvalidError("Invalid page or cursor", {
+        [query.page !== undefined ? "page" : query.next ? "next" : "prev"]: [
+          "Invalid page or cursor",
+        ],
+      });
+    }
+    throw providerFailure(error);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deploying on request
+
+/**
+ * POST /api/app/deployments {id}: deploys the project now (a job triggers it, retrying while the
+ * provider is unavailable). Who may: permissions "project.deploy" (members); others get 404. The site must exist, and a failed
+ * deployment goes through retry instead.
+ */
+export async function requestDeployment(user: User, projectIdOrStudioId: string) {
+  await requireProjectAction(user, projectIdOrStudioId, "project.deploy");
+  const project = await getProject(user, projectIdOrStudioId);
+  const [row] = await db()
+    .select({ permanentErrorAt: projects.permanentErrorAt })
+    .from(projects)
+    .where(eq(projects.id, project._id));
+  if (row?.permanentErrorAt) throw new PermanentDeploymentError();
+  if (project.siteCreationStatus === "failed") {
+    throw new ConflictError("This deployment failed: use 'Retry deploy' to deploy it again.");
+  }
+  if (!project.siteId) {
+    throw new ConflictError("The site is still being created; it deploys as soon as it exists.");
+  }
+  const triggerKey = await enqueueManualDeployment(project._id);
+  return {
+    status: "queued" as const,
+    projectId: project._id,
+    studioId: project.studioId,
+    triggerKey,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retry and permanent errors
+
+/**
+ * POST /api/app/retry {name, idempotencyKey} and the 'Retry deploy' button: for a project whose
+ * deployment failed, counts the retry, sets it deploying again and queues the work, all in one
+ * transaction. After MAX_DEPLOY_RETRIES failed retries the project is a permanent 'Deployment
+ * Error' and this throws ConflictError.
+ */
+export async function retryDeployment(user: User, input: { name: string; idempotencyKey: string }) {
+  const parsed = retryDeploymentSchema.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error);
+  const { name, idempotencyKey } = parsed.data;
+
+  // The key is unique per owner, so several people's projects may share it: take the caller's.
+  const candidates = await db()
+    .select()
+    .from(projects)
+    .where(
+      and(
+        eq(projects.idempotencyKey, idempotencyKey),
+        eq(projects.name, sanitizeProjectName(name)),
+      ),
+    )
+    .limit(20);
+  let target: (typeof candidates)[number] | undefined;
+  for (const row of candidates) {
+    const actor = await actorForProject(user, row);
+    if (can(actor, "project.view")) {
+      assertCan(actor, "project.deploy");
+      target = row;
+      break;
+    }
+  }
+  if (!target) throw new NotFoundError("Project not found");
+  const id = target.id;
+
+  const retryCount = await db().transaction(async (tx) => {
+    const [project] = await tx.select().from(projects).where(eq(projects.id, id)).for("update");
+    if (!project) throw new NotFoundError("Project not found");
+    if (project.permanentErrorAt) throw new PermanentDeploymentError();
+    if (project.siteCreationStatus !== "failed" && project.studioCreationStatus !== "failed") {
+      throw new ConflictError("Only a failed deployment can be retried; this one has not failed.");
+    }
+    if (project.deployRetryCount >= MAX_DEPLOY_RETRIES) {
+      throw new PermanentDeploymentError();
+    }
+    const count = project.deployRetryCount + 1;
+    await scheduleRetry(tx, project, count);
+    return count;
+  });
+  return {
+    status: "retrying" as const,
+    projectId: target.id,
+    studioId: target.studioId,
+    name: target.name,
+    deployRetryCount: retryCount,
+    retriesLeft: MAX_DEPLOY_RETRIES - retryCount,
+  };
+}
+
+export type DeploymentStatus = {
+  projectId: string;
+  studioId: string;
+  name: string;
+  idempotencyKey: string;
+  siteCreationStatus: string;
+  studioCreationStatus: string;
+  /** The site is failed and can be retried now. */
+  failed: boolean;
+  /** 'Deployment Error': failed after MAX_DEPLOY_RETRIES retries, handled manually. */
+  permanent: boolean;
+  permanentErrorAt: string | null;
+  deployRetryCount: number;
+  retriesLeft: number;
+  lastError: string | null;
+};
+
+/**
+ * Where a project's deployment stands, for the failed-deployment and deployment-error pages (and
+ * the dashboard, to send people there). Members only; others get 404.
+ */
+export async function getDeploymentStatus(
+  user: User,
+  studioIdOrId: string,
+): Promise<DeploymentStatus> {
+  const project = await getProject(user, studioIdOrId);
+  const [row] = await db().select().from(projects).where(eq(projects.id, project._id));
+  if (!row) throw new NotFoundError("Project not found");
+  const permanent = Boolean(row.permanentErrorAt);
+  const failed =
+    !permanent && (row.siteCreationStatus === "failed" || row.studioCreationStatus === "failed");
+  return {
+    projectId: row.id,
+    studioId: row.studioId,
+    name: row.name,
+    idempotencyKey: row.idempotencyKey,
+    siteCreationStatus: row.siteCreationStatus,
+    studioCreationStatus: row.studioCreationStatus,
+    failed,
+    permanent,
+    permanentErrorAt: row.permanentErrorAt?.toISOString() ?? null,
+    deployRetryCount: row.deployRetryCount,
+    retriesLeft: Math.max(0, MAX_DEPLOY_RETRIES - row.deployRetryCount),
+    lastError: row.lastProvisionError,
+  };
+}
+
+export type PermanentError = {
+  projectId: string;
+  studioId: string;
+  name: string;
+  ownerName: string;
+  ownerEmail: string;
+  siteProvider: "netlify" | "vercel";
+  siteId: string | null;
+  deployRetryCount: number;
+  permanentErrorAt: string;
+  lastError: string | null;
+};
+
+/** Platform admins: the projects in 'Deployment Error', newest first, to handle manually. */
+export async function listPermanentErrors(user: User, limit = 100): Promise<PermanentError[]> {
+  if (!user.isAdmin) throw new ForbiddenError("Only platform admins can see deployment errors");
+  const rows = await db()
+    .select({ project: projects, ownerName: users.name, ownerEmail: users.email })
+    .from(projects)
+    .innerJoin(users, eq(users.id, projects.ownerId))
+    .where(isNotNull(projects.permanentErrorAt))
+    .orderBy(desc(projects.permanentErrorAt))
+    .limit(Math.min(Math.max(Math.trunc(limit), 1), 500));
+  return rows.map(({ project, ownerName, ownerEmail }) => ({
+    projectId: project.id,
+    studioId: project.studioId,
+    name: project.name,
+    ownerName,
+    ownerEmail,
+    siteProvider: siteProvider(project),
+    siteId: project.siteId,
+    deployRetryCount: project.deployRetryCount,
+    permanentErrorAt: project.permanentErrorAt!.toISOString(),
+    lastError: project.lastProvisionError,
+  }));
+}

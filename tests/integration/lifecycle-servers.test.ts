@@ -1,0 +1,187 @@
+/**
+ * The lifecycle across real server processes (scripts/start.mjs) on one PostgreSQL database:
+ * - SIGKILL in the middle of provisioning, then a restart, finishes every project with no
+ *   duplicate studio, site or first deployment (issue 3 "Done when");
+ * - two app instances deploy each project automatically exactly once (spec 4).
+ * PostgreSQL only: the embedded PGlite database belongs to one process.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, eq, like, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { localDeploys, localSites, localStudioInvites, localStudios } from "~/db/schema";
+import { createUser, sessionCookie } from "../helpers";
+import {
+  createOnServer,
+  projectRow,
+  startServer,
+  stopServer,
+  waitFor,
+  waitForStatus,
+  type Server,
+} from "./lifecycle-support";
+
+const postgres = Boolean(process.env.DATABASE_URL);
+const running: Server[] = [];
+
+afterEach(async () => {
+  for (const server of running.splice(0)) await stopServer(server, "SIGKILL");
+});
+
+function serverEnv(values: Record<string, string>) {
+  return {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-lifecycle-")),
+    PROVIDERS: "local",
+    LOCAL_DEPLOY_FAILURE_RATE: "0",
+    ...values,
+  };
+}
+
+async function start(env: Record<string, string>) {
+  const server = await startServer(env);
+  running.push(server);
+  return server;
+}
+
+async function kill(server: Server) {
+  await stopServer(server, "SIGKILL");
+  running.splice(running.indexOf(server), 1);
+}
+
+async function count(query: Promise<{ n: number }[]>) {
+  const [row] = await query;
+  return row.n;
+}
+
+/** What the vendors hold for a project: studios, sites, first deployments, invitations sent. */
+async function vendorRecords(projectId: string) {
+  const n = sql<number>`count(*)::int`;
+  const [studio] = await db()
+    .select()
+    .from(localStudios)
+    .where(eq(localStudios.idempotencyKey, `${projectId}:studio`));
+  return {
+    studios: await count(
+      db()
+        .select({ n })
+        .from(localStudios)
+        .where(eq(localStudios.idempotencyKey, `${projectId}:studio`)),
+    ),
+    sites: await count(
+      db()
+        .select({ n })
+        .from(localSites)
+        .where(like(localSites.idempotencyKey, `${projectId}:%`)),
+    ),
+    initialDeploys: await count(
+      db()
+        .select({ n })
+        .from(localDeploys)
+        .where(eq(localDeploys.triggerKey, `${projectId}:initial`)),
+    ),
+    invitesSent: studio
+      ? await count(
+          db()
+            .select({ n: sql<number>`coalesce(sum(${localStudioInvites.sentCount}), 0)::int` })
+            .from(localStudioInvites)
+            .where(eq(localStudioInvites.studioId, studio.id)),
+        )
+      : 0,
+  };
+}
+
+describe.runIf(postgres)("real servers on one PostgreSQL", () => {
+  it("finishes provisioning after SIGKILL at several points, with no duplicates", async () => {
+    const env = serverEnv({ LOCAL_DEPLOY_STEP_SECONDS: "3", AUTO_DEPLOY_AFTER_MINUTES: "15" });
+    const owner = await createUser();
+    const cookie = await sessionCookie(owner.id);
+
+    // 1. Killed the moment the create answered: provisioning is queued or just starting.
+    let server = await start(env);
+    const first = await createOnServer(server, cookie, "Killed at once");
+    await kill(server);
+
+    // 2. Killed as soon as its studio exists: in the middle of provisioning.
+    server = await start(env);
+    const second = await createOnServer(server, cookie, "Killed mid provisioning");
+    await waitFor(
+      async () =>
+        (
+          await db()
+            .select({ id: localStudios.id })
+            .from(localStudios)
+            .where(eq(localStudios.idempotencyKey, `${second._id}:studio`))
+        )[0],
+      { every: 5, what: "the second project's studio" },
+    );
+    await kill(server);
+    const atKill = await projectRow(second._id);
+    console.info(
+      `[sigkill] second project killed at studio=${atKill.studioCreationStatus} site=${atKill.siteCreationStatus}`,
+    );
+
+    // 3. Killed while its first deployment builds (polling in progress).
+    server = await start(env);
+    const third = await createOnServer(server, cookie, "Killed while deploying");
+    await waitForStatus(third._id, ["deployed"], { timeout: 60_000 });
+    await kill(server);
+
+    // Started again: everything finishes (lost jobs are resumed by the sweep).
+    server = await start(env);
+    for (const project of [first, second, third]) {
+      const row = await waitForStatus(project._id, ["success", "failed"], { timeout: 180_000 });
+      expect(row.siteCreationStatus, project.studioId).toBe("success");
+      expect(row.studioCreationStatus).toBe("success");
+      expect(await vendorRecords(project._id)).toEqual({
+        studios: 1,
+        sites: 1,
+        initialDeploys: 1,
+        invitesSent: 1,
+      });
+    }
+    await stopServer(server);
+  }, 600_000);
+
+  it("deploys each project automatically exactly once with two instances", async () => {
+    // Deployments stay queued, so the projects stay eligible; they are due after 6 seconds.
+    const env = serverEnv({ LOCAL_DEPLOY_STEP_SECONDS: "600", AUTO_DEPLOY_AFTER_MINUTES: "0.1" });
+    const owner = await createUser();
+    const cookie = await sessionCookie(owner.id);
+    const a = await start(env);
+    const b = await start(env);
+    const made: { _id: string; studioId: string }[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      made.push(await createOnServer(i % 2 ? b : a, cookie, `Cluster ${i}`));
+    }
+    const autoOf = (id: string) =>
+      db()
+        .select()
+        .from(localDeploys)
+        .where(eq(localDeploys.triggerKey, `${id}:auto`));
+    await waitFor(
+      async () => {
+        const found = await Promise.all(made.map((p) => autoOf(p._id)));
+        return found.every((rows) => rows.length > 0);
+      },
+      { timeout: 120_000, every: 500, what: "every project's automatic deployment" },
+    );
+    // More sweeps on both instances change nothing.
+    await new Promise((r) => setTimeout(r, 25_000));
+    for (const p of made) {
+      expect(await autoOf(p._id)).toHaveLength(1);
+      const row = await projectRow(p._id);
+      expect(row.autoDeployedAt).not.toBeNull();
+      expect(row.siteCreationStatus).toBe("deployed");
+      const initial = await db()
+        .select()
+        .from(localDeploys)
+        .where(and(eq(localDeploys.triggerKey, `${p._id}:initial`)));
+      expect(initial).toHaveLength(1);
+    }
+    await stopServer(a);
+    await stopServer(b);
+  }, 400_000);
+});

@@ -1,0 +1,142 @@
+/**
+ * Shared by the lifecycle-* and deployments-* tests: real workers on the test database, waiting
+ * for the jobs' outcome, and projects made through the real create path.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { eq } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { projects } from "~/db/schema";
+import { resetEnv } from "~/utils/env.server";
+import { call, makeRequest } from "../helpers";
+
+/** Sets environment variables for this test file and re-reads the environment. */
+export function configure(values: Record<string, string>) {
+  Object.assign(process.env, values);
+  resetEnv();
+}
+
+/** This process's workers for every job (provisioning, polling, the local provider's steps). */
+export async function startWorkers() {
+  const { startJobs } = await import("~/jobs/index.server");
+  await startJobs();
+}
+
+export async function waitFor<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  { timeout = 30_000, every = 100, what = "condition" } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, every));
+  }
+  throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+}
+
+export async function projectRow(id: string) {
+  const [row] = await db().select().from(projects).where(eq(projects.id, id));
+  return row;
+}
+
+export function waitForStatus(id: string, statuses: string[], options: { timeout?: number } = {}) {
+  return waitFor(
+    async () => {
+      const row = await projectRow(id);
+      return row && statuses.includes(row.siteCreationStatus) ? row : null;
+    },
+    { timeout: options.timeout ?? 30_000, what: `project ${id} to be ${statuses.join("/")}` },
+  );
+}
+
+let keys = 0;
+/** POST /api/app/create, as a client does; returns the created project's JSON. */
+export async function createThroughApi(
+  cookie: string,
+  body: { name: string; siteType?: "business" | "enterprise" },
+) {
+  const { action } = await import("~/routes/api.app.create");
+  keys += 1;
+  const res = await call(
+    action,
+    makeRequest("/api/app/create", {
+      json: { ...body, idempotencyKey: `lifecycle-${keys}-${Date.now()}` },
+      cookie,
+    }),
+  );
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as {
+    _id: string;
+    studioId: string;
+    name: string;
+    idempotencyKey: string;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real server processes (scripts/start.mjs, what `npm start` runs), as in server.test.ts.
+
+export type Server = { base: string; proc: ChildProcess; output: string[] };
+
+export async function startServer(env: Record<string, string>, port?: number): Promise<Server> {
+  const listen = port ?? 3500 + Math.floor(Math.random() * 400);
+  const output: string[] = [];
+  // Not the test runner's environment: VITEST would switch the Remix plugin off for a build.
+  const {
+    VITEST: _v,
+    VITEST_POOL_ID: _p,
+    VITEST_WORKER_ID: _w,
+    NODE_ENV: _n,
+    ...inherited
+  } = process.env;
+  const proc = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: {
+      ...inherited,
+      PORT: String(listen),
+      APP_URL: "",
+      ...env,
+    } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  proc.stdout!.on("data", (d) => output.push(String(d)));
+  proc.stderr!.on("data", (d) => output.push(String(d)));
+  const base = `http://localhost:${listen}`;
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited early:\n${output.join("")}`);
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.ok) return { base, output, proc };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  proc.kill("SIGKILL");
+  throw new Error(`server did not start:\n${output.join("")}`);
+}
+
+/** Ends the process and waits for it; SIGKILL gives it no chance to clean up. */
+export async function stopServer(server: Server, signal: "SIGTERM" | "SIGKILL" = "SIGTERM") {
+  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => server.proc.once("exit", () => resolve()));
+  server.proc.kill(signal);
+  await exited;
+}
+
+/** POST /api/app/create on a running server, signed in with `cookie`. */
+export async function createOnServer(server: Server, cookie: string, name: string) {
+  keys += 1;
+  const res = await fetch(`${server.base}/api/app/create`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: cookie, Origin: server.base },
+    body: JSON.stringify({ name, idempotencyKey: `server-${keys}-${Date.now()}` }),
+  });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { _id: string; studioId: string };
+}
