@@ -1,5 +1,6 @@
 import { hostingJobs } from "~/providers/hosting/jobs.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
+import { memberJobs } from "~/services/members.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, work } from "./queue.server";
 import type { JobDefinition } from "./types";
@@ -9,7 +10,7 @@ const mailJobs: JobDefinition[] = [
 ];
 
 /** Every job of the app; each capability declares its own list. */
-export const JOBS: JobDefinition[] = [...mailJobs, ...lifecycleJobs, ...hostingJobs];
+export const JOBS: JobDefinition[] = [...mailJobs, ...lifecycleJobs, ...hostingJobs, ...memberJobs];
 export const QUEUES = JOBS.map((job) => job.name);
 
 /** Starts the queue, registers this instance's workers and the cron schedules. */

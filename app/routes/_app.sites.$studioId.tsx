@@ -1,12 +1,19 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { loadActivityLog } from "~/components/activity/activity-log.server";
+import { ActivityLogSection } from "~/components/activity/activity-log";
+import { membersAction } from "~/components/members/members-action.server";
 import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
 import { DashboardHeader, FailureBanner } from "~/components/project-dashboard/dashboard-header";
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import {
   ActiveIntegrations,
-  ActivityLog,
   AddOns,
   DomainSettings,
   Members,
@@ -18,6 +25,7 @@ import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refres
 import { StudioActivation } from "~/components/studio/studio-activation";
 import { listDeploymentsSchema } from "~/services/deployments.schema";
 import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
+import { listMembers } from "~/services/members.server";
 import { DomainError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
 import type { Project } from "~/services/projects.server";
@@ -82,10 +90,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const now = new Date();
   const creationFailed =
     project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
-  const [activation, builds, deployment] = await Promise.all([
+  const url = new URL(request.url);
+  const [activation, builds, deployment, members, activity] = await Promise.all([
     activationState(user, project),
-    loadBuilds(user, project, new URL(request.url)),
+    loadBuilds(user, project, url),
     creationFailed ? getDeploymentStatus(user, project.studioId) : null,
+    listMembers(user, project.studioId),
+    loadActivityLog(user, project.studioId, url),
   ]);
 
   const latest = builds.ok ? builds.latestDeployment : null;
@@ -94,6 +105,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     viewer: { name: user.name, email: user.email },
     accepted: activation.accepted,
     builds,
+    members,
+    activity,
     screenshotUrl: latest?.screenshotUrl ?? null,
     // Failed: the retry page; after the last retry, the permanent 'Deployment Error' page.
     failure:
@@ -104,6 +117,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
   // A bad page or cursor is a 400, but still the dashboard, with the reason in Site Builds.
   return data(view, { status: !builds.ok && builds.invalid ? 400 : 200 });
+}
+
+/**
+ * The dashboard's forms: the Members section's invite, resend, revoke/remove, leave and role
+ * change (app/components/members/members-action.server.ts), with or without JavaScript.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  return membersAction(request, params.studioId ?? "");
 }
 
 /**
@@ -123,7 +144,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 };
 
 export default function ProjectDashboard() {
-  const { project, viewer, accepted, builds, screenshotUrl, failure, now } =
+  const { project, viewer, accepted, builds, members, activity, screenshotUrl, failure, now } =
     useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const buildsKey = ["page", "next", "prev"].map((k) => searchParams.get(k) ?? "").join("|");
@@ -155,9 +176,11 @@ export default function ProjectDashboard() {
         <DomainSettings project={project} />
         <AddOns project={project} />
         <ActiveIntegrations />
-        <Members project={project} viewer={viewer} />
         <div className="lg:col-span-2">
-          <ActivityLog />
+          <Members studioId={project.studioId} projectName={project.name} view={members} />
+        </div>
+        <div className="lg:col-span-2">
+          <ActivityLogSection {...activity} now={now} />
         </div>
       </div>
     </article>

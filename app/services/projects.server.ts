@@ -1,11 +1,18 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, exists, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
-import { members, projects, projectSites, users, type HostingDetails } from "~/db/schema";
+import { projects, projectSites, users, type HostingDetails } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
-import { canChooseSiteType, projectAccess, type ProjectRole } from "./permissions.server";
+import {
+  actorForProject,
+  can,
+  canChooseSiteType,
+  memberRoleOf,
+  viewableProjects,
+  type ProjectRole,
+} from "./permissions.server";
 import {
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
@@ -118,13 +125,6 @@ export function likePattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const acceptedMembership = (userId: string) =>
-  and(
-    eq(members.projectId, projects.id),
-    eq(members.userId, userId),
-    eq(members.status, "accepted"),
-  );
-
 /**
  * The user's projects: owned or accepted membership (never others', platform admins included),
  * newest first, keyset-paginated on (created_at desc, id desc) along projects_created_idx.
@@ -134,17 +134,8 @@ export async function listProjects(
   opts: { query?: string; cursor?: string | null; limit?: number },
 ): Promise<{ data: ProjectSummary[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(opts.limit ?? LIST_LIMIT_DEFAULT), 1), LIST_LIMIT_MAX);
-  const conditions: (SQL | undefined)[] = [
-    or(
-      eq(projects.ownerId, user.id),
-      exists(
-        db()
-          .select({ one: sql`1` })
-          .from(members)
-          .where(acceptedMembership(user.id)),
-      ),
-    ),
-  ];
+  // "project.view" as SQL (permissions.server.ts): owned or accepted membership.
+  const conditions: (SQL | undefined)[] = [viewableProjects(user)];
   const query = sanitizeProjectName(opts.query ?? "").toLowerCase();
   if (query) conditions.push(sql`lower(${projects.name}) like ${likePattern(query)} escape '\\'`);
   if (opts.cursor) {
@@ -166,7 +157,7 @@ export async function listProjects(
       ownerId: projects.ownerId,
       createdAt: projects.createdAt,
       cursorAt: sql<string>`to_char(${projects.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-      memberRole: sql<ProjectRole | null>`(select ${members.role} from ${members} where ${acceptedMembership(user.id)} limit 1)`,
+      memberRole: memberRoleOf(user),
     })
     .from(projects)
     .where(and(...conditions))
@@ -276,9 +267,9 @@ async function toProject(
  */
 export async function getProject(user: User, studioIdOrId: string): Promise<Project> {
   const row = await findProjectRow(db(), studioIdOrId);
-  const role = row ? await projectAccess(user, row) : "none";
-  if (!row || role === "none") throw new NotFoundError("Project not found");
-  return toProject(db(), row, role, user.id);
+  const actor = row ? await actorForProject(user, row) : null;
+  if (!row || !actor || !can(actor, "project.view")) throw new NotFoundError("Project not found");
+  return toProject(db(), row, actor.kind as ProjectRole, user.id);
 }
 
 const STUDIO_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

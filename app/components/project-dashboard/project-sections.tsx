@@ -101,66 +101,8 @@ export function ActiveIntegrations() {
   );
 }
 
-const ROLE_LABEL: Record<ProjectView["role"], string> = {
-  owner: "Owner",
-  admin: "Admin",
-  developer: "Developer",
-  editor: "Editor",
-};
-
-/** The owner, and the viewer when they are a member; the full member list comes later. */
-export function Members({
-  project,
-  viewer,
-}: {
-  project: ProjectView;
-  viewer: { name: string; email: string };
-}) {
-  const rows = [{ name: project.owner.name || "Guest", email: project.owner.email, role: "Owner" }];
-  if (!project.isOwner) {
-    rows.push({
-      name: viewer.name || "Guest",
-      email: viewer.email,
-      role: ROLE_LABEL[project.role],
-    });
-  }
-  return (
-    <Section id="members" title="Members">
-      <div className="overflow-x-auto">
-        <table className="min-w-full text-left text-sm">
-          <caption className="sr-only">Members of {project.name}</caption>
-          <thead className="text-xs uppercase text-slate-600 dark:text-slate-300">
-            <tr>
-              <th scope="col" className="py-2 pr-4">
-                Name
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Email
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Role
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Status
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {rows.map((row) => (
-              <tr key={row.email}>
-                <td className="py-2 pr-4">{row.name}</td>
-                <td className="break-all py-2 pr-4">{row.email}</td>
-                <td className="py-2 pr-4">{row.role}</td>
-                <td className="py-2 pr-4">Accepted</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ComingSoon>Coming soon: inviting, managing and removing members here.</ComingSoon>
-    </Section>
-  );
-}
+/** The Members section: app/components/members/members-section.tsx. */
+export { MembersSection as Members } from "~/components/members/members-section";
 
 export function ActivityLog() {
   return (

@@ -1,0 +1,172 @@
+import { Form, Link, useNavigation, useSearchParams } from "@remix-run/react";
+import { AuthCard } from "~/components/auth-card";
+import { LOGOUT_ACTION } from "~/components/shell/logout-button";
+import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
+import type { InvitationView } from "~/services/members.server";
+
+const note =
+  "rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800";
+
+/**
+ * The invitation card (spec section 2): 'You are invited to collaborate!', the project and role,
+ * Ignore and Accept Invitation; the no-new-password note when the e-mail has an account. Expired
+ * and invalid links get their own clear page.
+ */
+export function InvitationScreen({
+  invitation,
+  viewerEmail,
+}: {
+  invitation: InvitationView;
+  viewerEmail: string | null;
+}) {
+  if (invitation.state === "expired") {
+    return (
+      <AuthCard title="This invitation has expired">
+        <p className="text-sm text-slate-700 dark:text-slate-200">
+          The invitation for {invitation.invitedEmail} to collaborate on{" "}
+          <strong>{invitation.projectName}</strong> is more than 7 days old. Ask the project&apos;s
+          owner or an admin to resend it: the new email will have a fresh link.
+        </p>
+        <GoHome />
+      </AuthCard>
+    );
+  }
+  if (invitation.state === "invalid") {
+    return (
+      <AuthCard title="This invitation is no longer valid">
+        <p className="text-sm text-slate-700 dark:text-slate-200">
+          The link may have been revoked, replaced by a newer invitation (only the latest email
+          works), or already used. Ask the project&apos;s owner or an admin to invite you again.
+        </p>
+        <GoHome />
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="You are invited to collaborate!">
+      <InvitationCard invitation={invitation} viewerEmail={viewerEmail} />
+    </AuthCard>
+  );
+}
+
+function GoHome() {
+  return (
+    <p className="mt-6 text-sm">
+      <Link to="/" className="text-brand underline">
+        Go to StackShift
+      </Link>
+    </p>
+  );
+}
+
+function InvitationCard({
+  invitation,
+  viewerEmail,
+}: {
+  invitation: Extract<InvitationView, { state: "valid" }>;
+  viewerEmail: string | null;
+}) {
+  const navigation = useNavigation();
+  const busy =
+    navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST"
+      ? String(navigation.formData?.get("intent") ?? "")
+      : null;
+  const back = encodeURIComponent(`/invitations/${invitation.key}`);
+  const [searchParams] = useSearchParams();
+  const confirmDecline =
+    invitation.viewer === "invitee" && searchParams.get("confirm") === "decline";
+
+  return (
+    <div className="space-y-4">
+      <p className="text-sm text-slate-700 dark:text-slate-200">
+        {invitation.invitedBy ? `${invitation.invitedBy} invited ` : "An invitation for "}
+        <strong className="break-all">{invitation.invitedEmail}</strong>
+        {invitation.invitedBy ? " to collaborate on this project:" : " to collaborate:"}
+      </p>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="font-medium">Project</dt>
+        <dd className="break-words">{invitation.projectName}</dd>
+        <dt className="font-medium">Role</dt>
+        <dd>{invitation.roleLabel}</dd>
+      </dl>
+
+      {invitation.viewer === "anonymous" ? (
+        invitation.accountExists ? (
+          <p role="note" className={note}>
+            {invitation.invitedEmail} already has a StackShift account: no new password is needed.
+            Log in with your existing account to accept.{" "}
+            <Link to={`/auth/login?redirectTo=${back}`} className="text-brand underline">
+              Log in
+            </Link>
+          </p>
+        ) : (
+          <p role="note" className={note}>
+            Create your StackShift account with {invitation.invitedEmail} first; you will come back
+            here to accept.{" "}
+            <Link
+              to={`/signup?email=${encodeURIComponent(invitation.invitedEmail)}&redirectTo=${back}`}
+              className="text-brand underline"
+            >
+              Sign up
+            </Link>
+          </p>
+        )
+      ) : null}
+
+      {invitation.viewer === "other" ? (
+        <div role="note" className={note}>
+          <p>
+            You are logged in as <strong className="break-all">{viewerEmail}</strong>, but this
+            invitation was sent to <strong className="break-all">{invitation.invitedEmail}</strong>.
+            Log out, then open this link again and log in with that address
+            {invitation.accountExists ? " (no new password is needed)" : ""}.
+          </p>
+          <Form method="post" action={LOGOUT_ACTION} className="mt-2">
+            <button type="submit" className={buttonClass("secondary")}>
+              Log out
+            </button>
+          </Form>
+        </div>
+      ) : null}
+
+      {confirmDecline ? (
+        <Form method="post" role="alert" className={`${note} space-y-2`}>
+          <p>
+            Decline the invitation to {invitation.projectName}? The project&apos;s admins will see
+            that you declined, and this link will stop working.
+          </p>
+          <div className="flex justify-end gap-3">
+            <ButtonLink to="." replace variant="secondary">
+              Cancel
+            </ButtonLink>
+            <Button
+              type="submit"
+              name="intent"
+              value="decline"
+              variant="danger"
+              disabled={busy !== null}
+            >
+              {busy === "decline" ? "Declining..." : "Yes, decline"}
+            </Button>
+          </div>
+        </Form>
+      ) : null}
+
+      <Form method="post" className="flex flex-wrap items-center justify-end gap-3">
+        {invitation.viewer === "invitee" && !confirmDecline ? (
+          <Link to="?confirm=decline" replace className="mr-auto text-sm text-red-700 underline">
+            Decline invitation
+          </Link>
+        ) : null}
+        <ButtonLink to="/" variant="secondary">
+          Ignore
+        </ButtonLink>
+        {invitation.viewer !== "other" ? (
+          <Button type="submit" name="intent" value="accept" disabled={busy !== null}>
+            {busy === "accept" ? "Accepting invitation..." : "Accept Invitation"}
+          </Button>
+        ) : null}
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "@remix-run/node";
+import { DomainError } from "~/services/errors";
+import {
+  changeRoleSchema,
+  DUPLICATE_MEMBER_MESSAGE,
+  inviteMemberSchema,
+  MEMBER_TOASTS,
+  removeMemberSchema,
+  resendInvitationSchema,
+} from "~/services/members.schema";
+import {
+  changeMemberRole,
+  DuplicateMemberError,
+  inviteMember,
+  leaveProject,
+  ProjectNotFoundError,
+  removeMember,
+  resendInvitation,
+} from "~/services/members.server";
+import { readForm } from "~/utils/http.server";
+import { requireUser, safeRedirect } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { MEMBER_INTENTS, type MemberIntent } from "./member-intents";
+
+/** What the dashboard action answers when it does not redirect: the invite form's errors. */
+export type MembersActionData = { invite: SubmissionResult<string[]> };
+
+/** Back to the dashboard the form was on, without the `?confirm=` that opened a confirmation. */
+function backTo(redirectTo: FormDataEntryValue | null, studioId: string) {
+  const url = new URL(safeRedirect(redirectTo, `/sites/${studioId}`), "http://local");
+  url.searchParams.delete("confirm");
+  return `${url.pathname}${url.search}`;
+}
+
+const FAILURE: Record<MemberIntent, string> = {
+  "member-invite": MEMBER_TOASTS.addFailed,
+  "member-resend": MEMBER_TOASTS.resendFailed,
+  "member-remove": MEMBER_TOASTS.removeFailed,
+  "member-leave": MEMBER_TOASTS.leaveFailed,
+  "member-role": MEMBER_TOASTS.roleFailed,
+};
+
+export function isMemberIntent(value: unknown): value is MemberIntent {
+  return typeof value === "string" && (MEMBER_INTENTS as readonly string[]).includes(value);
+}
+
+/**
+ * The Members section's forms on /sites/{studioId} (with fetchers, or plain posts without
+ * JavaScript): invite, resend, revoke/remove, leave and role change. Each calls one service and
+ * goes back with the spec's toast; a refused invite re-renders the form with the message beside
+ * the field.
+ */
+export async function membersAction(request: Request, studioId: string, form?: FormData) {
+  const user = await requireUser(request);
+  const formData = form ?? (await readForm(request, 16 * 1024));
+  const intent = formData.get("intent");
+  if (!isMemberIntent(intent)) {
+    throw Response.json({ error: "Unknown action" }, { status: 400 });
+  }
+  // The page's project is the one acted on, whatever the form says.
+  formData.set("studioId", studioId);
+  const back = backTo(formData.get("redirectTo"), studioId);
+  const failed = (error: unknown) => {
+    // The project itself is hidden from this user (or gone): the page's own answer, 404.
+    if (error instanceof ProjectNotFoundError) throw new Response("Not Found", { status: 404 });
+    if (!(error instanceof DomainError)) throw error;
+    return redirectWithToast(back, {
+      type: "error",
+      title: FAILURE[intent],
+      description: error.message,
+    });
+  };
+  const invalid = (message: string | undefined) =>
+    redirectWithToast(back, { type: "error", title: FAILURE[intent], description: message });
+
+  if (intent === "member-invite") {
+    const submission = parseWithZod(formData, { schema: inviteMemberSchema });
+    if (submission.status !== "success") {
+      return data<MembersActionData>({ invite: submission.reply() }, { status: 400 });
+    }
+    try {
+      const { member } = await inviteMember(user, submission.value, { onExisting: "reject" });
+      return redirectWithToast(back, { type: "success", title: MEMBER_TOASTS.sent(member.email) });
+    } catch (error) {
+      if (error instanceof DuplicateMemberError) {
+        return data<MembersActionData>(
+          { invite: submission.reply({ fieldErrors: { email: [DUPLICATE_MEMBER_MESSAGE] } }) },
+          { status: 409 },
+        );
+      }
+      return failed(error);
+    }
+  }
+
+  if (intent === "member-resend") {
+    const parsed = resendInvitationSchema.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) return invalid(parsed.error.issues[0]?.message);
+    try {
+      await resendInvitation(user, parsed.data);
+      return redirectWithToast(back, { type: "success", title: MEMBER_TOASTS.resent });
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  if (intent === "member-remove") {
+    const parsed = removeMemberSchema.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) return invalid(parsed.error.issues[0]?.message);
+    try {
+      const { outcome } = await removeMember(user, parsed.data);
+      return redirectWithToast(back, {
+        type: "success",
+        title: outcome === "revoked" ? MEMBER_TOASTS.revoked : MEMBER_TOASTS.removed,
+      });
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  if (intent === "member-leave") {
+    try {
+      await leaveProject(user, studioId);
+      return redirectWithToast("/", { type: "success", title: MEMBER_TOASTS.left });
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  const parsed = changeRoleSchema.safeParse({ ...Object.fromEntries(formData), action: "role" });
+  if (!parsed.success) return invalid(parsed.error.issues[0]?.message);
+  try {
+    const result = await changeMemberRole(user, parsed.data);
+    return redirectWithToast(back, {
+      type: result.changed ? "success" : "info",
+      title: result.changed ? MEMBER_TOASTS.roleChanged : "Role unchanged",
+    });
+  } catch (error) {
+    return failed(error);
+  }
+}

@@ -1,0 +1,500 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import {
+  Link,
+  useActionData,
+  useFetcher,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Badge } from "~/components/ui/badge";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Dialog } from "~/components/ui/dialog";
+import { FieldError } from "~/components/ui/field";
+import {
+  DEFAULT_MEMBER_ROLE,
+  DUPLICATE_MEMBER_MESSAGE,
+  inviteFormSchema,
+  isTakenEmail,
+  MEMBER_ROLES,
+  ROLE_LABEL,
+} from "~/services/members.schema";
+import type { DisplayedMember, MembersView } from "~/services/members.server";
+import { useHydrated } from "~/utils/hydrated";
+import type { MembersActionData } from "./members-action.server";
+
+/** `?confirm=remove:{id}`, `?confirm=revoke:{id}` or `?confirm=leave`: works without JavaScript. */
+type Confirm = { kind: "remove" | "revoke"; member: DisplayedMember } | { kind: "leave" };
+
+function parseConfirm(value: string | null, members: DisplayedMember[]): Confirm | null {
+  if (!value) return null;
+  if (value === "leave") return { kind: "leave" };
+  const [kind, id] = value.split(":");
+  if (kind !== "remove" && kind !== "revoke") return null;
+  const member = members.find((m) => m.id === id && !m.isOwner);
+  return member ? { kind, member } : null;
+}
+
+const confirmValue = (c: Confirm) => (c.kind === "leave" ? "leave" : `${c.kind}:${c.member.id}`);
+
+/** The page the section is on, without `?confirm=`: where every form comes back to. */
+function usePageWithoutConfirm() {
+  const location = useLocation();
+  return urlWith(location.pathname, location.search, { confirm: null });
+}
+
+/** Tracks a fetcher's submission; `onDone(refused)` runs when it settles. */
+function useSettled(fetcher: { state: string; data: unknown }, onDone: (refused: boolean) => void) {
+  const pending = useRef<{ data: unknown } | null>(null);
+  const done = useRef(onDone);
+  done.current = onDone;
+  useEffect(() => {
+    if (fetcher.state !== "idle") {
+      pending.current ??= { data: fetcher.data };
+      return;
+    }
+    if (!pending.current) return;
+    const refused = fetcher.data !== pending.current.data;
+    pending.current = null;
+    done.current(refused);
+  }, [fetcher.state, fetcher.data]);
+}
+
+/**
+ * The Members section of the dashboard (spec sections 2, 3, 5, 6): the invite form and the
+ * table for the owner, member admins and platform admins; a plain member's own row with Leave.
+ */
+export function MembersSection({
+  studioId,
+  projectName,
+  view,
+}: {
+  studioId: string;
+  projectName: string;
+  view: MembersView;
+}) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const fromUrl = parseConfirm(searchParams.get("confirm"), view.members);
+  const [local, setLocal] = useState<Confirm | null>(null);
+  const confirm = local ?? fromUrl;
+  const back = usePageWithoutConfirm();
+  const location = useLocation();
+
+  // The link that opened the confirmation gets the focus back when it closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const openConfirm = (next: Confirm) => (event: MouseEvent<HTMLElement>) => {
+    if (!hydrated) return;
+    event.preventDefault();
+    opener.current = event.currentTarget;
+    setLocal(next);
+  };
+  const closeConfirm = () => {
+    setLocal(null);
+    if (fromUrl) navigate(back, { replace: true, preventScrollReset: true });
+    const target = opener.current;
+    opener.current = null;
+    // After the dialog has unmounted.
+    if (target) setTimeout(() => target.isConnected && target.focus(), 0);
+  };
+  const confirmHref = (next: Confirm) =>
+    urlWith(location.pathname, location.search, { confirm: confirmValue(next) });
+
+  return (
+    <section
+      aria-labelledby="members-heading"
+      className="space-y-4 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+    >
+      <h2 id="members-heading" className="text-lg font-semibold">
+        Members
+      </h2>
+      {view.canManage ? (
+        <InviteMemberForm studioId={studioId} takenEmails={view.takenEmails} />
+      ) : null}
+      <div className="overflow-x-auto">
+        <table className="min-w-full text-left text-sm">
+          <caption className="sr-only">Members of {projectName}</caption>
+          <thead className="text-xs uppercase text-slate-600 dark:text-slate-300">
+            <tr>
+              <th scope="col" className="py-2 pr-4">
+                Name
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Email
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Role
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Status
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {view.members.map((member) => (
+              <MemberRow
+                key={member.id}
+                studioId={studioId}
+                member={member}
+                canManage={view.canManage}
+                canLeave={view.canLeave}
+                confirmLink={(next) => ({
+                  to: confirmHref(next),
+                  onClick: openConfirm(next),
+                })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {view.members.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">Nothing to show here yet...</p>
+      ) : null}
+      {confirm ? (
+        <ConfirmDialog
+          studioId={studioId}
+          projectName={projectName}
+          confirm={confirm}
+          back={back}
+          onClose={closeConfirm}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function StatusBadges({ member }: { member: DisplayedMember }) {
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      {member.status === "accepted" ? (
+        <Badge tone="green">Accepted</Badge>
+      ) : (
+        <Badge tone="yellow">Invited</Badge>
+      )}
+      {member.expired ? <Badge tone="red">Expired</Badge> : null}
+    </span>
+  );
+}
+
+function MemberRow({
+  studioId,
+  member,
+  canManage,
+  canLeave,
+  confirmLink,
+}: {
+  studioId: string;
+  member: DisplayedMember;
+  canManage: boolean;
+  canLeave: boolean;
+  confirmLink: (next: Confirm) => {
+    to: string;
+    onClick: (event: MouseEvent<HTMLElement>) => void;
+  };
+}) {
+  const manageable = canManage && !member.isOwner;
+  const invited = member.status === "invited";
+  return (
+    <tr>
+      <td className="py-2 pr-4">
+        {member.name}
+        {member.isSelf ? <span className="text-slate-500"> (you)</span> : null}
+      </td>
+      <td className="break-all py-2 pr-4">{member.email}</td>
+      <td className="py-2 pr-4">
+        {manageable ? <RoleForm studioId={studioId} member={member} /> : member.roleLabel}
+      </td>
+      <td className="py-2 pr-4">
+        <StatusBadges member={member} />
+      </td>
+      <td className="py-2 pr-4">
+        <div className="flex flex-wrap justify-end gap-2">
+          {manageable && invited ? <ResendButton studioId={studioId} member={member} /> : null}
+          {manageable && invited ? (
+            <Link
+              preventScrollReset
+              className={buttonClass("secondary", "px-3 py-1")}
+              aria-label={`Revoke the invitation of ${member.email}`}
+              {...confirmLink({ kind: "revoke", member })}
+            >
+              Revoke
+            </Link>
+          ) : null}
+          {manageable && !invited && !member.isSelf ? (
+            <Link
+              preventScrollReset
+              className={buttonClass("secondary", "px-3 py-1")}
+              aria-label={`Remove ${member.email}`}
+              {...confirmLink({ kind: "remove", member })}
+            >
+              Remove
+            </Link>
+          ) : null}
+          {member.isSelf && !member.isOwner && canLeave ? (
+            <Link
+              preventScrollReset
+              className={buttonClass("secondary", "px-3 py-1")}
+              {...confirmLink({ kind: "leave" })}
+            >
+              Leave
+            </Link>
+          ) : null}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function RoleForm({ studioId, member }: { studioId: string; member: DisplayedMember }) {
+  const fetcher = useFetcher();
+  const back = usePageWithoutConfirm();
+  const hydrated = useHydrated();
+  const current = member.role === "owner" ? DEFAULT_MEMBER_ROLE : member.role;
+  const [role, setRole] = useState<string>(current);
+  useEffect(() => setRole(current), [current]);
+  const busy = fetcher.state !== "idle";
+  const selectId = `role-${member.id}`;
+  return (
+    <fetcher.Form method="post" action={`/sites/${studioId}`} className="flex items-center gap-2">
+      <input type="hidden" name="intent" value="member-role" />
+      <input type="hidden" name="memberId" value={member.id} />
+      <input type="hidden" name="redirectTo" value={back} />
+      <label htmlFor={selectId} className="sr-only">
+        Role of {member.email}
+      </label>
+      <select
+        id={selectId}
+        name="role"
+        value={role}
+        onChange={(event) => setRole(event.target.value)}
+        disabled={busy}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+      >
+        {MEMBER_ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABEL[r]}
+          </option>
+        ))}
+      </select>
+      <Button
+        type="submit"
+        variant="ghost"
+        className="px-2 py-1"
+        disabled={busy || (hydrated && role === current)}
+        aria-label={`Save the role of ${member.email}`}
+      >
+        {busy ? "Saving..." : "Save"}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function ResendButton({ studioId, member }: { studioId: string; member: DisplayedMember }) {
+  const fetcher = useFetcher();
+  const back = usePageWithoutConfirm();
+  // Busy state resending_invitation.
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" action={`/sites/${studioId}`}>
+      <input type="hidden" name="intent" value="member-resend" />
+      <input type="hidden" name="memberId" value={member.id} />
+      <input type="hidden" name="redirectTo" value={back} />
+      <Button
+        type="submit"
+        variant="secondary"
+        className="px-3 py-1"
+        disabled={busy}
+        aria-label={`Resend the invitation to ${member.email}`}
+      >
+        {busy ? "Resending..." : "Resend"}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function ConfirmDialog({
+  studioId,
+  projectName,
+  confirm,
+  back,
+  onClose,
+}: {
+  studioId: string;
+  projectName: string;
+  confirm: Confirm;
+  back: string;
+  onClose: () => void;
+}) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher();
+  // Busy states removing / leaving_project.
+  const busy = fetcher.state !== "idle";
+  useSettled(fetcher, () => onClose());
+
+  const text =
+    confirm.kind === "leave"
+      ? {
+          title: "Leave project?",
+          body: `You will lose access to ${projectName} until someone invites you again.`,
+          action: "Yes, leave",
+          busy: "Leaving...",
+        }
+      : confirm.kind === "revoke"
+        ? {
+            title: "Revoke invitation?",
+            body: `The invitation link sent to ${confirm.member.email} will stop working.`,
+            action: "Yes, revoke",
+            busy: "Revoking...",
+          }
+        : {
+            title: `Remove ${confirm.member.name}?`,
+            body: `${confirm.member.email} will lose access to ${projectName} right away.`,
+            action: "Yes, remove",
+            busy: "Removing...",
+          };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(next) => {
+        if (!next && !busy) onClose();
+      }}
+      role="alertdialog"
+      title={text.title}
+      description={text.body}
+    >
+      <fetcher.Form method="post" action={`/sites/${studioId}`} className="flex justify-end gap-3">
+        <input type="hidden" name="redirectTo" value={back} />
+        {confirm.kind === "leave" ? (
+          <input type="hidden" name="intent" value="member-leave" />
+        ) : (
+          <>
+            <input type="hidden" name="intent" value="member-remove" />
+            <input type="hidden" name="memberId" value={confirm.member.id} />
+            <input type="hidden" name="memberEmail" value={confirm.member.email} />
+            {confirm.member.memberInvitationKey ? (
+              <input
+                type="hidden"
+                name="memberInvitationKey"
+                value={confirm.member.memberInvitationKey}
+              />
+            ) : null}
+          </>
+        )}
+        <Link
+          to={back}
+          replace
+          preventScrollReset
+          className={buttonClass("secondary")}
+          onClick={(event) => {
+            if (!hydrated) return;
+            event.preventDefault();
+            if (!busy) onClose();
+          }}
+        >
+          Cancel
+        </Link>
+        <Button type="submit" variant="danger" disabled={busy}>
+          {busy ? text.busy : text.action}
+        </Button>
+      </fetcher.Form>
+    </Dialog>
+  );
+}
+
+/**
+ * Email (required, valid) and Role (editor default). An address already invited or a member
+ * shows the spec's message and disables 'Send Invitation' as it is typed (with JavaScript); the
+ * action checks again against the database either way.
+ */
+function InviteMemberForm({ studioId, takenEmails }: { studioId: string; takenEmails: string[] }) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<MembersActionData>();
+  const actionData = useActionData<MembersActionData | undefined>();
+  const back = usePageWithoutConfirm();
+  // After a successful invite the fetcher keeps its previous answer; `stale` hides it.
+  const [stale, setStale] = useState<unknown>(null);
+  const answer = fetcher.data ?? actionData ?? null;
+  const lastResult = answer && answer !== stale && "invite" in answer ? answer.invite : undefined;
+  // Bumped after a successful invite: remounts the form empty.
+  const [generation, setGeneration] = useState(0);
+  const initialEmail = lastResult?.initialValue?.email;
+  const [typed, setTyped] = useState(typeof initialEmail === "string" ? initialEmail : "");
+
+  useSettled(fetcher, (refused) => {
+    if (refused) return;
+    setStale(fetcher.data ?? actionData ?? null);
+    setTyped("");
+    setGeneration((g) => g + 1);
+  });
+
+  const [form, fields] = useForm({
+    id: `invite-member-${generation}`,
+    lastResult,
+    defaultValue: { role: DEFAULT_MEMBER_ROLE },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteFormSchema(takenEmails) }),
+  });
+  // Busy state adding_member.
+  const busy = fetcher.state !== "idle";
+  const duplicate = hydrated && isTakenEmail(typed, takenEmails);
+  const emailErrors = duplicate ? [DUPLICATE_MEMBER_MESSAGE] : fields.email.errors;
+  const { key: emailKey, ...emailProps } = getInputProps(fields.email, { type: "email" });
+  const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
+
+  return (
+    <fetcher.Form
+      method="post"
+      action={`/sites/${studioId}`}
+      className="grid gap-3 sm:grid-cols-[1fr_max-content_max-content] sm:items-start"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="member-invite" />
+      <input type="hidden" name="redirectTo" value={back} />
+      <div>
+        <label htmlFor={fields.email.id} className="block text-sm font-medium">
+          Email
+        </label>
+        <input
+          key={emailKey}
+          {...emailProps}
+          autoComplete="off"
+          placeholder="name@example.com"
+          aria-invalid={emailErrors?.length ? true : undefined}
+          aria-describedby={emailErrors?.length ? fields.email.errorId : undefined}
+          onInput={(event) => setTyped(event.currentTarget.value)}
+          className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900"
+        />
+        <FieldError id={fields.email.errorId} errors={emailErrors} />
+      </div>
+      <div>
+        <label htmlFor={fields.role.id} className="block text-sm font-medium">
+          Role
+        </label>
+        <select
+          key={roleKey}
+          {...roleProps}
+          className="mt-1 block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+        >
+          {MEMBER_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABEL[r]}
+            </option>
+          ))}
+        </select>
+        <FieldError id={fields.role.errorId} errors={fields.role.errors} />
+      </div>
+      <Button type="submit" className="sm:mt-6" disabled={busy || duplicate}>
+        {busy ? "Sending Invitation..." : "Send Invitation"}
+      </Button>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import {
+  inviteMemberSchema,
+  patchMemberSchema,
+  removeMemberSchema,
+} from "~/services/members.schema";
+import {
+  acceptInvitation,
+  changeMemberRole,
+  inviteMember,
+  leaveProject,
+  removeMember,
+} from "~/services/members.server";
+import { handleApi, parseInput, readJson } from "~/utils/http.server";
+import { requireApiUser } from "~/utils/session.server";
+
+const ALLOW = "POST, PATCH, DELETE";
+const notAllowed = () =>
+  Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: ALLOW } });
+
+export function loader() {
+  return notAllowed();
+}
+
+/**
+ * The members API (spec section 7 "Members and projects"):
+ * - POST {studioId, email, role}: invite (201 `{ok, outcome: "sent", member}`), or resend to a
+ *   still-invited e-mail (200 `{outcome: "resent"}`); 409 when already a member.
+ * - PATCH {studioId, memberInvitationKey, action: "accept", email}: accept (200 `{ok, studioId}`);
+ *   {studioId, action: "leave"}: leave; {studioId, action: "role", memberId, role}: change a role.
+ * - DELETE {memberEmail, memberId, memberInvitationKey, studioId}: revoke or remove (200
+ *   `{ok, outcome: "revoked" | "removed"}`).
+ * 400 bad body, 401 anonymous, 403 not allowed (or the owner), 404 project hidden or member gone.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const method = request.method.toUpperCase();
+  if (method !== "POST" && method !== "PATCH" && method !== "DELETE") return notAllowed();
+  return handleApi(async () => {
+    const user = await requireApiUser(request);
+    const body = await readJson(request, 16 * 1024);
+
+    if (method === "POST") {
+      const input = parseInput(inviteMemberSchema, body);
+      const result = await inviteMember(user, input, { onExisting: "resend" });
+      return Response.json(
+        { ok: true, ...result },
+        { status: result.outcome === "sent" ? 201 : 200 },
+      );
+    }
+
+    if (method === "DELETE") {
+      const input = parseInput(removeMemberSchema, body);
+      return Response.json({ ok: true, ...(await removeMember(user, input)) });
+    }
+
+    const input = parseInput(patchMemberSchema, body);
+    switch (input.action) {
+      case "accept":
+        return Response.json({ ok: true, ...(await acceptInvitation(user, input)) });
+      case "leave":
+        await leaveProject(user, input.studioId);
+        return Response.json({ ok: true });
+      case "role":
+        return Response.json({ ok: true, ...(await changeMemberRole(user, input)) });
+    }
+  });
+}

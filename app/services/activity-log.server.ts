@@ -1,0 +1,118 @@
+/**
+ * Reading the activity log (spec sections 2 "Activity Log", 3 "Event log entry", 9). Events are
+ * written by `logEvent` (activity.server.ts) in the transaction of the change they record.
+ */
+import { and, count, desc, eq, notInArray } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { eventLogs } from "~/db/schema";
+import type { User } from "./accounts.server";
+import { EVENT_TYPES, HIDDEN_EVENT_TYPES, type EventType } from "./activity.server";
+import { requireProjectAction } from "./permissions.server";
+
+/** Spec section 9: the dashboard shows the 3 latest; 'Show more' expands to up to 1000. */
+export const ACTIVITY_DEFAULT_LIMIT = 3;
+export const ACTIVITY_MAX_LIMIT = 1000;
+
+/** One entry as the spec names its fields. */
+export type ActivityEntry = {
+  _key: string;
+  type: string;
+  content: string;
+  metadata: { role?: string; email?: string };
+  /** ISO 8601. */
+  timestamp: string;
+  /** Human-readable type, e.g. 'Invitation sent'. */
+  label: string;
+};
+
+export type ActivityPage = {
+  entries: ActivityEntry[];
+  /** Visible events in all (hidden types excluded), to tell whether 'Show more' has more. */
+  total: number;
+};
+
+/** Labels of the known types. A type added to EVENT_TYPES must get one here (checked by tsc). */
+export const EVENT_LABELS: Record<EventType, string> = {
+  "sites.create": "Project created",
+  "members.invitation.sent": "Invitation sent",
+  "members.invitation.accepted": "Invitation accepted",
+  "members.invitation.declined": "Invitation declined",
+  "members.invitation.revoked": "Invitation revoked",
+  "members.leaved": "Member left",
+  "members.removed": "Member removed",
+  "members.role.changed": "Role changed",
+  "visualTests.enabled": "Visual tests enabled",
+  "visualTests.disabled": "Visual tests disabled",
+  "gpt.enabled": "GPT enabled",
+  "gpt.disabled": "GPT disabled",
+};
+
+const KNOWN = new Set<string>(EVENT_TYPES);
+
+/**
+ * The label of a type: ours for known types, else the type made readable ("a.b.c" -> "A b c"),
+ * so rows written by a newer version still read well.
+ */
+export function eventLabel(type: string): string {
+  if (KNOWN.has(type)) return EVENT_LABELS[type as EventType];
+  const words = type
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[._\-\s]+/)
+    .filter(Boolean)
+    .join(" ")
+    .toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : "Activity";
+}
+
+/** A limit within 1..1000; anything unusable is the default 3. */
+export function activityLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return ACTIVITY_DEFAULT_LIMIT;
+  return Math.min(Math.max(Math.trunc(limit), 1), ACTIVITY_MAX_LIMIT);
+}
+
+/**
+ * The project's activity log, newest first, without hidden types (sites.create). Owner and
+ * accepted members only ("activity.view"); everyone else gets NotFoundError.
+ */
+export async function listActivity(
+  user: User | null,
+  projectId: string,
+  opts: { limit?: number } = {},
+): Promise<ActivityPage> {
+  const { project } = await requireProjectAction(user, projectId, "activity.view");
+  const where = and(
+    eq(eventLogs.projectId, project.id),
+    notInArray(eventLogs.type, [...HIDDEN_EVENT_TYPES]),
+  );
+  const [rows, [totals]] = await Promise.all([
+    db()
+      .select()
+      .from(eventLogs)
+      .where(where)
+      // Events of one transaction share a timestamp; the key keeps their order stable.
+      .orderBy(desc(eventLogs.timestamp), desc(eventLogs.key))
+      .limit(activityLimit(opts.limit)),
+    db().select({ total: count() }).from(eventLogs).where(where),
+  ]);
+  return {
+    entries: rows.map((row) => ({
+      _key: row.key,
+      type: row.type,
+      content: row.content,
+      metadata: pickMetadata(row.metadata),
+      timestamp: row.timestamp.toISOString(),
+      label: row.label || eventLabel(row.type),
+    })),
+    total: Number(totals?.total ?? 0),
+  };
+}
+
+function pickMetadata(value: unknown): ActivityEntry["metadata"] {
+  const out: ActivityEntry["metadata"] = {};
+  if (value && typeof value === "object") {
+    const { role, email } = value as Record<string, unknown>;
+    if (typeof role === "string") out.role = role;
+    if (typeof email === "string") out.email = email;
+  }
+  return out;
+}

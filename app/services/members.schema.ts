@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { email } from "./accounts.schema";
+
+/**
+ * Input rules of members and invitations (spec sections 3, 5, 7), shared by the JSON API, the
+ * dashboard's forms (server) and the invite form's as-you-type check (client). No server imports.
+ */
+export const MEMBER_ROLES = ["editor", "developer", "admin"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+export const DEFAULT_MEMBER_ROLE: MemberRole = "editor";
+
+export const ROLE_LABEL: Record<MemberRole | "owner", string> = {
+  owner: "Owner",
+  admin: "Admin",
+  developer: "Developer",
+  editor: "Editor",
+};
+
+/** Invitations expire after 7 days; an expired one can be resent (issue 4). */
+export const INVITATION_TTL_DAYS = 7;
+
+/** Spec section 5: beside the Email field, with 'Send Invitation' disabled. */
+export const DUPLICATE_MEMBER_MESSAGE = "The email has been invited and/or is a member!";
+
+/** Spec section 8 "Members": the toasts, typos included ('Invitaton resent!'). */
+export const MEMBER_TOASTS = {
+  sent: (address: string) => `Invitation sent to ${address}!`,
+  accepted: "Yay, invitation accepted!",
+  resent: "Invitaton resent!",
+  revoked: "Invitation revoked!",
+  removed: "Member removed!",
+  left: "You've left the project!",
+  roleChanged: "Role updated!",
+  declined: "Invitation declined",
+  addFailed: "Ooops, something went wrong adding member!",
+  acceptFailed: "Ooops, something went wrong accepting invitation!",
+  resendFailed: "Ooops, something went wrong resending invitation!",
+  removeFailed: "Ooops, something went wrong removing invitation/member!",
+  leaveFailed: "Ooops, something went wrong leaving project!",
+  roleFailed: "Ooops, something went wrong changing the role!",
+} as const;
+
+const studioId = z
+  .string({ error: "studioId is required" })
+  .trim()
+  .min(1, "studioId is required")
+  .max(100, "studioId is too long");
+
+const role = z.enum(MEMBER_ROLES, { error: "Choose editor, developer or admin" });
+
+/** 32 random bytes in base64url: 43 characters. Anything else cannot be a key we issued. */
+export const INVITATION_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const invitationKey = z
+  .string({ error: "memberInvitationKey is required" })
+  .trim()
+  .regex(INVITATION_KEY_PATTERN, "This invitation link is invalid");
+
+const memberId = z
+  .string({ error: "memberId is required" })
+  .trim()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Invalid memberId")
+  .transform((v) => v.toLowerCase());
+
+/** POST /api/app/members {studioId, email, role}: invite, or resend to a still-invited e-mail. */
+export const inviteMemberSchema = z.object({
+  studioId,
+  email,
+  role: role.default(DEFAULT_MEMBER_ROLE),
+});
+export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
+
+/**
+ * The invite form on the client: the same rules plus the duplicate check against the member list
+ * the page was rendered with (the action checks again against the database).
+ */
+export function inviteFormSchema(existingEmails: readonly string[]) {
+  const taken = new Set(existingEmails.map((e) => e.toLowerCase()));
+  return inviteMemberSchema.superRefine((value, ctx) => {
+    if (taken.has(value.email)) {
+      ctx.addIssue({ code: "custom", path: ["email"], message: DUPLICATE_MEMBER_MESSAGE });
+    }
+  });
+}
+
+/** True when the typed address is already invited or a member (the button is then disabled). */
+export function isTakenEmail(typed: string, existingEmails: readonly string[]) {
+  const address = typed.trim().toLowerCase();
+  return address.length > 0 && existingEmails.some((e) => e.toLowerCase() === address);
+}
+
+export const acceptInvitationSchema = z.object({
+  action: z.literal("accept"),
+  studioId: studioId.optional(),
+  memberInvitationKey: invitationKey,
+  email: email.optional(),
+});
+export const leaveProjectSchema = z.object({ action: z.literal("leave"), studioId });
+export const changeRoleSchema = z.object({
+  action: z.literal("role"),
+  studioId,
+  memberId,
+  role,
+});
+
+/** PATCH /api/app/members: accept, leave or role, by `action`. */
+export const patchMemberSchema = z.discriminatedUnion(
+  "action",
+  [acceptInvitationSchema, leaveProjectSchema, changeRoleSchema],
+  { error: "action must be accept, leave or role" },
+);
+export type PatchMemberInput = z.infer<typeof patchMemberSchema>;
+
+/**
+ * DELETE /api/app/members {memberEmail, memberId, memberInvitationKey, studioId}: revoke an
+ * invitation or remove a member. memberId or memberEmail names the row; whatever else is given
+ * must match it (a stale page cannot remove someone else).
+ */
+const blank = z.union([z.literal(""), z.null()]).transform(() => undefined);
+export const removeMemberSchema = z
+  .object({
+    studioId,
+    memberId: z.union([blank, memberId]).optional(),
+    memberEmail: z.union([blank, email]).optional(),
+    // Only invited members have a key; an accepted member's row sends none (or null, or "").
+    memberInvitationKey: z.union([blank, invitationKey]).optional(),
+  })
+  .refine((v) => v.memberId || v.memberEmail, {
+    message: "memberId or memberEmail is required",
+    path: ["memberId"],
+  });
+export type RemoveMemberInput = z.infer<typeof removeMemberSchema>;
+
+/** The table's Resend button. */
+export const resendInvitationSchema = z.object({ studioId, memberId });
+
+/** The invitation card's form: Accept Invitation, or Ignore (signed in as the invitee). */
+export const invitationCardSchema = z.object({
+  intent: z.enum(["accept", "decline"], { error: "Unknown action" }),
+});

@@ -1,0 +1,1696 @@
+/**
+ * The permission table (issue 4 section 2, STYLE.md): every route module of app/routes, each
+ * loader and action, against every actor - anonymous, signed-in outsider, invited (not accepted)
+ * member, editor, developer, admin member, owner and platform admin - with real rows and real
+ * sessions. Allowed requests must succeed (2xx, or a redirect within the app); denied ones get
+ * 401/403/404 or a redirect to /auth/login, and change nothing (row counts and key columns of
+ * the app's tables, and queued jobs, before and after).
+ *
+ * The route list is read from app/routes: a route file without a row fails the test, naming it.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { asc, count, eq, inArray, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import {
+  accessRequests,
+  eventLogs,
+  localDeploys,
+  localSites,
+  localStudioInvites,
+  localStudios,
+  members,
+  outbox,
+  projects,
+  projectSites,
+  users,
+} from "~/db/schema";
+import { contentStudioProvider } from "~/providers/content-studio/index.server";
+import type { User } from "~/services/accounts.server";
+import { createProject } from "~/services/projects.server";
+import { primaryProvider } from "~/services/provisioning.server";
+import { createLaunchToken } from "~/services/studio.server";
+import { readToast } from "~/utils/toast.server";
+import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
+
+// ---------------------------------------------------------------------------------------------
+// Actors and expectations
+
+const ACTORS = [
+  "anonymous",
+  "outsider",
+  "invited",
+  "editor",
+  "developer",
+  "admin",
+  "owner",
+  "platformAdmin",
+] as const;
+type ActorName = (typeof ACTORS)[number];
+type SignedIn = Exclude<ActorName, "anonymous">;
+
+/**
+ * "allow": 2xx, or a redirect within the app (not to login) without an error toast. "deny": 401,
+ * 403, 404 or a redirect to /auth/login. "refused": a form's answer to a viewer who may not do
+ * this - back within the app with an error toast. A status (and Location prefix): exactly that
+ * (public routes, wrong methods). Everything but "allow" must also change nothing.
+ */
+type Expect = "allow" | "deny" | "refused" | { status: number; location?: string };
+type Expectations = Record<ActorName, Expect>;
+
+const allow = (who: readonly ActorName[], otherwise: Expect = "deny"): Expectations =>
+  Object.fromEntries(ACTORS.map((a) => [a, who.includes(a) ? "allow" : otherwise])) as Expectations;
+const everyone = (e: Expect): Expectations =>
+  Object.fromEntries(ACTORS.map((a) => [a, e])) as Expectations;
+const status = (code: number, location?: string): Expect => ({ status: code, location });
+
+const MEMBERS = allow(["editor", "developer", "admin", "owner"]);
+const SIGNED_IN = allow(ACTORS.filter((a) => a !== "anonymous"));
+const PLATFORM_ADMIN = allow(["platformAdmin"]);
+const PROJECT_ADMINS = allow(["admin", "owner"]);
+const PUBLIC = everyone("allow");
+const NOT_ALLOWED = everyone(status(405));
+
+// ---------------------------------------------------------------------------------------------
+// Fixture: two projects with real rows
+
+type TestUser = Awaited<ReturnType<typeof createUser>>;
+type ProjectFixture = {
+  id: string;
+  studioId: string;
+  name: string;
+  idempotencyKey: string;
+  siteId: string;
+  studioSanityId: string;
+};
+
+type Fixture = {
+  users: Record<SignedIn, TestUser> & { ownerB: TestUser; memberB: TestUser };
+  cookies: Record<ActorName, string | undefined>;
+  a: ProjectFixture;
+  b: ProjectFixture;
+  /** Member rows restored before every request (fixed ids and invitation keys). */
+  memberRows: (typeof members.$inferInsert)[];
+  memberIds: { invited: string; editor: string; developer: string; admin: string; b: string };
+  invitationKeyA: string;
+  invitationKeyB: string;
+  accessRequestId: string;
+};
+
+const asUser = (row: TestUser): User => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  isAdmin: row.email === "admin@example.com",
+});
+
+async function makeProject(owner: TestUser, name: string): Promise<ProjectFixture> {
+  const { project } = await createProject(asUser(owner), {
+    name,
+    idempotencyKey: `perm-${randomBytes(6).toString("hex")}`,
+  });
+  const studio = await contentStudioProvider().createStudio({
+    displayName: project.name,
+    idempotencyKey: project.idempotencyKey,
+  });
+  const provider = primaryProvider(project.siteType);
+  const siteId = `perm-site-${randomBytes(6).toString("hex")}`;
+  const deployId = `perm-dep-${randomBytes(6).toString("hex")}`;
+  await db()
+    .insert(localSites)
+    .values({ id: siteId, provider, name: project.name, idempotencyKey: `idem-${siteId}` });
+  await db()
+    .insert(localDeploys)
+    .values({ id: deployId, siteId, state: provider === "vercel" ? "READY" : "ready" });
+  await db()
+    .update(localSites)
+    .set({ publishedDeployId: deployId })
+    .where(eq(localSites.id, siteId));
+  await db().insert(projectSites).values({ projectId: project._id, provider, siteId });
+  await db()
+    .update(projects)
+    .set({
+      studioSanityId: studio.projectId,
+      studioUrl: studio.studioUrl,
+      siteId,
+      isSiteOnVercel: provider === "vercel",
+      siteCreationStatus: "success",
+      studioCreationStatus: "success",
+    })
+    .where(eq(projects.id, project._id));
+  return {
+    id: project._id,
+    studioId: project.studioId,
+    name: project.name,
+    idempotencyKey: project.idempotencyKey,
+    siteId,
+    studioSanityId: studio.projectId,
+  };
+}
+
+const invitationKey = () => randomBytes(32).toString("base64url");
+const uuid = () => crypto.randomUUID();
+
+async function buildFixture(): Promise<Fixture> {
+  const make = (name: string, email?: string) => createUser({ name, email });
+  const [owner, outsider, invited, editor, developer, admin, platformAdmin, ownerB, memberB] =
+    await Promise.all([
+      make("Olivia Owner"),
+      make("Oscar Outsider"),
+      make("Ivy Invited"),
+      make("Eddie Editor"),
+      make("Dana Developer"),
+      make("Ada Admin"),
+      make("Pat Platform", "admin@example.com"),
+      make("Bob Owner"),
+      make("Bea Member"),
+    ]);
+  const a = await makeProject(owner, "Permission project A");
+  const b = await makeProject(ownerB, "Permission project B");
+  const ids = { invited: uuid(), editor: uuid(), developer: uuid(), admin: uuid(), b: uuid() };
+  const invitationKeyA = invitationKey();
+  const invitationKeyB = invitationKey();
+  const expires = new Date(Date.now() + 7 * 86400_000);
+  const accepted = (
+    id: string,
+    projectId: string,
+    u: TestUser,
+    role: "editor" | "developer" | "admin",
+  ) => ({ id, projectId, userId: u.id, invitedEmail: u.email, role, status: "accepted" }) as const;
+  const memberRows: (typeof members.$inferInsert)[] = [
+    {
+      id: ids.invited,
+      projectId: a.id,
+      userId: invited.id,
+      invitedEmail: invited.email,
+      role: "editor",
+      status: "invited",
+      invitationKey: invitationKeyA,
+      invitationExpiresAt: expires,
+    },
+    accepted(ids.editor, a.id, editor, "editor"),
+    accepted(ids.developer, a.id, developer, "developer"),
+    accepted(ids.admin, a.id, admin, "admin"),
+    accepted(ids.b, b.id, memberB, "editor"),
+    {
+      projectId: b.id,
+      id: uuid(),
+      invitedEmail: "invited-to-b@example.com",
+      role: "admin",
+      status: "invited",
+      invitationKey: invitationKeyB,
+      invitationExpiresAt: expires,
+    },
+  ];
+  const [request] = await db()
+    .insert(accessRequests)
+    .values({ fullName: "Rita Requester", businessEmail: `rita-${uuid()}@example.com` })
+    .returning();
+  const signedIn = { owner, outsider, invited, editor, developer, admin, platformAdmin };
+  const cookies = { anonymous: undefined } as Record<ActorName, string | undefined>;
+  for (const [name, u] of Object.entries(signedIn)) {
+    cookies[name as SignedIn] = await sessionCookie(u.id);
+  }
+  return {
+    users: { ...signedIn, ownerB, memberB },
+    cookies,
+    a,
+    b,
+    memberRows,
+    memberIds: ids,
+    invitationKeyA,
+    invitationKeyB,
+    accessRequestId: request.id,
+  };
+}
+
+/** The state every request starts from: what earlier allowed requests changed is put back. */
+async function baseline(f: Fixture) {
+  await db()
+    .update(projects)
+    .set({
+      siteCreationStatus: "success",
+      studioCreationStatus: "success",
+      deployRetryCount: 0,
+      permanentErrorAt: null,
+    })
+    .where(eq(projects.id, f.a.id));
+  // Project B's deployment failed, so retrying it would be possible for its own members.
+  await db()
+    .update(projects)
+    .set({ siteCreationStatus: "failed", deployRetryCount: 0, permanentErrorAt: null })
+    .where(eq(projects.id, f.b.id));
+  await db()
+    .update(accessRequests)
+    .set({ requestStatus: "Pending", decidedAt: null, decidedBy: null })
+    .where(eq(accessRequests.id, f.accessRequestId));
+  await db()
+    .delete(members)
+    .where(inArray(members.projectId, [f.a.id, f.b.id]));
+  await db().insert(members).values(f.memberRows);
+}
+
+async function failA(f: Fixture) {
+  await db().update(projects).set({ siteCreationStatus: "failed" }).where(eq(projects.id, f.a.id));
+}
+
+/** What a denied request must leave as it was. */
+async function snapshot(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const put = (name: string, value: unknown) => {
+    out[name] = JSON.stringify(value);
+  };
+  put(
+    "projects",
+    await db()
+      .select({
+        id: projects.id,
+        name: projects.name,
+        ownerId: projects.ownerId,
+        siteType: projects.siteType,
+        site: projects.siteCreationStatus,
+        studio: projects.studioCreationStatus,
+        retries: projects.deployRetryCount,
+        permanent: projects.permanentErrorAt,
+        accepted: projects.inviteToProjectAccepted,
+        domain: projects.siteCustomDomain,
+      })
+      .from(projects)
+      .orderBy(asc(projects.id)),
+  );
+  put(
+    "members",
+    await db()
+      .select({
+        id: members.id,
+        projectId: members.projectId,
+        userId: members.userId,
+        email: members.invitedEmail,
+        role: members.role,
+        status: members.status,
+        key: members.invitationKey,
+      })
+      .from(members)
+      .orderBy(asc(members.id)),
+  );
+  put(
+    "users",
+    await db()
+      .select({ id: users.id, email: users.email, splash: users.hideStudioSplash })
+      .from(users)
+      .orderBy(asc(users.id)),
+  );
+  put(
+    "access_requests",
+    await db()
+      .select({ id: accessRequests.id, status: accessRequests.requestStatus })
+      .from(accessRequests)
+      .orderBy(asc(accessRequests.id)),
+  );
+  put(
+    "local_studio_invites",
+    await db()
+      .select({
+        id: localStudioInvites.id,
+        status: localStudioInvites.status,
+        sent: localStudioInvites.sentCount,
+      })
+      .from(localStudioInvites)
+      .orderBy(asc(localStudioInvites.id)),
+  );
+  for (const [name, table] of Object.entries({
+    event_logs: eventLogs,
+    outbox,
+    local_deploys: localDeploys,
+    local_sites: localSites,
+    local_studios: localStudios,
+    project_sites: projectSites,
+  })) {
+    const [row] = await db().select({ n: count() }).from(table);
+    put(name, row.n);
+  }
+  const jobs = await db().execute(
+    sql`select count(*)::int as n from pgboss.job where name not like '\_\_pgboss%'`,
+  );
+  put("jobs", (jobs as unknown as { rows: { n: number }[] }).rows[0]?.n);
+  return out;
+}
+
+function changedTables(before: Record<string, string>, after: Record<string, string>) {
+  return Object.keys(before).filter((k) => before[k] !== after[k]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+type Req = {
+  path: string;
+  method?: string;
+  form?: Record<string, string>;
+  json?: unknown;
+  headers?: Record<string, string>;
+  params?: Record<string, string>;
+};
+
+type Case = {
+  name: string;
+  fn: "loader" | "action";
+  /** State this request needs, after the baseline (e.g. a failed deployment to retry). */
+  setup?: (f: Fixture) => Promise<void>;
+  request: (f: Fixture, actor: ActorName) => Req;
+  expect: Expectations;
+  /** A new session for this request (the request ends it). */
+  freshSession?: true;
+  /** Extra assertions on the response, e.g. that a list leaks no other project. */
+  check?: (res: Response, actor: ActorName, f: Fixture) => Promise<void>;
+};
+
+type Row = {
+  file: string;
+  /** Why the route is open to anyone (login, signup, public stand-ins, ...). */
+  public?: string;
+  cases: Case[];
+};
+
+const emailOf = (f: Fixture, actor: ActorName) =>
+  actor === "anonymous" ? "nobody@example.com" : f.users[actor].email;
+
+let unique = 0;
+const next = () => `${Date.now().toString(36)}-${(unique += 1)}`;
+
+/** The dashboard's member forms: managers act, other members are refused, the rest denied. */
+const MANAGERS_FORM: Expectations = {
+  ...PROJECT_ADMINS,
+  editor: "refused",
+  developer: "refused",
+};
+
+const dashboardForm = (f: Fixture, form: Record<string, string>): Req => ({
+  path: `/sites/${f.a.studioId}`,
+  params: { studioId: f.a.studioId },
+  form: { ...form, redirectTo: `/sites/${f.a.studioId}` },
+});
+
+const sectionRow = (section: string): Row => ({
+  file: `_app.sites.${section}.$studioId.tsx`,
+  cases: [
+    {
+      name: `GET /sites/${section}/{A}`,
+      fn: "loader",
+      request: (f) => ({
+        path: `/sites/${section}/${f.a.studioId}`,
+        params: { studioId: f.a.studioId },
+      }),
+      expect: MEMBERS,
+    },
+  ],
+});
+
+/** A list answer names project A exactly for A's owner and members. */
+function listsProjectA(studioIds: (body: unknown) => string[]) {
+  return async (res: Response, actor: ActorName, f: Fixture) => {
+    if (res.status !== 200) return;
+    const listed = studioIds(await res.clone().json()).includes(f.a.studioId);
+    expect(listed, `${actor} sees project A in the list`).toBe(MEMBERS[actor] === "allow");
+  };
+}
+
+const ROWS: Row[] = [
+  {
+    file: "_app._index.tsx",
+    cases: [
+      {
+        name: "GET / (the project list)",
+        fn: "loader",
+        request: () => ({ path: "/" }),
+        expect: SIGNED_IN,
+        check: listsProjectA((b) =>
+          (b as { data: { studioId: string }[] }).data.map((p) => p.studioId),
+        ),
+      },
+    ],
+  },
+  {
+    file: "_app.tsx",
+    cases: [
+      {
+        name: "GET /sites/{A} (the shell's picker never names a hidden project)",
+        fn: "loader",
+        request: (f) => ({ path: `/sites/${f.a.studioId}` }),
+        expect: SIGNED_IN,
+        check: async (res, actor, f) => {
+          if (res.status !== 200) return;
+          const body = (await res.clone().json()) as {
+            picker: { projects: { studioId: string }[]; selected: { studioId: string } | null };
+          };
+          const member = MEMBERS[actor] === "allow";
+          expect(body.picker.selected?.studioId ?? null, actor).toBe(member ? f.a.studioId : null);
+          expect(
+            body.picker.projects.some((p) => p.studioId === f.a.studioId),
+            actor,
+          ).toBe(member);
+        },
+      },
+    ],
+  },
+  {
+    file: "_app.admin.tsx",
+    cases: [
+      {
+        name: "GET /admin",
+        fn: "loader",
+        request: () => ({ path: "/admin" }),
+        expect: PLATFORM_ADMIN,
+      },
+      {
+        name: "POST /admin approve",
+        fn: "action",
+        request: (f) => ({ path: "/admin", form: { intent: "approve", id: f.accessRequestId } }),
+        expect: PLATFORM_ADMIN,
+      },
+    ],
+  },
+  {
+    file: "_app.dev.outbox.tsx",
+    cases: [
+      {
+        name: "GET /dev/outbox",
+        fn: "loader",
+        request: () => ({ path: "/dev/outbox" }),
+        expect: PLATFORM_ADMIN,
+      },
+    ],
+  },
+  {
+    file: "_app.sites.$studioId.tsx",
+    cases: [
+      {
+        name: "GET /sites/{A} (dashboard)",
+        fn: "loader",
+        request: (f) => ({ path: `/sites/${f.a.studioId}`, params: { studioId: f.a.studioId } }),
+        expect: MEMBERS,
+      },
+      {
+        name: "POST member-invite",
+        fn: "action",
+        request: (f) =>
+          dashboardForm(f, {
+            intent: "member-invite",
+            email: `form-invitee-${next()}@example.com`,
+            role: "developer",
+          }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST member-resend (the invitation)",
+        fn: "action",
+        request: (f) =>
+          dashboardForm(f, { intent: "member-resend", memberId: f.memberIds.invited }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST member-remove (the editor)",
+        fn: "action",
+        request: (f) =>
+          dashboardForm(f, {
+            intent: "member-remove",
+            memberId: f.memberIds.editor,
+            memberEmail: f.users.editor.email,
+          }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST member-role (the developer becomes editor)",
+        fn: "action",
+        request: (f) =>
+          dashboardForm(f, {
+            intent: "member-role",
+            memberId: f.memberIds.developer,
+            role: "editor",
+          }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST member-leave",
+        fn: "action",
+        request: (f) => dashboardForm(f, { intent: "member-leave" }),
+        expect: { ...allow(["editor", "developer", "admin"]), owner: "refused" },
+      },
+    ],
+  },
+  {
+    file: "_app.sites.$studioId_.activity.tsx",
+    cases: [
+      {
+        name: "GET /sites/{A}/activity",
+        fn: "loader",
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/activity`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "_app.sites.$studioId_.deployment-error.tsx",
+    cases: [
+      {
+        name: "GET /sites/{A}/deployment-error (not failed: back to the dashboard)",
+        fn: "loader",
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/deployment-error`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "_app.sites.$studioId_.failed-deployment.tsx",
+    cases: [
+      {
+        name: "GET /sites/{A}/failed-deployment",
+        fn: "loader",
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/failed-deployment`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: MEMBERS,
+      },
+      {
+        name: "POST Retry deploy of A (failed)",
+        fn: "action",
+        setup: failA,
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/failed-deployment`,
+          params: { studioId: f.a.studioId },
+          form: { name: f.a.name, idempotencyKey: f.a.idempotencyKey },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "_app.sites._index.tsx",
+    cases: [
+      { name: "GET /sites", fn: "loader", request: () => ({ path: "/sites" }), expect: SIGNED_IN },
+      {
+        name: "POST create a business project",
+        fn: "action",
+        request: () => ({
+          path: "/sites?index",
+          form: { intent: "create", name: `Created ${next()}`, idempotencyKey: `k-${next()}` },
+        }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST create an enterprise project (choosing the site type)",
+        fn: "action",
+        request: () => ({
+          path: "/sites?index",
+          form: {
+            intent: "create",
+            name: `Enterprise ${next()}`,
+            siteType: "enterprise",
+            idempotencyKey: `k-${next()}`,
+          },
+        }),
+        expect: PLATFORM_ADMIN,
+      },
+    ],
+  },
+  sectionRow("analytics"),
+  sectionRow("forms"),
+  sectionRow("newsletter"),
+  sectionRow("settings"),
+  sectionRow("social-media"),
+  sectionRow("website"),
+  {
+    file: "api.app.$id.ts",
+    cases: [
+      {
+        name: "GET /api/app/{A._id}",
+        fn: "loader",
+        request: (f) => ({ path: `/api/app/${f.a.id}`, params: { id: f.a.id } }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "api.app._index.ts",
+    cases: [
+      {
+        name: "GET /api/app",
+        fn: "loader",
+        request: () => ({ path: "/api/app" }),
+        expect: SIGNED_IN,
+        check: listsProjectA((b) =>
+          (b as { data: { studioId: string }[] }).data.map((p) => p.studioId),
+        ),
+      },
+    ],
+  },
+  {
+    file: "api.app.create.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/create" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST a business project",
+        fn: "action",
+        request: () => ({
+          path: "/api/app/create",
+          json: { name: `Api ${next()}`, idempotencyKey: `k-${next()}` },
+        }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST an enterprise project (choosing the site type)",
+        fn: "action",
+        request: () => ({
+          path: "/api/app/create",
+          json: {
+            name: `Api ent ${next()}`,
+            siteType: "enterprise",
+            idempotencyKey: `k-${next()}`,
+          },
+        }),
+        expect: PLATFORM_ADMIN,
+      },
+    ],
+  },
+  {
+    file: "api.app.deployments.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/deployments" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST deploy A",
+        fn: "action",
+        request: (f) => ({ path: "/api/app/deployments", json: { id: f.a.id } }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.members.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/members" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST invite to A",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          json: { studioId: f.a.studioId, email: `invitee-${next()}@example.com`, role: "editor" },
+        }),
+        expect: PROJECT_ADMINS,
+      },
+      {
+        name: "PATCH accept A's invitation",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/api/app/members",
+          method: "PATCH",
+          json: {
+            studioId: f.a.studioId,
+            memberInvitationKey: f.invitationKeyA,
+            action: "accept",
+            email: emailOf(f, actor),
+          },
+        }),
+        expect: allow(["invited"]),
+      },
+      {
+        name: "PATCH leave A",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "PATCH",
+          json: { studioId: f.a.studioId, action: "leave" },
+        }),
+        expect: allow(["editor", "developer", "admin"]),
+      },
+      {
+        name: "PATCH change the developer's role",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "PATCH",
+          json: {
+            studioId: f.a.studioId,
+            action: "role",
+            memberId: f.memberIds.developer,
+            role: "editor",
+          },
+        }),
+        expect: PROJECT_ADMINS,
+      },
+      {
+        name: "DELETE revoke the invitation",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "DELETE",
+          json: {
+            studioId: f.a.studioId,
+            memberId: f.memberIds.invited,
+            memberEmail: f.users.invited.email,
+            memberInvitationKey: f.invitationKeyA,
+          },
+        }),
+        expect: PROJECT_ADMINS,
+      },
+      {
+        name: "DELETE remove the editor",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "DELETE",
+          json: {
+            studioId: f.a.studioId,
+            memberId: f.memberIds.editor,
+            memberEmail: f.users.editor.email,
+          },
+        }),
+        expect: PROJECT_ADMINS,
+      },
+    ],
+  },
+  {
+    file: "api.app.project-invite.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/project-invite" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST resend my studio invitation on A",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/api/app/project-invite",
+          json: { projectId: f.a.id, email: emailOf(f, actor) },
+        }),
+        expect: MEMBERS,
+      },
+      {
+        name: "POST resend the developer's studio invitation on A",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/project-invite",
+          json: { projectId: f.a.id, email: f.users.developer.email },
+        }),
+        expect: allow(["developer", "admin", "owner"]),
+      },
+    ],
+  },
+  {
+    file: "api.app.retry.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/retry" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST retry A (failed)",
+        fn: "action",
+        setup: failA,
+        request: (f) => ({
+          path: "/api/app/retry",
+          json: { name: f.a.name, idempotencyKey: f.a.idempotencyKey },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "api.auth.logout-callback.tsx",
+    public: "the identity provider sends the browser back here after logging out",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/api/auth/logout-callback" }),
+        expect: everyone(status(302, "/auth/login")),
+      },
+    ],
+  },
+  {
+    file: "api.deployments.$studioId.ts",
+    cases: [
+      {
+        name: "GET /api/deployments/{A}",
+        fn: "loader",
+        request: (f) => ({
+          path: `/api/deployments/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: MEMBERS,
+      },
+      {
+        name: "POST (405)",
+        fn: "action",
+        request: (f) => ({
+          path: `/api/deployments/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          json: {},
+        }),
+        expect: NOT_ALLOWED,
+      },
+    ],
+  },
+  {
+    file: "auth.forgot.tsx",
+    public: "asking for a password reset needs no session",
+    cases: [
+      {
+        name: "POST",
+        fn: "action",
+        request: () => ({ path: "/auth/forgot", form: { email: `forgot-${next()}@example.com` } }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "auth.login.tsx",
+    public: "the login page",
+    cases: [
+      { name: "GET", fn: "loader", request: () => ({ path: "/auth/login" }), expect: PUBLIC },
+      {
+        name: "POST wrong password",
+        fn: "action",
+        request: (f) => ({
+          path: "/auth/login",
+          form: { email: f.users.outsider.email, password: "not the password" },
+        }),
+        expect: everyone(status(401)),
+      },
+    ],
+  },
+  {
+    file: "auth.logout.tsx",
+    public: "logging out ends whatever session there is",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/auth/logout" }),
+        expect: everyone(status(302, "/")),
+      },
+      {
+        name: "POST",
+        fn: "action",
+        request: () => ({ path: "/auth/logout", form: {} }),
+        freshSession: true,
+        expect: everyone(status(302, "/auth/login")),
+      },
+    ],
+  },
+  {
+    file: "auth.oidc.callback.tsx",
+    public: "the identity provider's return (single sign-on is off in tests: back to login)",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/auth/oidc/callback?code=x&state=y" }),
+        expect: everyone(status(302, "/auth/login")),
+      },
+    ],
+  },
+  {
+    file: "auth.oidc.tsx",
+    public: "starting single sign-on (off in tests: back to login)",
+    cases: [
+      { name: "GET", fn: "loader", request: () => ({ path: "/auth/oidc" }), expect: PUBLIC },
+      {
+        name: "POST",
+        fn: "action",
+        request: () => ({ path: "/auth/oidc", form: {} }),
+        expect: everyone(status(302, "/auth/login")),
+      },
+    ],
+  },
+  {
+    file: "auth.reset.$token.tsx",
+    public: "the password reset link; the token is the credential",
+    cases: [
+      {
+        name: "GET with an unknown token",
+        fn: "loader",
+        request: () => ({ path: "/auth/reset/nope", params: { token: "nope" } }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST with an unknown token",
+        fn: "action",
+        request: () => ({
+          path: "/auth/reset/nope",
+          params: { token: "nope" },
+          form: { password: "a new password 123", confirmPassword: "a new password 123" },
+        }),
+        expect: everyone(status(400)),
+      },
+    ],
+  },
+  {
+    file: "dashboard.tsx",
+    public: "an alias of /sites",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/dashboard" }),
+        expect: everyone(status(302, "/sites")),
+      },
+    ],
+  },
+  {
+    file: "healthz.ts",
+    public: "liveness",
+    cases: [{ name: "GET", fn: "loader", request: () => ({ path: "/healthz" }), expect: PUBLIC }],
+  },
+  {
+    file: "invitations.$invitationKey.tsx",
+    public: "the invitation card: the key in the e-mailed link is the credential",
+    cases: [
+      {
+        name: "GET the card of A's invitation",
+        fn: "loader",
+        request: (f) => ({
+          path: `/invitations/${f.invitationKeyA}`,
+          params: { invitationKey: f.invitationKeyA },
+        }),
+        expect: PUBLIC,
+      },
+      {
+        name: "POST Accept Invitation",
+        fn: "action",
+        request: (f) => ({
+          path: `/invitations/${f.invitationKeyA}`,
+          params: { invitationKey: f.invitationKeyA },
+          form: { intent: "accept" },
+        }),
+        // Others are sent back to the card with an error toast; nothing changes.
+        expect: { ...everyone("refused"), anonymous: "deny", invited: "allow" },
+      },
+      {
+        name: "POST Ignore",
+        fn: "action",
+        request: (f) => ({
+          path: `/invitations/${f.invitationKeyA}`,
+          params: { invitationKey: f.invitationKeyA },
+          form: { intent: "decline" },
+        }),
+        expect: { ...everyone("refused"), anonymous: status(302, "/"), invited: "allow" },
+      },
+    ],
+  },
+  {
+    file: "local.sites.$siteId.tsx",
+    public: "the local hosting provider's published site (a public website)",
+    cases: [
+      {
+        name: "GET A's site",
+        fn: "loader",
+        request: (f) => ({ path: `/local/sites/${f.a.siteId}`, params: { siteId: f.a.siteId } }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "local.studio.$projectId.tsx",
+    public: "the local content studio stand-in; its invite ids are the credential",
+    cases: [
+      {
+        name: "GET A's studio",
+        fn: "loader",
+        request: (f) => ({
+          path: `/local/studio/${f.a.studioSanityId}`,
+          params: { projectId: f.a.studioSanityId },
+        }),
+        expect: PUBLIC,
+      },
+      {
+        name: "POST accept an unknown invite",
+        fn: "action",
+        request: (f) => ({
+          path: `/local/studio/${f.a.studioSanityId}`,
+          params: { projectId: f.a.studioSanityId },
+          form: { inviteId: "not-an-invite" },
+        }),
+        expect: everyone(status(404)),
+      },
+    ],
+  },
+  {
+    file: "pagebuilders.tsx",
+    public: "an alias of /sites",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/pagebuilders" }),
+        expect: everyone(status(302, "/sites")),
+      },
+    ],
+  },
+  {
+    file: "request-access.tsx",
+    public: "prospective customers ask for access here",
+    cases: [
+      { name: "GET", fn: "loader", request: () => ({ path: "/request-access" }), expect: PUBLIC },
+      {
+        name: "POST review",
+        fn: "action",
+        request: () => ({
+          path: "/request-access",
+          form: {
+            intent: "review",
+            fullName: "Rae Viewer",
+            businessEmail: `rae-${next()}@example.com`,
+          },
+        }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "resources.picker.ts",
+    cases: [
+      {
+        name: "GET /resources/picker",
+        fn: "loader",
+        request: () => ({ path: "/resources/picker?q=permission" }),
+        expect: SIGNED_IN,
+        check: listsProjectA((b) =>
+          (b as { projects: { studioId: string }[] }).projects.map((p) => p.studioId),
+        ),
+      },
+    ],
+  },
+  {
+    file: "resources.studio-invite.ts",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/resources/studio-invite" }),
+        expect: everyone(status(302, "/")),
+      },
+      {
+        name: "POST Resend Invitation (own e-mail) on A",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/resources/studio-invite",
+          form: {
+            projectId: f.a.studioId,
+            email: emailOf(f, actor),
+            redirectTo: `/sites/${f.a.studioId}`,
+          },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "resources.studio-launch.ts",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/resources/studio-launch" }),
+        expect: everyone(status(302, "/")),
+      },
+      {
+        name: "POST Take me to Studio (JSON)",
+        fn: "action",
+        request: (f) => ({
+          path: "/resources/studio-launch",
+          form: { studioId: f.a.studioId },
+          headers: { Accept: "application/json" },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "resources.theme.tsx",
+    public: "colour mode is a cookie of the browser",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/resources/theme" }),
+        expect: everyone(status(302, "/")),
+      },
+      {
+        name: "POST dark",
+        fn: "action",
+        request: () => ({ path: "/resources/theme", form: { theme: "dark" } }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "signup.tsx",
+    public: "the signup page",
+    cases: [
+      { name: "GET", fn: "loader", request: () => ({ path: "/signup" }), expect: PUBLIC },
+      {
+        name: "POST without fields",
+        fn: "action",
+        request: () => ({ path: "/signup", form: {} }),
+        expect: everyone(status(400)),
+      },
+    ],
+  },
+  {
+    file: "studios.autologin.$studioId.tsx",
+    cases: [
+      {
+        name: "GET with the actor's own launch token for A",
+        fn: "loader",
+        request: (f, actor) => {
+          const token = actor === "anonymous" ? "" : createLaunchToken(asUser(f.users[actor]), f.a);
+          return {
+            path: `/studios/autologin/${f.a.studioId}?token=${token}`,
+            params: { studioId: f.a.studioId },
+          };
+        },
+        // The token names the user; without one the link is invalid (400).
+        expect: { ...MEMBERS, anonymous: status(400) },
+      },
+      {
+        name: "POST Take me to Studio from the splash",
+        fn: "action",
+        request: (f) => ({
+          path: `/studios/autologin/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { hideSplash: "on" },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+];
+
+/**
+ * Cross-project checks: A's admin (and A's owner) send project B's ids to B's routes and APIs,
+ * or B's rows through A's. Every one is denied and changes nothing.
+ */
+type CrossCase = {
+  name: string;
+  file: string;
+  fn: "loader" | "action";
+  request: (f: Fixture) => Req;
+  /** "deny" unless said otherwise. */
+  expect?: Expect;
+};
+const CROSS: CrossCase[] = [
+  {
+    name: "dashboard of B",
+    file: "_app.sites.$studioId.tsx",
+    fn: "loader",
+    request: (f) => ({ path: `/sites/${f.b.studioId}`, params: { studioId: f.b.studioId } }),
+  },
+  {
+    name: "invite to B with B's dashboard form",
+    file: "_app.sites.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+      form: { intent: "member-invite", email: `cross-${next()}@example.com`, role: "admin" },
+    }),
+  },
+  {
+    name: "remove B's member with A's dashboard form",
+    file: "_app.sites.$studioId.tsx",
+    fn: "action",
+    request: (f) =>
+      dashboardForm(f, {
+        intent: "member-remove",
+        memberId: f.memberIds.b,
+        memberEmail: f.users.memberB.email,
+      }),
+    expect: "refused",
+  },
+  {
+    name: "activity of B",
+    file: "_app.sites.$studioId_.activity.tsx",
+    fn: "loader",
+    request: (f) => ({
+      path: `/sites/${f.b.studioId}/activity`,
+      params: { studioId: f.b.studioId },
+    }),
+  },
+  {
+    name: "GET /api/app/{B._id}",
+    file: "api.app.$id.ts",
+    fn: "loader",
+    request: (f) => ({ path: `/api/app/${f.b.id}`, params: { id: f.b.id } }),
+  },
+  {
+    name: "GET /api/deployments/{B}",
+    file: "api.deployments.$studioId.ts",
+    fn: "loader",
+    request: (f) => ({
+      path: `/api/deployments/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+    }),
+  },
+  {
+    name: "deploy B",
+    file: "api.app.deployments.ts",
+    fn: "action",
+    request: (f) => ({ path: "/api/app/deployments", json: { id: f.b.id } }),
+  },
+  {
+    name: "retry B through the API",
+    file: "api.app.retry.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/retry",
+      json: { name: f.b.name, idempotencyKey: f.b.idempotencyKey },
+    }),
+  },
+  {
+    name: "retry B through A's failed-deployment page",
+    file: "_app.sites.$studioId_.failed-deployment.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/${f.a.studioId}/failed-deployment`,
+      params: { studioId: f.a.studioId },
+      form: { name: f.b.name, idempotencyKey: f.b.idempotencyKey },
+    }),
+  },
+  {
+    name: "invite to B",
+    file: "api.app.members.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/members",
+      json: { studioId: f.b.studioId, email: `cross-${next()}@example.com`, role: "admin" },
+    }),
+  },
+  {
+    name: "remove B's member through B",
+    file: "api.app.members.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/members",
+      method: "DELETE",
+      json: { studioId: f.b.studioId, memberId: f.memberIds.b, memberEmail: f.users.memberB.email },
+    }),
+  },
+  {
+    name: "remove B's member through A",
+    file: "api.app.members.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/members",
+      method: "DELETE",
+      json: { studioId: f.a.studioId, memberId: f.memberIds.b, memberEmail: f.users.memberB.email },
+    }),
+  },
+  {
+    name: "change the role of B's member through A",
+    file: "api.app.members.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/members",
+      method: "PATCH",
+      json: { studioId: f.a.studioId, action: "role", memberId: f.memberIds.b, role: "admin" },
+    }),
+  },
+  {
+    name: "accept B's invitation (someone else's) through A",
+    file: "api.app.members.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/members",
+      method: "PATCH",
+      json: { studioId: f.a.studioId, memberInvitationKey: f.invitationKeyB, action: "accept" },
+    }),
+  },
+  {
+    name: "leave B",
+    file: "api.app.members.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/members",
+      method: "PATCH",
+      json: { studioId: f.b.studioId, action: "leave" },
+    }),
+  },
+  {
+    name: "resend the studio invitation of B's member",
+    file: "api.app.project-invite.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/project-invite",
+      json: { projectId: f.b.id, email: f.users.memberB.email },
+    }),
+  },
+  {
+    name: "Resend Invitation form on B",
+    file: "resources.studio-invite.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/resources/studio-invite",
+      form: { projectId: f.b.studioId, email: f.users.admin.email },
+    }),
+  },
+  {
+    name: "launch B's studio",
+    file: "resources.studio-launch.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/resources/studio-launch",
+      form: { studioId: f.b.studioId },
+      headers: { Accept: "application/json" },
+    }),
+  },
+  {
+    name: "autologin splash of B",
+    file: "studios.autologin.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/studios/autologin/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+      form: { hideSplash: "on" },
+    }),
+  },
+  {
+    name: "accept B's invitation on its card",
+    file: "invitations.$invitationKey.tsx",
+    fn: "action",
+    expect: "refused",
+    request: (f) => ({
+      path: `/invitations/${f.invitationKeyB}`,
+      params: { invitationKey: f.invitationKeyB },
+      form: { intent: "accept" },
+    }),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Checking the table against the route files
+
+type RouteModule = { loader?: RouteFn; action?: RouteFn };
+type RouteFn = Parameters<typeof call>[0];
+
+const routesDir = path.resolve("app/routes");
+const routeFiles = fs
+  .readdirSync(routesDir)
+  .filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes(".test."))
+  .sort();
+
+/** Problems of the table against a list of route files: missing rows, rows for no file. */
+function tableProblems(files: readonly string[], rows: readonly Row[]): string[] {
+  const problems: string[] = [];
+  const byFile = new Map<string, number>();
+  for (const row of rows) byFile.set(row.file, (byFile.get(row.file) ?? 0) + 1);
+  for (const file of files) {
+    if (!byFile.has(file)) {
+      problems.push(
+        `app/routes/${file} has no row in the permission table (tests/integration/permissions-table.test.ts): add one for its loader/action and every actor`,
+      );
+    }
+  }
+  for (const [file, n] of byFile) {
+    if (!files.includes(file)) problems.push(`the row for ${file} names no route file`);
+    if (n > 1) problems.push(`${file} has ${n} rows; merge them`);
+  }
+  return problems;
+}
+
+/** Every exported loader and action has a case, and every case's function exists. */
+function caseProblems(row: Row, mod: RouteModule): string[] {
+  const problems: string[] = [];
+  for (const fn of ["loader", "action"] as const) {
+    const has = typeof mod[fn] === "function";
+    const cases = row.cases.filter((c) => c.fn === fn);
+    if (has && cases.length === 0) problems.push(`${row.file}: its ${fn} has no case`);
+    if (!has && cases.length > 0)
+      problems.push(`${row.file}: has no ${fn}, but the table tests one`);
+  }
+  return problems;
+}
+
+const importRoute = (file: string) =>
+  import(/* @vite-ignore */ path.join(routesDir, file)) as Promise<RouteModule>;
+
+// ---------------------------------------------------------------------------------------------
+// Running a request
+
+const APP_URL = BASE;
+
+function locationOf(res: Response) {
+  const raw = res.headers.get("Location");
+  if (!raw) return null;
+  return raw.startsWith(`${APP_URL}/`) ? raw.slice(APP_URL.length) : raw;
+}
+
+/** The toast a redirect flashes (error toasts mark a refusal). */
+async function toastOf(res: Response) {
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  if (!cookie) return null;
+  return (await readToast(makeRequest("/", { cookie }))).toast;
+}
+
+async function classify(res: Response): Promise<"allow" | "deny" | "refused" | "other"> {
+  if (res.status >= 200 && res.status < 300) return "allow";
+  if (res.status >= 300 && res.status < 400) {
+    const location = locationOf(res) ?? "";
+    if (location.startsWith("/auth/login")) return "deny";
+    if (!location.startsWith("/") || location.startsWith("//")) return "other";
+    return (await toastOf(res))?.type === "error" ? "refused" : "allow";
+  }
+  if ([401, 403, 404].includes(res.status)) return "deny";
+  return "other";
+}
+
+async function matches(res: Response, expected: Expect) {
+  if (typeof expected === "string") return (await classify(res)) === expected;
+  if (res.status !== expected.status) return false;
+  return expected.location === undefined || (locationOf(res) ?? "").startsWith(expected.location);
+}
+
+const show = (e: Expect) =>
+  typeof e === "string" ? e : `${e.status}${e.location ? ` -> ${e.location}` : ""}`;
+
+async function describeResponse(res: Response) {
+  const location = locationOf(res);
+  const toast = await toastOf(res);
+  if (toast) return `${res.status} -> ${location} (${toast.type} toast: ${toast.title})`;
+  let body = "";
+  try {
+    body = (await res.clone().text()).slice(0, 160);
+  } catch {
+    // a stream already read
+  }
+  return `${res.status}${location ? ` -> ${location}` : ""}${body ? ` ${body}` : ""}`;
+}
+
+let ip = 0;
+async function run(
+  f: Fixture,
+  mod: RouteModule,
+  fn: "loader" | "action",
+  req: Req,
+  cookie: string | undefined,
+) {
+  const handler = mod[fn];
+  if (!handler) throw new Error(`no ${fn}`);
+  const request = makeRequest(req.path, {
+    method: req.method ?? (fn === "action" ? "POST" : "GET"),
+    cookie,
+    form: req.form,
+    json: req.json,
+    headers: req.headers,
+  });
+  ip += 1;
+  return call(handler, request, req.params ?? {}, { clientIp: `10.9.${ip >> 8}.${ip & 255}` });
+}
+
+/** One request as one actor: returns what went wrong, if anything. */
+async function check(
+  f: Fixture,
+  mod: RouteModule,
+  c: Pick<Case, "fn" | "request" | "freshSession" | "check" | "setup">,
+  actor: ActorName,
+  expected: Expect,
+): Promise<string[]> {
+  await baseline(f);
+  await c.setup?.(f);
+  const before = expected === "allow" ? null : await snapshot();
+  const cookie =
+    actor !== "anonymous" && c.freshSession
+      ? await sessionCookie(f.users[actor].id)
+      : f.cookies[actor];
+  let res: Response;
+  try {
+    res = await run(f, mod, c.fn, c.request(f, actor), cookie);
+  } catch (error) {
+    return [`${actor}: threw ${String(error)}`];
+  }
+  const problems: string[] = [];
+  if (!(await matches(res, expected))) {
+    problems.push(`${actor}: expected ${show(expected)}, got ${await describeResponse(res)}`);
+  }
+  if (before) {
+    const changed = changedTables(before, await snapshot());
+    if (changed.length > 0) problems.push(`${actor}: changed ${changed.join(", ")}`);
+  }
+  if (c.check) {
+    try {
+      await c.check(res, actor, f);
+    } catch (error) {
+      problems.push(`${actor}: ${String(error)}`);
+    }
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let fixture: Fixture;
+beforeAll(async () => {
+  fixture = await buildFixture();
+});
+
+describe("the permission table", () => {
+  it("has a row for every route file, and only for route files", async () => {
+    expect(tableProblems(routeFiles, ROWS)).toEqual([]);
+    const problems: string[] = [];
+    for (const row of ROWS) {
+      if (!routeFiles.includes(row.file)) continue;
+      problems.push(...caseProblems(row, await importRoute(row.file)));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("fails, naming the file, when a route has no row (fixture with a made-up route)", () => {
+    const files = [...routeFiles, "api.app.made-up-route.ts"];
+    expect(tableProblems(files, ROWS)).toEqual([
+      "app/routes/api.app.made-up-route.ts has no row in the permission table (tests/integration/permissions-table.test.ts): add one for its loader/action and every actor",
+    ]);
+    // ...and a row whose route was deleted is reported too.
+    expect(tableProblems(routeFiles.slice(1), ROWS)).toEqual([
+      `the row for ${routeFiles[0]} names no route file`,
+    ]);
+  });
+
+  it("marks why each public route is public", () => {
+    for (const row of ROWS.filter((r) => r.public !== undefined)) {
+      expect(row.public!.length, row.file).toBeGreaterThan(5);
+    }
+  });
+});
+
+describe.each(ROWS.filter((row) => routeFiles.includes(row.file)))("$file", (row) => {
+  it.each(row.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const mod = await importRoute(row.file);
+    const problems: string[] = [];
+    for (const actor of ACTORS) {
+      problems.push(...(await check(fixture, mod, c, actor, c.expect[actor])));
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("cross-project: project A's admin and owner send project B's ids", () => {
+  it.each(CROSS.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const mod = await importRoute(c.file);
+    const problems: string[] = [];
+    for (const actor of ["admin", "owner"] as const) {
+      problems.push(...(await check(fixture, mod, c, actor, c.expect ?? "deny")));
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("membership is read on every request", () => {
+  it("a role change or a removal applies to the very next request", async () => {
+    const f = fixture;
+    await baseline(f);
+    const { action } = await importRoute("api.app.members.ts");
+    const { loader } = await importRoute("api.app.$id.ts");
+    const invite = () =>
+      call(
+        action!,
+        makeRequest("/api/app/members", {
+          cookie: f.cookies.editor,
+          json: { studioId: f.a.studioId, email: `fresh-${next()}@example.com`, role: "editor" },
+        }),
+      );
+    const view = () =>
+      call(loader!, makeRequest(`/api/app/${f.a.id}`, { cookie: f.cookies.editor }), {
+        id: f.a.id,
+      });
+
+    expect((await invite()).status).toBe(403);
+    await db().update(members).set({ role: "admin" }).where(eq(members.id, f.memberIds.editor));
+    expect((await invite()).status).toBe(201);
+    expect(((await (await view()).json()) as { role: string }).role).toBe("admin");
+
+    await db().delete(members).where(eq(members.id, f.memberIds.editor));
+    expect((await view()).status).toBe(404);
+    expect((await invite()).status).toBe(404);
+    await baseline(f);
+  });
+});
+
+describe("platform admins inside a project", () => {
+  it("get the platform-admin rights only where they are a member", async () => {
+    const f = fixture;
+    await baseline(f);
+    const { action } = await importRoute("api.app.members.ts");
+    const invite = () =>
+      call(
+        action!,
+        makeRequest("/api/app/members", {
+          cookie: f.cookies.platformAdmin,
+          json: { studioId: f.a.studioId, email: `pa-${next()}@example.com`, role: "editor" },
+        }),
+      );
+    // Outside the project: hidden, like for anyone else.
+    expect((await invite()).status).toBe(404);
+    // An editor member who is a platform admin may add members (spec 6: "platform admin, owner
+    // or member admin").
+    await db().insert(members).values({
+      projectId: f.a.id,
+      userId: f.users.platformAdmin.id,
+      invitedEmail: f.users.platformAdmin.email,
+      role: "editor",
+      status: "accepted",
+    });
+    expect((await invite()).status).toBe(201);
+    await baseline(f);
+    expect((await invite()).status).toBe(404);
+  });
+});
