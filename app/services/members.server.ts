@@ -17,6 +17,7 @@ import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { StudioRole } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
 import type { User } from "./accounts.server";
+import { hit } from "./rate-limit.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
@@ -285,6 +286,7 @@ export async function inviteMember(
   options: { onExisting: "resend" | "reject" } = { onExisting: "resend" },
 ): Promise<InviteOutcome> {
   const address = input.email.trim().toLowerCase();
+  await hit("invite", [`user:${user.id}`]);
   const { mailId, outcome } = await db().transaction(async (tx) => {
     const { project } = await authorize(tx, user, input.studioId, "members.add");
     const owner = await ownerOf(tx, project);

@@ -13,6 +13,8 @@ export const LIMITS = {
   signup: { max: 5, windowSeconds: 60 * 60 },
   forgot: { max: 5, windowSeconds: 60 * 60 },
   requestAccess: { max: 5, windowSeconds: 60 * 60 },
+  /** Invitations and resends, per inviting user: each one sends an e-mail. */
+  invite: { max: 30, windowSeconds: 60 * 60 },
 } satisfies Record<string, Limit>;
 
 /**

@@ -10,6 +10,12 @@ import { postgresAdminUrl, templateDb, withDatabase } from "./databases";
  * takes 6-11 s to create, a PostgreSQL template clone milliseconds).
  */
 export default async function setup(project: TestProject) {
+  // Tests that spawn the real server (scripts/start.mjs) must find a fresh build, not race to
+  // make one.
+  if (project.name === "integration") {
+    const { buildIfStale } = await import("../../scripts/build.mjs");
+    if (!buildIfStale()) throw new Error("The app does not build: see the output above");
+  }
   const { openDatabase, migrate } = await import("~/db/client.server");
   const { createBossFor } = await import("./boss");
 

@@ -104,14 +104,6 @@ export function ActiveIntegrations() {
 /** The Members section: app/components/members/members-section.tsx. */
 export { MembersSection as Members } from "~/components/members/members-section";
 
-export function ActivityLog() {
-  return (
-    <Section id="activity-log" title="Activity Log">
-      <ComingSoon>Coming soon: the project&apos;s latest activity.</ComingSoon>
-    </Section>
-  );
-}
-
 /** What the project already knows, for the navigation pages. */
 export function ProjectFacts({ project }: { project: ProjectView }) {
   const url = (value: string | null) =>
