@@ -60,6 +60,8 @@ export default defineConfig({
       PLATFORM_ADMIN_EMAILS: ADMIN_EMAILS.join(","),
       RATE_LIMITS: "off",
       AUTO_DEPLOY_AFTER_MINUTES: "15",
+      // Local deployments step queued -> building -> ready/error every second (default 3).
+      LOCAL_DEPLOY_STEP_SECONDS: "1",
     },
   },
 });

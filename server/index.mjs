@@ -46,6 +46,8 @@ export async function startServer({ dev = false } = {}) {
     );
     app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
   }
+  // Browsers ask for /favicon.ico on pages without a <link rel="icon"> (the local public sites).
+  app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
   app.all(
     "*",
     createRequestHandler({

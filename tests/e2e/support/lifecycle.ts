@@ -1,0 +1,105 @@
+import type { Page, TestInfo } from "@playwright/test";
+import { expect } from "./fixtures";
+
+/**
+ * Helpers for the project lifecycle tests (tests/e2e/project-lifecycle.spec.ts): the project's
+ * own platform admin, projects created through the Create New dialog, and reloading a page until
+ * the background jobs (provisioning, local deployments) have moved on.
+ */
+export const PASSWORD = "a long enough password";
+
+/** The Playwright project's own platform admin (ADMIN_EMAILS in playwright.config.ts). */
+export function adminEmail(testInfo: TestInfo) {
+  return `admin-${testInfo.project.name}@example.com`;
+}
+
+/** A short name unique per Playwright project and run (site names keep its first 40 chars). */
+export function uniqueName(testInfo: TestInfo, prefix: string) {
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  return `${prefix} ${testInfo.project.name} ${run}`;
+}
+
+const projectsHeading = (page: Page) => page.getByRole("heading", { name: "Projects", level: 1 });
+
+/**
+ * Logs the project's admin in, or signs it up first when it does not exist yet (the onboarding
+ * test signs it up when it ran earlier against the same server).
+ */
+export async function signInAdmin(page: Page, testInfo: TestInfo) {
+  const email = adminEmail(testInfo);
+  await page.goto("/auth/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  const refused = page.getByText("Invalid email or password");
+  await expect(projectsHeading(page).or(refused)).toBeVisible();
+  if (await projectsHeading(page).isVisible()) return;
+
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Name").fill(`Admin ${testInfo.project.name}`);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(projectsHeading(page)).toBeVisible();
+}
+
+/**
+ * Creates a project through the Create New dialog (with or without JavaScript) and returns its
+ * studio id, read from its link in the project list.
+ */
+export async function createProject(
+  page: Page,
+  name: string,
+  siteType: "Business" | "Enterprise" = "Enterprise",
+): Promise<string> {
+  await page.goto("/sites");
+  await page.getByRole("main").getByRole("link", { name: "Create New" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Create New" });
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel(siteType).check();
+  await dialog.getByRole("button", { name: "Create", exact: true }).click();
+  const confirm = dialog.getByRole("alertdialog");
+  await expect(confirm).toContainText(`named "${name}"?`);
+  await confirm.getByRole("button", { name: "Yes, create" }).click();
+  await expect(page.getByText(`Project ${name} created!`).first()).toBeVisible();
+
+  await page.goto("/sites");
+  const link = page.getByRole("link", { name, exact: true });
+  await expect(link).toBeVisible();
+  const href = await link.getAttribute("href");
+  const studioId = href?.match(/^\/sites\/([^/?#]+)$/)?.[1];
+  if (!studioId) throw new Error(`No studio id in the project link ${href}`);
+  return decodeURIComponent(studioId);
+}
+
+/**
+ * Reloads `url` until `check` passes: the background jobs move the project on by themselves,
+ * and without JavaScript nothing refreshes the page.
+ */
+export async function reloadUntil(
+  page: Page,
+  url: string,
+  check: () => Promise<void>,
+  timeout = 45_000,
+) {
+  await expect(async () => {
+    await page.goto(url);
+    await check();
+  }).toPass({ timeout, intervals: [1_000, 1_000, 2_000] });
+}
+
+/** The dashboard's status badges ('New', the build state, 'Live', 'UPGRADE REQUIRED'). */
+export function statusBadges(page: Page) {
+  return page.getByRole("list", { name: "Status" });
+}
+
+/** The build state label shown by the badges, read once. */
+export async function buildStateLabel(page: Page): Promise<string | null> {
+  const labels = await statusBadges(page).getByRole("listitem").allInnerTexts();
+  return (
+    labels
+      .map((l) => l.trim())
+      .find((l) => ["Ready", "Getting Ready", "In Progress", "Build Error"].includes(l)) ?? null
+  );
+}
