@@ -11,7 +11,12 @@ export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 export const MAIL_DIR = path.join(os.tmpdir(), `stackshift-e2e-mail-${E2E_PORT}`);
 const DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${E2E_PORT}`);
 /** One platform admin per Playwright project, as both run against the same server at once. */
-export const ADMIN_EMAILS = ["admin-js@example.com", "admin-no-js@example.com"];
+export const ADMIN_EMAILS = [
+  "admin-js@example.com",
+  "admin-no-js@example.com",
+  "founder-js@example.com",
+  "founder-no-js@example.com",
+];
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

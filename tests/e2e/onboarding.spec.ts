@@ -32,7 +32,8 @@ test("an admin signs up, creates a project and approves a request; the requester
   browser,
 }, testInfo) => {
   const tag = testInfo.project.name;
-  const adminEmail = `admin-${tag}@example.com`;
+  // Its own platform admin, so the sign-up below is always a first one, whatever ran before.
+  const adminEmail = `founder-${tag}@example.com`;
   const requesterEmail = `rita-${tag}-${Date.now()}@example.com`;
   const projectName = `Acme ${tag} site`;
 

@@ -459,6 +459,8 @@ function InviteMemberForm({ studioId, takenEmails }: { studioId: string; takenEm
     >
       <input type="hidden" name="intent" value="member-invite" />
       <input type="hidden" name="redirectTo" value={back} />
+      {/* The server takes the project from the URL, but the shared schema checks it in the browser too. */}
+      <input type="hidden" name="studioId" value={studioId} />
       <div>
         <label htmlFor={fields.email.id} className="block text-sm font-medium">
           Email
