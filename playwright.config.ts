@@ -8,8 +8,11 @@ import { defineConfig } from "@playwright/test";
  */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
+/** A second server whose projects deploy automatically after seconds, not 15 minutes. */
+export const AUTO_DEPLOY_PORT = E2E_PORT + 1;
 export const MAIL_DIR = path.join(os.tmpdir(), `stackshift-e2e-mail-${E2E_PORT}`);
 const DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${E2E_PORT}`);
+const AUTO_DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${AUTO_DEPLOY_PORT}`);
 /** One platform admin per Playwright project, as both run against the same server at once. */
 export const ADMIN_EMAILS = [
   "admin-js@example.com",
@@ -32,6 +35,19 @@ const chromium = {
   ],
 };
 
+const serverOptions = {
+  timeout: 180_000,
+  reuseExistingServer: false,
+  stdout: "pipe" as const,
+  stderr: "pipe" as const,
+};
+const serverEnv = {
+  DATABASE_URL: "",
+  SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+  PLATFORM_ADMIN_EMAILS: ADMIN_EMAILS.join(","),
+  RATE_LIMITS: "off",
+};
+
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 60_000,
@@ -50,23 +66,33 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: `rm -rf ${DATA_DIR} && node scripts/start.mjs`,
-    url: `http://localhost:${E2E_PORT}/healthz`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(E2E_PORT),
-      DATA_DIR,
-      DATABASE_URL: "",
-      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-      PLATFORM_ADMIN_EMAILS: ADMIN_EMAILS.join(","),
-      RATE_LIMITS: "off",
-      AUTO_DEPLOY_AFTER_MINUTES: "15",
-      // Local deployments step queued -> building -> ready/error every second (default 3).
-      LOCAL_DEPLOY_STEP_SECONDS: "1",
+  // Started in order: the first builds the app, the second reuses that build.
+  webServer: [
+    {
+      command: `rm -rf ${DATA_DIR} && node scripts/start.mjs`,
+      url: `http://localhost:${E2E_PORT}/healthz`,
+      ...serverOptions,
+      env: {
+        ...serverEnv,
+        PORT: String(E2E_PORT),
+        DATA_DIR,
+        AUTO_DEPLOY_AFTER_MINUTES: "15",
+        // Local deployments step queued -> building -> ready/error every second (default 3).
+        LOCAL_DEPLOY_STEP_SECONDS: "1",
+      },
     },
-  },
+    {
+      command: `rm -rf ${AUTO_DATA_DIR} && node scripts/start.mjs`,
+      url: `http://localhost:${AUTO_DEPLOY_PORT}/healthz`,
+      ...serverOptions,
+      env: {
+        ...serverEnv,
+        PORT: String(AUTO_DEPLOY_PORT),
+        DATA_DIR: AUTO_DATA_DIR,
+        // 3 seconds, while slow deployments keep new projects in progress: the sweep must fire.
+        AUTO_DEPLOY_AFTER_MINUTES: "0.05",
+        LOCAL_DEPLOY_STEP_SECONDS: "20",
+      },
+    },
+  ],
 });
