@@ -3,53 +3,26 @@
  * needed, migrates, serves, sends the security headers, refuses cross-origin writes, and exits
  * cleanly on SIGTERM. Run against a fresh embedded database and, when present, PostgreSQL.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startServer as spawnServer, type Server } from "./lifecycle-support";
 
-let child: ChildProcess | undefined;
+let running: Server | undefined;
 
 afterEach(() => {
-  if (child && child.exitCode === null) child.kill("SIGKILL");
-  child = undefined;
+  if (running && running.proc.exitCode === null) running.proc.kill("SIGKILL");
+  running = undefined;
 });
 
 async function startServer(env: Record<string, string>) {
-  const port = 3500 + Math.floor(Math.random() * 400);
-  const output: string[] = [];
-  // Not the test runner's environment: VITEST would switch the Remix plugin off for a build.
-  // NODE_ENV too: start.mjs must imply it, as it does for `npm start`.
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    ...inherited
-  } = process.env;
-  const proc = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...inherited, PORT: String(port), APP_URL: "", ...env } as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child = proc;
-  proc.stdout!.on("data", (d) => output.push(String(d)));
-  proc.stderr!.on("data", (d) => output.push(String(d)));
-  const base = `http://localhost:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited early:\n${output.join("")}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.ok) return { base, output, proc };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not start:\n${output.join("")}`);
+  running = await spawnServer(env);
+  return running;
 }
 
+/** SIGTERM, then the exit code: the contract asks for a clean exit. */
 async function stopAndWait(proc: ChildProcess) {
   const exited = new Promise<number | null>((resolve) =>
     proc.once("exit", (code) => resolve(code)),
