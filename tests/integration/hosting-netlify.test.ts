@@ -4,7 +4,6 @@
  * 401/403/404/422/429 (with X-RateLimit-Reset) and 5xx to ProviderError.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ProviderError } from "~/providers/errors";
 import { createNetlifyHosting } from "~/providers/hosting/netlify";
 import { vendorSiteName } from "~/providers/hosting/status";
 import type { HostingProvider } from "~/providers/hosting/types";
@@ -15,6 +14,7 @@ import {
   swaggerViolations,
   type NetlifyStandIn,
 } from "../stand-ins/netlify";
+import { rejection } from "../stand-ins/provider-error";
 
 let standIn: NetlifyStandIn;
 let netlify: HostingProvider;
@@ -39,15 +39,6 @@ afterAll(async () => {
 const key = () => `key-${(counter += 1)}-${Date.now()}`;
 const requestsTo = (method: string, path: RegExp) =>
   standIn.requests.filter((r) => r.method === method && path.test(r.path));
-
-async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("the stand-in follows the swagger", () => {
   it("flags fields and types the swagger does not define", () => {

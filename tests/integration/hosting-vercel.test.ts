@@ -5,12 +5,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GetDeploymentsResponseBody$inboundSchema } from "@vercel/sdk/models/getdeploymentsop.js";
-import { ProviderError } from "~/providers/errors";
 import { vendorSiteName } from "~/providers/hosting/status";
 import type { HostingProvider } from "~/providers/hosting/types";
 import { createVercelHosting, TRIGGER_META_KEY } from "~/providers/hosting/vercel";
 import { resetEnv } from "~/utils/env.server";
 import { sdkSchemaViolations, startVercelStandIn, type VercelStandIn } from "../stand-ins/vercel";
+import { rejection } from "../stand-ins/provider-error";
 
 const TEAM = "team_acme";
 let standIn: VercelStandIn;
@@ -36,15 +36,6 @@ afterAll(async () => {
 const key = () => `key-${(counter += 1)}-${Date.now()}`;
 const requestsTo = (method: string, path: RegExp) =>
   standIn.requests.filter((r) => r.method === method && path.test(r.path));
-
-async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 async function linkedSite(name = "Acme Store") {
   process.env.SITE_TEMPLATE_REPO = "stackshift/site-template";

@@ -4,24 +4,15 @@ import { db } from "~/db/client.server";
 import { localStudioInvites, localStudios, outbox } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { createLocalContentStudio } from "~/providers/content-studio/local";
-import { ProviderError } from "~/providers/errors";
 import { action as studioAction, loader as studioLoader } from "~/routes/local.studio.$projectId";
 import { call, makeRequest } from "../helpers";
 import { toastOf } from "./studio-fixtures";
+import { rejection } from "../stand-ins/provider-error";
 
 const studio = createLocalContentStudio();
 
 const mailsTo = (email: string) =>
   db().select().from(outbox).where(eq(outbox.to, email)).orderBy(outbox.createdAt);
-
-async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("local content studio", () => {
   it("is the default provider", () => {

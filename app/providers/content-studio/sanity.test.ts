@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSanityStandIn, type SanityStandIn } from "../../../tests/stand-ins/sanity";
-import { ProviderError } from "../errors";
 import { createSanityContentStudio, idempotencyTag } from "./sanity";
+import { rejection } from "../../../tests/stand-ins/provider-error";
 
 let standIn: SanityStandIn | undefined;
 afterEach(async () => {
@@ -18,15 +18,6 @@ async function setup(options: Parameters<typeof startSanityStandIn>[0] = {}) {
     studioHost: "studio.example",
   });
   return { s: standIn, studio };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 const calls = (s: SanityStandIn, method: string, path: RegExp) =>
