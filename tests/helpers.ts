@@ -23,6 +23,7 @@ export async function createUser(
       name: overrides.name ?? `User ${counter}`,
       email,
       passwordHash: await hash(password),
+      emailVerifiedAt: new Date(),
     })
     .returning();
   return { ...row, password };

@@ -30,6 +30,12 @@ export const users = pgTable(
     /** Null for accounts that only ever signed in through single sign-on. */
     passwordHash: text("password_hash"),
     oidcSubject: text("oidc_subject"),
+    /**
+     * When the person proved they read mail at `email` (a mailed link, or single sign-on that
+     * vouches for it). Accounts are created only with a proof, so this is set on every new row;
+     * sign-in and platform-admin rights require it.
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     hideStudioSplash: boolean("hide_studio_splash").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -48,7 +54,10 @@ export const sessions = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     /** The identity provider's id token, kept for the end-session `id_token_hint`. */
     idToken: text("id_token"),
+    /** Absolute end of the session, however active it is. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Last request seen with this session (written at most every few minutes): the idle timeout. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
@@ -64,6 +73,28 @@ export const passwordResets = pgTable("password_resets", {
   usedAt: timestamp("used_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/**
+ * Signups waiting for their address to be confirmed. No account exists until the mailed link is
+ * opened, so a stranger who signs up with someone else's address gets nothing, and the owner's own
+ * signup is never blocked by it.
+ */
+export const emailVerifications = pgTable(
+  "email_verifications",
+  {
+    /** sha256 of the token mailed to the address; the token itself is never stored. */
+    tokenHash: text("token_hash").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    /** Where the person goes once the account exists (a same-origin path). */
+    redirectTo: text("redirect_to").notNull().default("/"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_verifications_email_idx").on(t.email, t.createdAt)],
+);
 
 export const requestStatus = pgEnum("request_status", ["Pending", "Rejected", "Approved"]);
 
@@ -149,7 +180,7 @@ export const projects = pgTable(
     isGPT3Enabled: boolean("is_gpt3_enabled").notNull().default(false),
     isVisualTestsEnabled: boolean("is_visual_tests_enabled").notNull().default(false),
     isEndToEndTestsEnabled: boolean("is_end_to_end_tests_enabled").notNull().default(false),
-    /** Encrypted at rest (AES-256-GCM under ENCRYPTION_KEY). */
+    /** Encrypted at rest with app/utils/secrets.server.ts (AES-256-GCM under ENCRYPTION_KEY). */
     chromaticProjectToken: text("chromatic_project_token"),
     netlifyAccountId: text("netlify_account_id"),
     deployRetryCount: integer("deploy_retry_count").notNull().default(0),
@@ -241,6 +272,11 @@ export const outbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html"),
+    /**
+     * Secret parts of the text (tokens in links), replaced by a placeholder once the mail is
+     * delivered, so the stored copy never holds a usable link.
+     */
+    secrets: jsonb("secrets").$type<string[]>().notNull().default([]),
     status: text("status", { enum: ["queued", "sent", "kept", "failed"] })
       .notNull()
       .default("queued"),
@@ -252,12 +288,19 @@ export const outbox = pgTable(
   (t) => [index("outbox_created_idx").on(t.createdAt)],
 );
 
-/** Fixed-window counters shared by every app instance on the database. */
-export const rateLimits = pgTable("rate_limits", {
-  key: text("key").primaryKey(),
-  count: integer("count").notNull(),
-  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
-});
+/**
+ * rate-limiter-flexible's store (RateLimiterDrizzle): one row per counted key, shared by every app
+ * instance on the database. Expired rows are purged by the accounts.purge job.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    points: integer("points").notNull().default(0),
+    expire: timestamp("expire", { withTimezone: true }),
+  },
+  (t) => [index("rate_limits_expire_idx").on(t.expire)],
+);
 
 /*
  * State of the built-in local providers (PROVIDERS=local): they behave like the vendors, with

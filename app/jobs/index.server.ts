@@ -1,4 +1,6 @@
 import { hostingJobs } from "~/providers/hosting/jobs.server";
+import { accessRequestJobs } from "~/services/access-requests.server";
+import { accountJobs } from "~/services/accounts.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";
 import { lifecycleJobs } from "./lifecycle.server";
@@ -10,7 +12,14 @@ const mailJobs: JobDefinition[] = [
 ];
 
 /** Every job of the app; each capability declares its own list. */
-export const JOBS: JobDefinition[] = [...mailJobs, ...lifecycleJobs, ...hostingJobs, ...memberJobs];
+export const JOBS: JobDefinition[] = [
+  ...mailJobs,
+  ...accountJobs,
+  ...accessRequestJobs,
+  ...lifecycleJobs,
+  ...hostingJobs,
+  ...memberJobs,
+];
 export const QUEUES = JOBS.map((job) => job.name);
 
 /** Starts the queue, registers this instance's workers and the cron schedules. */

@@ -5,16 +5,21 @@ import { Fragment } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { listQuerySchema } from "~/services/access-requests.schema";
-import { listOutbox } from "~/services/mail.server";
+import { listOutbox, outboxPageEnabled } from "~/services/mail.server";
 import { requirePlatformAdmin } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Outbox | StackShift" }];
 
 const LIMIT = 200;
 
-/** The local outbox (CONTRACT.md: without SMTP_URL mail is kept here), for platform admins. */
+/**
+ * The development outbox (CONTRACT.md: without SMTP_URL mail is kept here), for platform admins.
+ * It does not exist once mail is really delivered or in production mode, and delivered mails hold
+ * no usable token (app/services/mail.server.ts redacts them).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePlatformAdmin(request);
+  if (!outboxPageEnabled()) throw new Response("Not Found", { status: 404 });
   const { q } = listQuerySchema.parse({
     q: new URL(request.url).searchParams.get("q") ?? undefined,
   });
@@ -77,8 +82,10 @@ export default function Outbox() {
       <div>
         <h1 className="text-2xl font-semibold">Outbox</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          Every e-mail the dashboard sent or kept, newest first (at most {limit}). Without SMTP_URL
-          mail stays here instead of being delivered.
+          Development only: this page exists because no SMTP_URL is set and the server is not in
+          production mode. Every e-mail the dashboard kept, newest first (at most {limit}). Links
+          with tokens (confirmations, password resets, invitations) are removed once a mail is
+          delivered; the server log prints them.
         </p>
       </div>
       <Form method="get" role="search" className="flex gap-2">

@@ -7,9 +7,9 @@ import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { forgotSchema } from "~/services/accounts.schema";
-import { requestPasswordReset } from "~/services/accounts.server";
+import { queuePasswordReset } from "~/services/accounts.server";
 import { RateLimitedError } from "~/services/errors";
-import { hit } from "~/services/rate-limit.server";
+import { consume } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password | StackShift" }];
@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: submission.reply(), sent: false }, { status: 400 });
   }
   try {
-    await hit("forgot", [`ip:${context.clientIp ?? "unknown"}`, `email:${submission.value.email}`]);
+    await consume("forgotAddress", context.clientIp ?? "unknown");
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error;
     return data(
@@ -32,8 +32,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
     );
   }
-  await requestPasswordReset(submission.value.email);
-  // The same answer whether or not the account exists: the page must not reveal accounts.
+  // The same answer, in the same time, whether or not the account exists: the lookup, the
+  // per-address mail limit and the mail itself run in the password-reset job.
+  await queuePasswordReset(submission.value.email);
   return data({ result: submission.reply({ resetForm: true }), sent: true });
 }
 

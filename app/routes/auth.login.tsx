@@ -15,8 +15,7 @@ import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { loginSchema } from "~/services/accounts.schema";
 import { DomainError, RateLimitedError } from "~/services/errors";
-import { hit } from "~/services/rate-limit.server";
-import { authenticator } from "~/utils/auth.server";
+import { EmailNotConfirmedError, verifyLogin } from "~/services/accounts.server";
 import { readForm, statusOf } from "~/utils/http.server";
 import { oidcEnabled } from "~/utils/oidc.server";
 import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
@@ -34,27 +33,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), unconfirmed: null },
+      { status: 400 },
+    );
   }
   try {
-    await hit("login", [`ip:${context.clientIp ?? "unknown"}`, `email:${submission.value.email}`]);
-    // remix-auth's FormStrategy reads the body itself: hand it the body we already validated.
-    const body = new URLSearchParams(formData as unknown as Record<string, string>);
-    const user = await (
-      await authenticator()
-    ).authenticate(
-      "form",
-      new Request(request.url, {
-        method: "POST",
-        body,
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      }),
-    );
+    const user = await verifyLogin(submission.value, context.clientIp ?? "unknown");
     return createUserSession(request, user, safeRedirect(formData.get("redirectTo"), "/"));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return data(
-      { result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) },
+      {
+        result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }),
+        unconfirmed: error instanceof EmailNotConfirmedError ? error.email : null,
+      },
       {
         status: statusOf(error),
         headers:
@@ -98,6 +91,14 @@ export default function Login() {
           {busy ? "Logging in..." : "Log in"}
         </Button>
       </Form>
+      {actionData?.unconfirmed ? (
+        <Form method="post" action="/auth/verify" className="mt-3">
+          <input type="hidden" name="email" value={actionData.unconfirmed} />
+          <Button type="submit" variant="secondary" className="w-full">
+            Resend confirmation email
+          </Button>
+        </Form>
+      ) : null}
       {sso ? (
         <Form method="post" action="/auth/oidc" className="mt-3">
           <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/"} />

@@ -75,7 +75,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   let user: User;
   try {
-    user = await (await authenticator("oidc")).authenticate("oidc", request);
+    user = await (await authenticator()).authenticate("oidc", request);
   } catch (error) {
     return fail(problemOf(error));
   }

@@ -4,7 +4,7 @@ import { Link, useActionData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
 import { FormError } from "~/components/ui/field";
 import { RateLimitedError } from "~/services/errors";
-import { hit } from "~/services/rate-limit.server";
+import { consume } from "~/services/rate-limit.server";
 import { authenticator } from "~/utils/auth.server";
 import { readForm } from "~/utils/http.server";
 import { describeFailure, oidcEnabled, rememberReturnTo } from "~/utils/oidc.server";
@@ -24,8 +24,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!oidcEnabled()) return redirect("/auth/login");
   const formData = await readForm(request);
   try {
-    await hit("oidc", [`ip:${context.clientIp ?? "unknown"}`]);
-    const auth = await authenticator("oidc");
+    await consume("oidcAddress", context.clientIp ?? "unknown");
+    const auth = await authenticator();
     // The strategy only reads the URL and cookies; a bare URL so no `state` can be slipped in.
     const url = new URL(request.url);
     await auth.authenticate(

@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { rememberAddressProof } from "~/utils/address-proof.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -33,7 +34,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const invitation = await getInvitation(params.invitationKey ?? "", user);
   const status = invitation.state === "valid" ? 200 : invitation.state === "expired" ? 410 : 404;
-  return data({ invitation, viewerEmail: user?.email ?? null }, { status });
+  // Opened from its e-mail: remember the address proof for the signup that may follow.
+  const proof = new URL(request.url).searchParams.get("proof");
+  const setCookie =
+    !user && invitation.state === "valid"
+      ? await rememberAddressProof(invitation.invitedEmail, proof)
+      : undefined;
+  return data(
+    { invitation, viewerEmail: user?.email ?? null },
+    { status, headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
 }
 
 /**

@@ -8,8 +8,8 @@ import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { signupSchema } from "~/services/accounts.schema";
 import { NotEligibleError, signUp } from "~/services/accounts.server";
-import { ConflictError, DomainError, InvalidError, RateLimitedError } from "~/services/errors";
-import { hit } from "~/services/rate-limit.server";
+import { DomainError, InvalidError, RateLimitedError } from "~/services/errors";
+import { rememberedAddressProof } from "~/utils/address-proof.server";
 import { readForm, statusOf } from "~/utils/http.server";
 import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
 
@@ -19,9 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
   if (await getOptionalUser(request)) throw redirect(redirectTo);
-  // Approval and invitation e-mails link to /signup?email=...: start with that address.
+  // Approval and invitation e-mails link to /signup?email=...: start with that address. Their
+  // `proof` shows the person reads that mailbox, so no confirmation mail is needed.
   const email = (url.searchParams.get("email") ?? "").trim().slice(0, 254);
-  return { email, redirectTo };
+  const proof = (url.searchParams.get("proof") ?? "").slice(0, 100);
+  return { email, redirectTo, proof };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -33,24 +35,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
+  const redirectTo = safeRedirect(formData.get("redirectTo"));
+  const typed = formData.get("proof");
+  const proof =
+    (typeof typed === "string" && typed) ||
+    (await rememberedAddressProof(request, submission.value.email));
   try {
-    await hit("signup", [`ip:${context.clientIp ?? "unknown"}`, `email:${submission.value.email}`]);
-    const user = await signUp(submission.value);
-    return createUserSession(request, user, safeRedirect(formData.get("redirectTo")));
+    const result = await signUp(submission.value, {
+      proof,
+      redirectTo,
+      clientIp: context.clientIp ?? "unknown",
+    });
+    if (result.kind === "created") return createUserSession(request, result.user, redirectTo);
+    return redirect(`/auth/verify?email=${encodeURIComponent(result.email)}`);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    // Eligibility and duplicates are about the address: say so beside the Email field.
-    const onEmail = error instanceof InvalidError || error instanceof ConflictError;
+    // Eligibility, duplicates and limits are about the address: say so beside the Email field.
     const fieldErrors =
       error instanceof InvalidError && Object.keys(error.fieldErrors).length > 0
         ? error.fieldErrors
         : { email: [error.message] };
     return data(
       {
-        result: submission.reply({
-          ...(onEmail ? { fieldErrors } : { formErrors: [error.message] }),
-          hideFields: ["password"],
-        }),
+        result: submission.reply({ fieldErrors, hideFields: ["password"] }),
         notEligible: error instanceof NotEligibleError,
       },
       {
@@ -65,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Signup() {
-  const { email, redirectTo } = useLoaderData<typeof loader>();
+  const { email, redirectTo, proof } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
@@ -80,6 +87,7 @@ export default function Signup() {
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormError message={form.errors?.[0]} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
+        {proof ? <input type="hidden" name="proof" value={proof} /> : null}
         <Field
           label="Name"
           autoComplete="name"

@@ -1,10 +1,13 @@
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { accessRequests } from "~/db/schema";
-import type { RequestAccessInput } from "./access-requests.schema";
+import { enqueue } from "~/jobs/queue.server";
+import type { JobDefinition } from "~/jobs/types";
+import { requestAccessSchema, type RequestAccessInput } from "./access-requests.schema";
+import { addressProof } from "./address-proof.server";
 import { ConflictError, NotFoundError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
-import { hit } from "./rate-limit.server";
+import { consume, tryConsume } from "./rate-limit.server";
 
 /** Requests for access (spec sections 2, 3 "Access request", 4 "Request status"). */
 export type AccessRequest = typeof accessRequests.$inferSelect;
@@ -26,16 +29,31 @@ function summary(input: RequestAccessInput) {
   return rows.map(([label, value]) => `${label}: ${value || "Not specified"}`).join("\n");
 }
 
+export const ACCESS_REQUEST_JOB = "access-requests.submit";
+
 /**
- * Records a request (status Pending) and mails the requester that it was received. One pending
- * request per e-mail: a second one is refused rather than duplicated.
+ * Takes a request for access. The page answers the same, at once, whatever the address: the
+ * work (and any "already pending" or "already approved" news) goes to the job below and reaches
+ * only the address's mailbox.
  */
 export async function submitAccessRequest(
   input: RequestAccessInput,
   meta: { clientIp?: string } = {},
-): Promise<AccessRequest> {
+): Promise<void> {
+  await consume("requestAccessAddress", meta.clientIp ?? "unknown");
+  await enqueue(ACCESS_REQUEST_JOB, { input });
+}
+
+/**
+ * The job: records the request (status Pending) and mails the requester that it was received.
+ * One pending request per e-mail: a second one, or one for an approved address, is not recorded;
+ * the mail tells the address's owner where they stand instead.
+ */
+export async function recordAccessRequest(
+  input: RequestAccessInput,
+): Promise<AccessRequest | null> {
   const address = input.businessEmail.toLowerCase();
-  await hit("requestAccess", [`ip:${meta.clientIp ?? "unknown"}`, `email:${address}`]);
+  if (!(await tryConsume("requestAccessMails", address))) return null;
   const { row, mailId } = await db().transaction(async (tx) => {
     // The table has no unique index on pending e-mails, so a per-e-mail transaction lock keeps two
     // simultaneous submissions from both passing the check below.
@@ -53,14 +71,22 @@ export async function submitAccessRequest(
         ),
       );
     if (existing.some((r) => r.status === "Approved")) {
-      throw new ConflictError(
-        "Access for this email has already been approved. Sign up with this email to get started.",
-      );
+      const proof = addressProof(address);
+      const mailId = await queueMail(tx, {
+        to: address,
+        subject: "Your access to StackShift is already approved",
+        text: `Hello ${input.fullName},\n\nSomeone (hopefully you) asked for access to StackShift with this email, which is already approved. Create your account here:\n\n${signupLink(address, proof)}\n\nThe StackShift team`,
+        secrets: [proof],
+      });
+      return { row: null, mailId };
     }
     if (existing.length > 0) {
-      throw new ConflictError(
-        "A request for this email is already pending. We will email you once it has been reviewed.",
-      );
+      const mailId = await queueMail(tx, {
+        to: address,
+        subject: "Your request for access to StackShift is waiting for review",
+        text: `Hello ${input.fullName},\n\nSomeone (hopefully you) asked for access to StackShift with this email. A request for it is already waiting for our review; we will email you once it has been reviewed.\n\nThe StackShift team`,
+      });
+      return { row: null, mailId };
     }
     const [row] = await tx
       .insert(accessRequests)
@@ -84,6 +110,20 @@ export async function submitAccessRequest(
   await dispatchMail([mailId]);
   return row;
 }
+
+/** The sign-up link of approval mails; its proof spares the new account a confirmation mail. */
+function signupLink(address: string, proof: string) {
+  return absoluteUrl(`/signup?email=${encodeURIComponent(address)}&proof=${proof}`);
+}
+
+export const accessRequestJobs: JobDefinition[] = [
+  {
+    name: ACCESS_REQUEST_JOB,
+    handler: async (data) => {
+      await recordAccessRequest(requestAccessSchema.parse(data.input));
+    },
+  },
+];
 
 /** `%` and `_` typed in the search box are literal characters, not LIKE wildcards. */
 export function likePattern(term: string) {
@@ -158,13 +198,15 @@ export async function decideAccessRequest(
         `This request has already been ${current.status.toLowerCase()}. Only pending requests can be approved or rejected.`,
       );
     }
+    const proof = addressProof(row.businessEmail);
     const mailId = await queueMail(
       tx,
       decision === "Approved"
         ? {
             to: row.businessEmail,
             subject: "Your request for access to StackShift was approved",
-            text: `Hello ${row.fullName},\n\nGood news: your request for access to StackShift was approved. Create your account here:\n\n${absoluteUrl(`/signup?email=${encodeURIComponent(row.businessEmail)}`)}\n\nThe StackShift team`,
+            text: `Hello ${row.fullName},\n\nGood news: your request for access to StackShift was approved. Create your account here:\n\n${signupLink(row.businessEmail, proof)}\n\nThe StackShift team`,
+            secrets: [proof],
           }
         : {
             to: row.businessEmail,

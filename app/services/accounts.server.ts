@@ -1,13 +1,34 @@
 import { createHash, randomBytes } from "node:crypto";
-import { hash, verify } from "@node-rs/argon2";
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { db, type Queryable } from "~/db/client.server";
-import { accessRequests, members, passwordResets, sessions, users } from "~/db/schema";
+import {
+  accessRequests,
+  emailVerifications,
+  members,
+  passwordResets,
+  sessions,
+  users,
+} from "~/db/schema";
+import { enqueue } from "~/jobs/queue.server";
+import type { JobDefinition } from "~/jobs/types";
 import { env } from "~/utils/env.server";
-import { ConflictError, InvalidError, UnauthorizedError } from "./errors";
+import { isAddressProof } from "./address-proof.server";
+import { ConflictError, ForbiddenError, InvalidError, UnauthorizedError } from "./errors";
 import type { loginSchema, signupSchema } from "./accounts.schema";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
+import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
+import {
+  assertLoginAllowed,
+  consume,
+  loginFailed,
+  loginSucceeded,
+  purgeRateLimits,
+  tryConsume,
+} from "./rate-limit.server";
+
+/** Tokens are mailed; only their sha256 is stored. */
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 /** What the rest of the app knows about the signed-in person (spec section 3 "User"). */
 export type User = {
@@ -22,7 +43,9 @@ export function isPlatformAdmin(userEmail: string) {
 }
 
 function toUser(row: typeof users.$inferSelect): User {
-  return { id: row.id, name: row.name, email: row.email, isAdmin: isPlatformAdmin(row.email) };
+  // Platform-admin rights come with the address only once its owner has proved it.
+  const isAdmin = Boolean(row.emailVerifiedAt) && isPlatformAdmin(row.email);
+  return { id: row.id, name: row.name, email: row.email, isAdmin };
 }
 
 export async function getUser(id: string): Promise<User | null> {
@@ -75,35 +98,198 @@ async function claimInvitations(tx: Queryable, userId: string, address: string) 
   await tx.update(members).set({ userId }).where(eq(members.invitedEmail, address));
 }
 
-export async function signUp(input: z.infer<typeof signupSchema>): Promise<User> {
+/** Signed in only once the address is confirmed; the login page offers to resend the link. */
+export class EmailNotConfirmedError extends ForbiddenError {
+  constructor(readonly email: string) {
+    super(`Confirm your email address first: open the link we sent to ${email}.`);
+  }
+}
+
+const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type SignupResult =
+  { kind: "created"; user: User } | { kind: "confirm"; email: string; redirectTo: string };
+
+/**
+ * Creates an account (CONTRACT.md "Accounts"). With a proof that the person reads mail at the
+ * address (the link of an approval or invitation mail) the account exists at once; otherwise
+ * nothing is created yet: a confirmation link is mailed and opening it creates the account.
+ */
+export async function signUp(
+  input: z.infer<typeof signupSchema>,
+  options: { proof?: string | null; redirectTo?: string; clientIp: string },
+): Promise<SignupResult> {
   const address = input.email.toLowerCase();
+  const proven = isAddressProof(address, options.proof);
+  // Signups through a mailed link are not counted: a whole agency may join from one office.
+  if (!proven) await consume("signupAddress", options.clientIp);
   if (!(await canSignUp(address))) throw new NotEligibleError();
-  const passwordHash = await hash(input.password);
+  const existing = await db().query.users.findFirst({ where: eq(users.email, address) });
+  if (existing) {
+    throw new ConflictError("An account with this email already exists. Log in instead.");
+  }
+  if (proven) {
+    const passwordHash = await hashPassword(input.password);
+    return db().transaction(async (tx) => {
+      const [row] = await tx
+        .insert(users)
+        .values({ name: input.name, email: address, passwordHash, emailVerifiedAt: new Date() })
+        .onConflictDoNothing({ target: users.email })
+        .returning();
+      if (!row) {
+        throw new ConflictError("An account with this email already exists. Log in instead.");
+      }
+      await claimInvitations(tx, row.id, address);
+      return { kind: "created" as const, user: toUser(row) };
+    });
+  }
+  await consume("verificationMails", address);
+  const redirectTo = options.redirectTo ?? "/";
+  const passwordHash = await hashPassword(input.password);
+  const token = randomBytes(32).toString("base64url");
+  const mailId = await db().transaction(async (tx) => {
+    await tx.insert(emailVerifications).values({
+      tokenHash: sha256(token),
+      email: address,
+      name: input.name,
+      passwordHash,
+      redirectTo,
+      expiresAt: new Date(Date.now() + VERIFY_TTL_MS),
+    });
+    return queueVerificationMail(tx, { email: address, name: input.name, token });
+  });
+  await dispatchMail([mailId]);
+  return { kind: "confirm", email: address, redirectTo };
+}
+
+function queueVerificationMail(
+  tx: Queryable,
+  pending: { email: string; name: string; token: string },
+) {
+  const link = absoluteUrl(`/auth/verify/${pending.token}`);
+  return queueMail(tx, {
+    to: pending.email,
+    subject: "Confirm your email to finish signing up for StackShift",
+    text: `Hello ${pending.name},\n\nConfirm your email address to finish creating your StackShift account:\n\n${link}\n\nThe link works once, within 24 hours. If you did not sign up, ignore this email: no account is created without it.`,
+    secrets: [pending.token],
+  });
+}
+
+/** The newest signup waiting for this address, if its link is still valid. */
+async function pendingSignup(address: string) {
+  return db().query.emailVerifications.findFirst({
+    where: and(
+      eq(emailVerifications.email, address.toLowerCase()),
+      isNull(emailVerifications.usedAt),
+      gt(emailVerifications.expiresAt, new Date()),
+    ),
+    orderBy: (v, { desc }) => [desc(v.createdAt)],
+  });
+}
+
+/**
+ * Mails the newest waiting signup of the address a fresh link (the older one stops working).
+ * Resolves the same way whether or not a signup is waiting, so it reveals nothing.
+ */
+export async function resendConfirmation(address: string) {
+  const pending = await pendingSignup(address);
+  if (!pending) return;
+  if (!(await tryConsume("verificationMails", pending.email))) return;
+  const token = randomBytes(32).toString("base64url");
+  const mailId = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(emailVerifications)
+      .set({ tokenHash: sha256(token), expiresAt: new Date(Date.now() + VERIFY_TTL_MS) })
+      .where(
+        and(eq(emailVerifications.tokenHash, pending.tokenHash), isNull(emailVerifications.usedAt)),
+      )
+      .returning();
+    return row ? queueVerificationMail(tx, { email: row.email, name: row.name, token }) : null;
+  });
+  if (mailId) await dispatchMail([mailId]);
+}
+
+/**
+ * Opens a confirmation link: creates the account with what was typed at signup and spends every
+ * other waiting signup of the address (a stranger's included).
+ */
+export async function confirmEmail(token: string): Promise<{ user: User; redirectTo: string }> {
+  const invalid = () =>
+    new InvalidError("This confirmation link is invalid or has expired. Sign up again.");
+  if (!token || token.length > 200) throw invalid();
   return db().transaction(async (tx) => {
+    const now = new Date();
+    const [pending] = await tx
+      .update(emailVerifications)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(emailVerifications.tokenHash, sha256(token)),
+          isNull(emailVerifications.usedAt),
+          gt(emailVerifications.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!pending) throw invalid();
+    await tx
+      .update(emailVerifications)
+      .set({ usedAt: now })
+      .where(and(eq(emailVerifications.email, pending.email), isNull(emailVerifications.usedAt)));
     const [row] = await tx
       .insert(users)
-      .values({ name: input.name, email: address, passwordHash })
+      .values({
+        name: pending.name,
+        email: pending.email,
+        passwordHash: pending.passwordHash,
+        emailVerifiedAt: now,
+      })
       .onConflictDoNothing({ target: users.email })
       .returning();
     if (!row) {
-      throw new ConflictError("An account with this email already exists. Log in instead.");
+      throw new ConflictError("This email already has an account. Log in instead.");
     }
-    await claimInvitations(tx, row.id, address);
-    return toUser(row);
+    await claimInvitations(tx, row.id, pending.email);
+    return { user: toUser(row), redirectTo: pending.redirectTo };
   });
 }
 
 // A fixed hash to verify against when the e-mail is unknown, so timing does not reveal accounts.
 let dummyHash: Promise<string> | undefined;
 
-export async function verifyLogin(input: z.infer<typeof loginSchema>): Promise<User> {
-  const row = await db().query.users.findFirst({
-    where: eq(users.email, input.email.toLowerCase()),
-  });
-  dummyHash ??= hash("not-a-real-password");
-  const ok = await verify(row?.passwordHash ?? (await dummyHash), input.password);
-  if (!row || !row.passwordHash || !ok) {
+/**
+ * Checks e-mail and password. Failures are counted per account and client address (a success
+ * clears them) and per address, so strangers elsewhere can never lock the owner out.
+ */
+export async function verifyLogin(
+  input: z.infer<typeof loginSchema>,
+  clientIp = "unknown",
+): Promise<User> {
+  const address = input.email.toLowerCase();
+  await assertLoginAllowed(address, clientIp);
+  const row = await db().query.users.findFirst({ where: eq(users.email, address) });
+  dummyHash ??= hashPassword("not-a-real-password");
+  if (!row) {
+    // A signup waiting for its confirmation: the right password says so, and nothing else does.
+    const pending = await pendingSignup(address);
+    if (await verifyPassword(pending?.passwordHash ?? (await dummyHash), input.password)) {
+      if (pending) throw new EmailNotConfirmedError(address);
+    }
+    await loginFailed(address, clientIp);
     throw new UnauthorizedError("Invalid email or password");
+  }
+  const ok = await verifyPassword(row.passwordHash ?? (await dummyHash), input.password);
+  if (!row.passwordHash || !ok) {
+    await loginFailed(address, clientIp);
+    throw new UnauthorizedError("Invalid email or password");
+  }
+  if (!row.emailVerifiedAt) throw new EmailNotConfirmedError(address);
+  await loginSucceeded(address, clientIp);
+  if (needsRehash(row.passwordHash)) {
+    // The pinned parameters changed since this hash was made: upgrade it while we know the password.
+    await db()
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(users.id, row.id));
   }
   return toUser(row);
 }
@@ -129,13 +315,25 @@ export async function upsertOidcUser(claims: {
         "This email is linked to a different single sign-on identity. Log in with your password or contact support.",
       );
     }
-    const [row] = await db()
-      .update(users)
-      .set({ oidcSubject: claims.sub, updatedAt: new Date() })
-      .where(and(eq(users.id, byEmail.id), isNull(users.oidcSubject)))
-      .returning();
-    if (!row) throw new ConflictError("Single sign-on changed this account meanwhile. Try again.");
-    return toUser(row);
+    // Only an account whose owner proved the address may be linked; linking then ends every other
+    // session, so a password someone else set cannot outlive the owner's first single sign-on.
+    if (!byEmail.emailVerifiedAt) {
+      throw new ConflictError(
+        "Confirm this account's email address before signing in with single sign-on.",
+      );
+    }
+    return db().transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ oidcSubject: claims.sub, updatedAt: new Date() })
+        .where(and(eq(users.id, byEmail.id), isNull(users.oidcSubject)))
+        .returning();
+      if (!row) {
+        throw new ConflictError("Single sign-on changed this account meanwhile. Try again.");
+      }
+      await tx.delete(sessions).where(eq(sessions.userId, row.id));
+      return toUser(row);
+    });
   }
   if (!(await canSignUp(address))) throw new NotEligibleError();
   return db().transaction(async (tx) => {
@@ -145,6 +343,8 @@ export async function upsertOidcUser(claims: {
         email: address,
         name: (claims.name?.trim() || address.split("@")[0]).slice(0, 100),
         oidcSubject: claims.sub,
+        // The identity provider vouches for the address (app/utils/oidc.server.ts checks it).
+        emailVerifiedAt: new Date(),
       })
       .onConflictDoNothing()
       .returning();
@@ -156,17 +356,17 @@ export async function upsertOidcUser(claims: {
 }
 
 const RESET_TTL_MS = 60 * 60 * 1000;
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 /**
- * Mails a reset link if the account exists. Always resolves the same way, so the page never
- * reveals whether an e-mail has an account.
+ * The password-reset job: mails a reset link if the account exists and the address has not had
+ * too many resets lately. The page answers the same at once whatever happens here.
  */
 export async function requestPasswordReset(address: string) {
   const user = await db().query.users.findFirst({
     where: eq(users.email, address.toLowerCase()),
   });
   if (!user) return;
+  if (!(await tryConsume("resetMails", user.email))) return;
   const token = randomBytes(32).toString("base64url");
   const mailId = await db().transaction(async (tx) => {
     await tx.insert(passwordResets).values({
@@ -179,12 +379,24 @@ export async function requestPasswordReset(address: string) {
       to: user.email,
       subject: "Reset your StackShift password",
       text: `Hello ${user.name},\n\nSomeone asked to reset the password of your StackShift account. Open this link within an hour to choose a new one:\n\n${link}\n\nIf it was not you, ignore this email.`,
+      secrets: [token],
     });
   });
   await dispatchMail([mailId]);
 }
 
+export const PASSWORD_RESET_JOB = "accounts.password-reset";
+
+/** Queues the reset work, so the forgot page answers in the same time for every address. */
+export async function queuePasswordReset(address: string) {
+  await enqueue(PASSWORD_RESET_JOB, { email: address.toLowerCase() });
+}
+
+// Tokens are 43 characters of base64url; anything much longer cannot be one of ours.
+const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
+
 export async function resetTokenIsValid(token: string) {
+  if (!plausibleToken(token)) return false;
   const row = await db().query.passwordResets.findFirst({
     where: and(
       eq(passwordResets.tokenHash, sha256(token)),
@@ -195,30 +407,63 @@ export async function resetTokenIsValid(token: string) {
   return Boolean(row);
 }
 
-/** Sets the new password, spends the token and ends every session of the account. */
+/**
+ * Sets the new password, spends every reset token of the account and ends all its sessions. The
+ * token is checked before the (deliberately slow) password hash is computed.
+ */
 export async function resetPassword(token: string, newPassword: string): Promise<User> {
-  const passwordHash = await hash(newPassword);
+  const invalid = () =>
+    new InvalidError("This reset link is invalid or has expired. Request a new one.");
+  if (!(await resetTokenIsValid(token))) throw invalid();
+  const passwordHash = await hashPassword(newPassword);
   return db().transaction(async (tx) => {
+    const now = new Date();
     const [reset] = await tx
       .update(passwordResets)
-      .set({ usedAt: new Date() })
+      .set({ usedAt: now })
       .where(
         and(
           eq(passwordResets.tokenHash, sha256(token)),
           isNull(passwordResets.usedAt),
-          gt(passwordResets.expiresAt, new Date()),
+          gt(passwordResets.expiresAt, now),
         ),
       )
       .returning();
-    if (!reset) {
-      throw new InvalidError("This reset link is invalid or has expired. Request a new one.");
-    }
+    if (!reset) throw invalid();
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, reset.userId), isNull(passwordResets.usedAt)));
     const [row] = await tx
       .update(users)
-      .set({ passwordHash, updatedAt: new Date() })
+      .set({ passwordHash, updatedAt: now })
       .where(eq(users.id, reset.userId))
       .returning();
     await tx.delete(sessions).where(eq(sessions.userId, reset.userId));
     return toUser(row);
   });
 }
+
+/** Housekeeping of the accounts tables (the accounts.purge job). */
+export async function purgeAccountTokens() {
+  const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000);
+  await db().delete(passwordResets).where(lt(passwordResets.expiresAt, dayAgo));
+  await db().delete(emailVerifications).where(lt(emailVerifications.expiresAt, dayAgo));
+}
+
+export const accountJobs: JobDefinition[] = [
+  {
+    name: PASSWORD_RESET_JOB,
+    handler: async (data) => {
+      if (typeof data.email === "string") await requestPasswordReset(data.email);
+    },
+  },
+  {
+    name: "accounts.purge",
+    schedule: "17 * * * *",
+    handler: async () => {
+      await purgeAccountTokens();
+      await purgeRateLimits();
+    },
+  },
+];

@@ -5,7 +5,31 @@ import { outbox } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { enqueue } from "~/jobs/queue.server";
 
-export type Mail = { to: string; subject: string; text: string; html?: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /**
+   * Secret parts of the text (tokens in links). They are removed from the stored copy as soon as
+   * the mail is delivered, so the outbox never holds a usable reset, confirmation or invitation link.
+   */
+  secrets?: string[];
+};
+
+/** What a secret in a delivered mail's stored copy becomes. */
+export const REDACTED = "[removed after delivery]";
+
+export function redact(text: string, secrets: string[]) {
+  let out = text;
+  for (const secret of secrets) if (secret) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/** The http(s) links of a mail's text. */
+export function linksOf(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>"']+/g)].map((m) => m[0].replace(/[.,;:!?)\]]+$/, ""));
+}
 
 export const MAIL_JOB = "mail.send";
 
@@ -14,7 +38,10 @@ export const MAIL_JOB = "mail.send";
  * nothing) and returns its id. Call `dispatchMail` after commit to hand it to the mail job.
  */
 export async function queueMail(tx: Queryable, mail: Mail): Promise<string> {
-  const [row] = await tx.insert(outbox).values(mail).returning({ id: outbox.id });
+  const [row] = await tx
+    .insert(outbox)
+    .values({ ...mail, secrets: mail.secrets ?? [] })
+    .returning({ id: outbox.id });
   return row.id;
 }
 
@@ -33,9 +60,20 @@ function smtp() {
 export async function deliver(id: string) {
   const [mail] = await db().select().from(outbox).where(eq(outbox.id, id));
   if (!mail || mail.status === "sent" || mail.status === "kept") return;
+  const delivered = {
+    text: redact(mail.text, mail.secrets),
+    html: mail.html ? redact(mail.html, mail.secrets) : null,
+    secrets: [] as string[],
+  };
   if (!env().SMTP_URL) {
-    console.info(`[mail] kept in local outbox: to=${mail.to} subject="${mail.subject}"`);
-    await db().update(outbox).set({ status: "kept" }).where(eq(outbox.id, id));
+    // Without SMTP the server log is the mailbox: the first admin of a fresh install opens their
+    // confirmation link from here (README).
+    const links = linksOf(mail.text).map((link) => `\n  ${link}`);
+    console.info(`[mail] to=${mail.to} subject="${mail.subject}"${links.join("")}`);
+    await db()
+      .update(outbox)
+      .set({ ...delivered, status: "kept" })
+      .where(eq(outbox.id, id));
     return;
   }
   try {
@@ -48,7 +86,7 @@ export async function deliver(id: string) {
     });
     await db()
       .update(outbox)
-      .set({ status: "sent", sentAt: new Date(), attempts: mail.attempts + 1 })
+      .set({ ...delivered, status: "sent", sentAt: new Date(), attempts: mail.attempts + 1 })
       .where(eq(outbox.id, id));
   } catch (error) {
     await db()
@@ -69,6 +107,16 @@ export function listOutbox(limit = 100, search?: string) {
     orderBy: (o, { desc }) => [desc(o.createdAt), desc(o.id)],
     limit,
   });
+}
+
+/**
+ * The development outbox page exists only where nothing is really delivered: no SMTP_URL, and not
+ * an operator's explicit NODE_ENV=production (`npm start` implies production for React alone).
+ */
+export function outboxPageEnabled() {
+  const explicitProduction =
+    process.env.NODE_ENV === "production" && !process.env.STACKSHIFT_IMPLIED_NODE_ENV;
+  return !env().SMTP_URL && !explicitProduction;
 }
 
 export function absoluteUrl(pathname: string) {

@@ -17,9 +17,10 @@ import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { StudioRole } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
 import type { User } from "./accounts.server";
-import { hit } from "./rate-limit.server";
+import { consume } from "./rate-limit.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import { addressProof } from "./address-proof.server";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import {
   DUPLICATE_MEMBER_MESSAGE,
@@ -106,8 +107,12 @@ function invitationMail(input: {
   resent: boolean;
   hasAccount: boolean;
 }) {
-  const link = absoluteUrl(invitationPath(input.key));
+  // The proof lets a new invitee sign up without a second (confirmation) mail: only the mailbox
+  // has it, while the inviter sees the key. Both are removed from the stored copy once delivered.
+  const proof = addressProof(input.to, INVITATION_TTL_DAYS);
+  const link = absoluteUrl(`${invitationPath(input.key)}?proof=${proof}`);
   return {
+    secrets: [input.key, proof],
     to: input.to,
     subject: `You are invited to collaborate on ${input.projectName}`,
     text: [
@@ -286,7 +291,7 @@ export async function inviteMember(
   options: { onExisting: "resend" | "reject" } = { onExisting: "resend" },
 ): Promise<InviteOutcome> {
   const address = input.email.trim().toLowerCase();
-  await hit("invite", [`user:${user.id}`]);
+  await consume("invite", `user:${user.id}`);
   const { mailId, outcome } = await db().transaction(async (tx) => {
     const { project } = await authorize(tx, user, input.studioId, "members.add");
     const owner = await ownerOf(tx, project);

@@ -1,49 +1,154 @@
-import { sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { lt } from "drizzle-orm";
+import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
+import { db, type Db } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { RateLimitedError } from "./errors";
 
-export type Limit = { max: number; windowSeconds: number };
+/**
+ * Rate limits that stop attackers and not teams (decision record 004): failures are counted, not
+ * use, and what a whole office shares (the client address) has limits no team reaches by working.
+ * Counters live in the database (rate-limiter-flexible's Drizzle store), so every app instance on
+ * one PostgreSQL shares them.
+ */
+export type Policy = { points: number; durationSeconds: number };
 
-/** The limits of security-sensitive actions, per client IP and per e-mail. */
-export const LIMITS = {
-  login: { max: 10, windowSeconds: 15 * 60 },
-  oidc: { max: 10, windowSeconds: 15 * 60 },
-  signup: { max: 5, windowSeconds: 60 * 60 },
-  forgot: { max: 5, windowSeconds: 60 * 60 },
-  requestAccess: { max: 5, windowSeconds: 60 * 60 },
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+
+export const POLICIES = {
+  /** Wrong passwords for one account from one address; a success clears it. */
+  loginFailuresAccount: { points: 5, durationSeconds: 15 * MINUTE },
+  /** Each lockout of an account from an address doubles the next one (growing delays). */
+  loginLockouts: { points: 1_000, durationSeconds: 24 * HOUR },
+  /** Wrong passwords from one address, whatever the account: a password-spraying client. */
+  loginFailuresAddress: { points: 100, durationSeconds: 15 * MINUTE },
+  /** Signups that mail a confirmation link or are refused, per client address. */
+  signupAddress: { points: 300, durationSeconds: HOUR },
+  /** Confirmation mails to one address (signups and resends). */
+  verificationMails: { points: 5, durationSeconds: HOUR },
+  /** Forgot-password requests per client address (the mails are limited per e-mail below). */
+  forgotAddress: { points: 300, durationSeconds: HOUR },
+  /** Reset mails to one address: past this the request is dropped silently. */
+  resetMails: { points: 5, durationSeconds: HOUR },
+  /** Requests for access per client address. */
+  requestAccessAddress: { points: 100, durationSeconds: HOUR },
+  /** Mails about requests for access to one address. */
+  requestAccessMails: { points: 5, durationSeconds: HOUR },
+  /** Single sign-on starts per client address. */
+  oidcAddress: { points: 120, durationSeconds: 15 * MINUTE },
   /** Invitations and resends, per inviting user: each one sends an e-mail. */
-  invite: { max: 30, windowSeconds: 60 * 60 },
-} satisfies Record<string, Limit>;
+  invite: { points: 30, durationSeconds: HOUR },
+} satisfies Record<string, Policy>;
+
+export type PolicyName = keyof typeof POLICIES;
+
+/** The first lockout lasts 15 minutes; each further one within a day doubles it, up to a day. */
+export function lockoutSeconds(lockouts: number) {
+  return Math.min(15 * MINUTE * 2 ** Math.max(0, lockouts - 1), 24 * HOUR);
+}
+
+// One limiter per policy and database handle (tests open one database per worker).
+const limiters = new WeakMap<Db, Map<PolicyName, RateLimiterDrizzle>>();
+
+function limiter(name: PolicyName): RateLimiterDrizzle {
+  const store = db();
+  let byName = limiters.get(store);
+  if (!byName) limiters.set(store, (byName = new Map()));
+  let found = byName.get(name);
+  if (!found) {
+    const policy = POLICIES[name];
+    found = new RateLimiterDrizzle({
+      storeClient: store,
+      schema: rateLimits,
+      keyPrefix: name,
+      points: policy.points,
+      duration: policy.durationSeconds,
+      // Expired rows are deleted by the accounts.purge job, not by a timer in every process.
+      clearExpiredByTimeout: false,
+    });
+    byName.set(name, found);
+  }
+  return found;
+}
+
+/** RATE_LIMITS=off exists for the benchmark scripts only (README); tests run with limits on. */
+const disabled = () => env().RATE_LIMITS === "off";
+
+function refused(msBeforeNext: number, what = "Too many attempts."): RateLimitedError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  return new RateLimitedError(`${what} Please wait ${wait} and try again.`, seconds);
+}
 
 /**
- * Counts one hit against each key (fixed window, shared by all instances through the database)
- * and throws RateLimitedError when any key is over its limit.
+ * Counts one use against `key`; throws RateLimitedError (429 with Retry-After) once the policy's
+ * points are spent.
  */
-export async function hit(action: keyof typeof LIMITS, keys: string[]) {
-  if (env().RATE_LIMITS === "off") return;
-  const limit = LIMITS[action];
-  for (const key of keys) {
-    const id = `${action}:${key}`;
-    const [row] = await db()
-      .insert(rateLimits)
-      .values({ key: id, count: 1, windowStartedAt: new Date() })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when ${rateLimits.windowStartedAt} < now() - make_interval(secs => ${limit.windowSeconds}) then 1 else ${rateLimits.count} + 1 end`,
-          windowStartedAt: sql`case when ${rateLimits.windowStartedAt} < now() - make_interval(secs => ${limit.windowSeconds}) then now() else ${rateLimits.windowStartedAt} end`,
-        },
-      })
-      .returning();
-    if (row.count > limit.max) {
-      const elapsed = (Date.now() - row.windowStartedAt.getTime()) / 1000;
-      const retryAfter = Math.max(1, Math.ceil(limit.windowSeconds - elapsed));
-      throw new RateLimitedError(
-        `Too many attempts. Please wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`,
-        retryAfter,
-      );
-    }
+export async function consume(name: PolicyName, key: string) {
+  if (disabled()) return;
+  try {
+    await limiter(name).consume(key);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw refused(error.msBeforeNext);
+    throw error;
   }
+}
+
+/** Like consume, but answers false instead of throwing: for work whose answer is always the same. */
+export async function tryConsume(name: PolicyName, key: string): Promise<boolean> {
+  try {
+    await consume(name, key);
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimitedError) return false;
+    throw error;
+  }
+}
+
+const accountKey = (email: string, clientIp: string) => `${email.toLowerCase()}|${clientIp}`;
+
+/**
+ * Before a password is checked: refused while this account is locked for this address, or while
+ * this address has failed too often. Strangers failing from other addresses never lock anyone out.
+ */
+export async function assertLoginAllowed(email: string, clientIp: string) {
+  if (disabled()) return;
+  const [account, address] = await Promise.all([
+    limiter("loginFailuresAccount").get(accountKey(email, clientIp)),
+    limiter("loginFailuresAddress").get(clientIp),
+  ]);
+  const what = "Too many failed attempts.";
+  if (account && account.consumedPoints >= POLICIES.loginFailuresAccount.points) {
+    throw refused(account.msBeforeNext, what);
+  }
+  if (address && address.consumedPoints >= POLICIES.loginFailuresAddress.points) {
+    throw refused(address.msBeforeNext, what);
+  }
+}
+
+/** A wrong password: counts for the account from this address and for the address. */
+export async function loginFailed(email: string, clientIp: string) {
+  if (disabled()) return;
+  const key = accountKey(email, clientIp);
+  const [account] = await Promise.all([
+    limiter("loginFailuresAccount").penalty(key),
+    limiter("loginFailuresAddress").penalty(clientIp),
+  ]);
+  if (account.consumedPoints === POLICIES.loginFailuresAccount.points) {
+    // The failure that reaches the limit starts a lockout, longer each time within a day.
+    const lockouts = await limiter("loginLockouts").penalty(key);
+    await limiter("loginFailuresAccount").block(key, lockoutSeconds(lockouts.consumedPoints));
+  }
+}
+
+/** A correct password clears this account's failures from this address. */
+export async function loginSucceeded(email: string, clientIp: string) {
+  if (disabled()) return;
+  await limiter("loginFailuresAccount").delete(accountKey(email, clientIp));
+}
+
+/** Drops counters whose window has passed (run by the accounts.purge job). */
+export async function purgeRateLimits() {
+  await db().delete(rateLimits).where(lt(rateLimits.expire, new Date()));
 }

@@ -1,29 +1,22 @@
 import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
-import { loginSchema } from "~/services/accounts.schema";
-import { verifyLogin, type User } from "~/services/accounts.server";
-import { parseInput } from "./http.server";
+import type { User } from "~/services/accounts.server";
 import { oidcStrategy, resetOidc } from "./oidc.server";
 
 /**
- * remix-auth strategies: e-mail + password always, OpenID Connect when OIDC_ISSUER is set.
- * remix-auth keeps no session; `createUserSession` stores the result in the database session.
+ * remix-auth for single sign-on (OpenID Connect), when OIDC_ISSUER is set. Password login calls
+ * verifyLogin directly (decision record 004): it needs the client address for its failure
+ * counters, and a strategy would only parse the form a second time. remix-auth keeps no session;
+ * `createUserSession` stores the result in the database session.
  */
 let cached: Authenticator<User> | undefined;
 
 /**
- * The authenticator, with the strategy the caller is about to use. The OpenID strategy needs the
- * provider's discovery document, so it is added only when asked for: password login keeps
- * working while the identity provider is down.
+ * The authenticator with the OpenID strategy. It needs the provider's discovery document, so it
+ * is built only when asked for: password login keeps working while the identity provider is down.
  */
-export async function authenticator(strategy: "form" | "oidc" = "form") {
-  cached ??= new Authenticator<User>().use(
-    new FormStrategy(async ({ form }) =>
-      verifyLogin(parseInput(loginSchema, Object.fromEntries(form))),
-    ),
-    "form",
-  );
-  if (strategy === "oidc" && !cached.get("oidc")) {
+export async function authenticator() {
+  cached ??= new Authenticator<User>();
+  if (!cached.get("oidc")) {
     const oidc = await oidcStrategy();
     if (!oidc) throw new Error("Single sign-on is not configured (OIDC_ISSUER, OIDC_CLIENT_ID)");
     cached.use(oidc, "oidc");

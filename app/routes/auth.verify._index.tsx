@@ -1,0 +1,81 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { FormError } from "~/components/ui/field";
+import { forgotSchema } from "~/services/accounts.schema";
+import { resendConfirmation } from "~/services/accounts.server";
+import { RateLimitedError } from "~/services/errors";
+import { consume } from "~/services/rate-limit.server";
+import { readForm } from "~/utils/http.server";
+
+export const meta: MetaFunction = () => [{ title: "Confirm your email | StackShift" }];
+
+/** The page after "Sign up" when the address still has to be confirmed (CONTRACT.md "Accounts"). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const email = (new URL(request.url).searchParams.get("email") ?? "").trim().slice(0, 254);
+  return { email };
+}
+
+/** Resend: a fresh link for the newest waiting signup of the address; the same answer for any. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await readForm(request, 4 * 1024), { schema: forgotSchema });
+  if (submission.status !== "success") {
+    return data({ resent: false, error: "Enter a valid email address" }, { status: 400 });
+  }
+  try {
+    await consume("signupAddress", context.clientIp ?? "unknown");
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    return data(
+      { resent: false, error: error.message },
+      { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
+    );
+  }
+  await resendConfirmation(submission.value.email);
+  return { resent: true, error: null };
+}
+
+export default function CheckYourEmail() {
+  const { email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title="Confirm your email">
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        We sent a link to <strong>{email || "your email address"}</strong>. Open it within 24 hours
+        to finish creating your StackShift account; until then you cannot log in.
+      </p>
+      {actionData?.resent ? (
+        <p
+          role="status"
+          className="mt-4 rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-200"
+        >
+          If a signup is waiting for {email || "this address"}, we sent a new link. Only the newest
+          link works.
+        </p>
+      ) : null}
+      {email ? (
+        <Form method="post" className="mt-4 space-y-2">
+          <FormError message={actionData?.error} />
+          <input type="hidden" name="email" value={email} />
+          <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
+            {busy ? "Sending..." : "Resend"}
+          </Button>
+        </Form>
+      ) : null}
+      <p className="mt-6 text-center text-sm">
+        Wrong address?{" "}
+        <Link to="/signup" className="text-brand underline">
+          Sign up again
+        </Link>{" "}
+        ·{" "}
+        <Link to="/auth/login" className="text-brand underline">
+          Log in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Rate limits that stop attackers and not teams (decision record 004): login counts failures per
+ * account and client address and per address; successes never count.
+ */
+import { describe, expect, it } from "vitest";
+import { action } from "~/routes/auth.login";
+import { lockoutSeconds, POLICIES } from "~/services/rate-limit.server";
+import { call, createUser, makeRequest } from "../helpers";
+
+function login(email: string, password: string, clientIp: string) {
+  return call(
+    action,
+    makeRequest("/auth/login", { form: { email, password, redirectTo: "/sites" } }),
+    {},
+    { clientIp },
+  );
+}
+
+describe("login limits", () => {
+  it("lets 30 people of one office log in within a minute", async () => {
+    const office = "198.51.100.10";
+    const people = await Promise.all(Array.from({ length: 30 }, () => createUser()));
+    for (const person of people) {
+      const res = await login(person.email, person.password, office);
+      expect(res.status, person.email).toBe(302);
+      expect(res.headers.get("Location")).toBe("/sites");
+    }
+  });
+
+  it("lets one person log in 15 times in a row", async () => {
+    const person = await createUser();
+    for (let i = 0; i < 15; i += 1) {
+      expect((await login(person.email, person.password, "198.51.100.11")).status).toBe(302);
+    }
+  });
+
+  it("never refuses the right password because strangers failed on the same e-mail elsewhere", async () => {
+    const victim = await createUser();
+    for (let i = 0; i < 10; i += 1) {
+      const res = await login(victim.email, `guess ${i}`, `192.0.2.${i + 1}`);
+      expect(res.status).toBe(401);
+    }
+    // Ten more from one stranger's address: that address is locked, the victim's is not.
+    for (let i = 0; i < 10; i += 1) await login(victim.email, `guess ${i}`, "192.0.2.99");
+    expect((await login(victim.email, victim.password, "192.0.2.99")).status).toBe(429);
+    expect((await login(victim.email, victim.password, "198.51.100.12")).status).toBe(302);
+  });
+
+  it("refuses the 6th try after 5 wrong passwords from one address, with Retry-After", async () => {
+    const person = await createUser();
+    const ip = "198.51.100.13";
+    for (let i = 0; i < POLICIES.loginFailuresAccount.points; i += 1) {
+      const res = await login(person.email, "wrong password", ip);
+      expect(res.status).toBe(401);
+      expect((await res.json()).result.error[""][0]).toBe("Invalid email or password");
+    }
+    const refused = await login(person.email, person.password, ip);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get("Retry-After"));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect((await refused.json()).result.error[""][0]).toMatch(
+      /Too many failed attempts\. Please wait 15 minutes and try again\./,
+    );
+  });
+
+  it("clears an account's failures from an address when the right password comes", async () => {
+    const person = await createUser();
+    const ip = "198.51.100.14";
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 0; i < POLICIES.loginFailuresAccount.points - 1; i += 1) {
+        expect((await login(person.email, "typo", ip)).status).toBe(401);
+      }
+      expect((await login(person.email, person.password, ip)).status).toBe(302);
+    }
+  });
+
+  it("refuses an address that fails on many accounts (password spraying)", async () => {
+    const ip = "198.51.100.15";
+    const { points } = POLICIES.loginFailuresAddress;
+    for (let i = 0; i < points; i += 1) {
+      expect((await login(`nobody${i}@example.com`, "spray", ip)).status).toBe(401);
+    }
+    const person = await createUser();
+    const refused = await login(person.email, person.password, ip);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // Everyone else is unaffected.
+    expect((await login(person.email, person.password, "198.51.100.16")).status).toBe(302);
+  }, 60_000);
+
+  it("doubles each further lockout within a day, up to a day", () => {
+    expect([1, 2, 3, 4].map(lockoutSeconds)).toEqual([900, 1800, 3600, 7200]);
+    expect(lockoutSeconds(20)).toBe(86_400);
+  });
+});
