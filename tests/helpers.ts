@@ -100,3 +100,24 @@ export async function call(
   }
   return Response.json(result ?? null);
 }
+
+/**
+ * Works the queued jobs of one queue now, with the app's own handler (tests start the queue but
+ * no workers): what a worker would do next, without waiting for its polling. Returns the count.
+ */
+export async function runQueuedJobs(name: string): Promise<number> {
+  const { queue } = await import("~/jobs/queue.server");
+  const { JOBS } = await import("~/jobs/index.server");
+  const definition = JOBS.find((job) => job.name === name);
+  if (!definition) throw new Error(`No job named ${name}`);
+  let ran = 0;
+  for (;;) {
+    const jobs = await queue().fetch<Record<string, unknown>>(name, { batchSize: 20 });
+    if (!jobs || jobs.length === 0) return ran;
+    for (const job of jobs) {
+      await definition.handler(job.data);
+      await queue().complete(name, job.id);
+      ran += 1;
+    }
+  }
+}

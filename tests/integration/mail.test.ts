@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
 import { outbox } from "~/db/schema";
-import { deliver, queueMail } from "~/services/mail.server";
+import { requestPasswordReset } from "~/services/accounts.server";
+import { deliver, queueMail, REDACTED } from "~/services/mail.server";
 import { resetEnv } from "~/utils/env.server";
+import { createUser } from "../helpers";
 
 /** Delivery over a real SMTP server on 127.0.0.1 (smtp-server), and the failure path. */
 const received: { to: string[]; body: string }[] = [];
@@ -58,5 +60,48 @@ describe("mail delivery", () => {
     await deliver(id);
     const [row] = await db().select().from(outbox).where(eq(outbox.id, id));
     expect(row.status).toBe("kept");
+  });
+
+  it("mails the token over SMTP but keeps no usable reset link in the outbox after delivery", async () => {
+    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    resetEnv();
+    const user = await createUser();
+    await requestPasswordReset(user.email);
+    const [queued] = await db().select().from(outbox).where(eq(outbox.to, user.email));
+    const token = queued.text.match(/\/auth\/reset\/([\w-]{43})/)?.[1];
+    expect(token).toBeTruthy();
+    await deliver(queued.id);
+    const delivered = received.find((m) => m.to.includes(user.email));
+    expect(delivered?.body.replace(/=\r?\n/g, "")).toContain(token);
+    const [stored] = await db().select().from(outbox).where(eq(outbox.id, queued.id));
+    expect(stored.status).toBe("sent");
+    expect(stored.text).not.toContain(token);
+    expect(stored.text).toContain(`/auth/reset/${REDACTED}`);
+    expect(stored.secrets).toEqual([]);
+  });
+
+  it("without SMTP, logs the links (the laptop's mailbox) and then redacts the stored copy", async () => {
+    delete process.env.SMTP_URL;
+    resetEnv();
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "info").mockImplementation((line: string) => {
+      logged.push(line);
+    });
+    try {
+      const secret = "s3cr3t-token-value-0123456789";
+      const id = await queueMail(db(), {
+        to: "kept@example.com",
+        subject: "Confirm",
+        text: `Open http://localhost:3000/auth/verify/${secret} to confirm.`,
+        secrets: [secret],
+      });
+      await deliver(id);
+      expect(logged.join("\n")).toContain(`http://localhost:3000/auth/verify/${secret}`);
+      const [row] = await db().select().from(outbox).where(eq(outbox.id, id));
+      expect(row.status).toBe("kept");
+      expect(row.text).toBe(`Open http://localhost:3000/auth/verify/${REDACTED} to confirm.`);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { loader, splitLinks, TextWithLinks } from "~/routes/_app.dev.outbox";
 import { queueMail } from "~/services/mail.server";
+import { resetEnv } from "~/utils/env.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 
 type Page = {
@@ -79,5 +80,28 @@ describe("/dev/outbox", () => {
   it("ignores a malformed search instead of failing", async () => {
     const { q } = await page("?q=%00%FF&limit=-5");
     expect(q).not.toContain("\u0000");
+  });
+
+  it("does not exist once mail is really delivered (SMTP_URL) or in production mode", async () => {
+    const request = () => call(loader, makeRequest("/dev/outbox", { cookie: adminCookie }));
+    process.env.SMTP_URL = "smtp://127.0.0.1:2525";
+    resetEnv();
+    try {
+      expect((await request()).status).toBe(404);
+    } finally {
+      delete process.env.SMTP_URL;
+      resetEnv();
+    }
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = "production";
+    try {
+      expect((await request()).status).toBe(404);
+      // `npm start` sets production for React only; that local run keeps its outbox page.
+      process.env.STACKSHIFT_IMPLIED_NODE_ENV = "1";
+      expect((await request()).status).toBe(200);
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+      delete process.env.STACKSHIFT_IMPLIED_NODE_ENV;
+    }
   });
 });
