@@ -19,6 +19,8 @@ export const ADMIN_EMAILS = [
   "admin-no-js@example.com",
   "founder-js@example.com",
   "founder-no-js@example.com",
+  "verify-js@example.com",
+  "verify-no-js@example.com",
 ];
 
 const chromium = {
@@ -45,7 +47,7 @@ const serverEnv = {
   DATABASE_URL: "",
   SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
   PLATFORM_ADMIN_EMAILS: ADMIN_EMAILS.join(","),
-  RATE_LIMITS: "off",
+  // Rate limits stay on, as in production: the flows must pass with them.
 };
 
 export default defineConfig({

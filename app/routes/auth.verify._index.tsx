@@ -23,24 +23,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request, 4 * 1024), { schema: forgotSchema });
   if (submission.status !== "success") {
-    return data({ resent: false, error: "Enter a valid email address" }, { status: 400 });
+    return data(
+      { resent: false, error: "Enter a valid email address", email: null },
+      { status: 400 },
+    );
   }
   try {
     await consume("signupAddress", context.clientIp ?? "unknown");
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error;
     return data(
-      { resent: false, error: error.message },
+      { resent: false, error: error.message, email: submission.value.email },
       { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
     );
   }
   await resendConfirmation(submission.value.email);
-  return { resent: true, error: null };
+  return { resent: true, error: null, email: submission.value.email };
 }
 
 export default function CheckYourEmail() {
-  const { email } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const email = actionData?.email ?? loaded.email;
   const busy = useNavigation().state === "submitting";
   return (
     <AuthCard title="Confirm your email">

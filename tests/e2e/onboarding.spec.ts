@@ -1,7 +1,7 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { E2E_PORT } from "../../playwright.config";
 import { expect, jsDisabled, test } from "./support/fixtures";
-import { linkIn, waitForMail } from "./support/mail";
+import { confirmSignup, linkIn, waitForMail } from "./support/mail";
 
 /**
  * The foundation's "done when", once with JavaScript and once without: a platform admin signs up,
@@ -17,12 +17,17 @@ async function newPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
   return context.newPage();
 }
 
+/**
+ * Signs up. From an approval mail's link (prefilled) the account exists at once; otherwise the
+ * address is confirmed through the mailed link first.
+ */
 async function signUp(page: Page, name: string, email: string, prefilled = false) {
   if (prefilled) await expect(page.getByLabel("Email")).toHaveValue(email);
   else await page.getByLabel("Email").fill(email);
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign up" }).click();
+  if (!prefilled) await confirmSignup(page, email);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
 }

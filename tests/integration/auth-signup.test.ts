@@ -190,7 +190,7 @@ describe("signup without a mailed link", () => {
       );
     const res = await resend("resend@example.com");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ resent: true, error: null });
+    expect(await res.json()).toEqual({ resent: true, error: null, email: "resend@example.com" });
     const second = await confirmationToken("resend@example.com");
     expect(second).not.toBe(first);
     expect((await openLink(first)).status).toBe(400);
@@ -198,6 +198,7 @@ describe("signup without a mailed link", () => {
     expect(await (await resend("nobody-waiting@example.com")).json()).toEqual({
       resent: true,
       error: null,
+      email: "nobody-waiting@example.com",
     });
   });
 

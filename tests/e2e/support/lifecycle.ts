@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { expect } from "./fixtures";
+import { confirmSignup } from "./mail";
 
 /**
  * Helpers for the project lifecycle tests (tests/e2e/project-lifecycle.spec.ts): the project's
@@ -40,6 +41,7 @@ export async function signInAdmin(page: Page, testInfo: TestInfo) {
   await page.getByLabel("Name").fill(`Admin ${testInfo.project.name}`);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmSignup(page, email);
   await expect(page).toHaveURL(/\/$/);
   await expect(projectsHeading(page)).toBeVisible();
 }

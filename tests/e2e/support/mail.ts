@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { MAIL_DIR } from "../../../playwright.config";
 import type { ReceivedMail } from "./smtp";
 
@@ -43,4 +43,15 @@ export function linkIn(body: string, pathPart: string): string {
   const link = body.match(/https?:\/\/[^\s"<>]+/g)?.find((l) => l.includes(pathPart));
   if (!link) throw new Error(`No link containing ${pathPart} in mail:\n${body}`);
   return link;
+}
+
+/**
+ * After "Sign up" without a mailed link: the page says where the confirmation went; opening the
+ * mailed link creates the account and signs the person in.
+ */
+export async function confirmSignup(page: Page, email: string) {
+  await expect(page.getByRole("heading", { name: "Confirm your email" })).toBeVisible();
+  await expect(page.getByText(`We sent a link to ${email}`)).toBeVisible();
+  const link = linkIn(await waitForMail(email, /\/auth\/verify\//), "/auth/verify/");
+  await page.goto(link);
 }

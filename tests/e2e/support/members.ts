@@ -1,7 +1,7 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { E2E_PORT } from "../../../playwright.config";
 import { expect, jsDisabled } from "./fixtures";
-import { linkIn, waitForMail } from "./mail";
+import { confirmSignup, linkIn, waitForMail } from "./mail";
 
 /** Helpers of members.spec.ts: accounts, a second browser, projects and invitation mail. */
 export const PASSWORD = "a long enough password";
@@ -42,6 +42,7 @@ export async function logInOrSignUp(page: Page, name: string, email: string) {
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmSignup(page, email);
   await expect(page).toHaveURL(/\/$/);
   await expect(projectsHeading(page)).toBeVisible();
 }
