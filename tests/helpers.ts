@@ -2,7 +2,7 @@
  * Helpers for integration tests: real database rows and real sessions, requests run through the
  * route modules' own loaders and actions.
  */
-import { hash } from "@node-rs/argon2";
+import { hashPassword } from "~/services/passwords.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import { users } from "~/db/schema";
@@ -22,7 +22,7 @@ export async function createUser(
     .values({
       name: overrides.name ?? `User ${counter}`,
       email,
-      passwordHash: await hash(password),
+      passwordHash: await hashPassword(password),
       emailVerifiedAt: new Date(),
     })
     .returning();

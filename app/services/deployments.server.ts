@@ -23,6 +23,14 @@ import { enqueueManualDeployment, scheduleRetry, siteProvider } from "./provisio
 import { getProject } from "./projects.server";
 import { sanitizeProjectName } from "./projects.schema";
 
+/**
+ * What members see when the hosting provider refused a request or a deployment failed: the
+ * vendor's own words can name tokens, teams and internals, so they stay in the database
+ * (projects.last_provision_error) and in the server log, and only platform admins see them.
+ */
+export const PROVIDER_ERROR_MESSAGE =
+  "The hosting provider reported an error. Our team has the details.";
+
 /** The hosting provider did not answer (or refused); the message is safe to show. */
 export class HostingUnavailableError extends DomainError {
   constructor(
@@ -66,7 +74,15 @@ function validationError(error: { issues: { path: PropertyKey[]; message: string
   return new InvalidError(first, fieldErrors);
 }
 
-function providerFailure(error: ProviderError): DomainError {
+/** The detail of a provider failure for the log: provider, status, code and the vendor's words. */
+function logProviderError(context: string, error: ProviderError) {
+  const { provider, status, code } = error.details;
+  console.error(
+    `[deployments] ${context}: ${provider} answered ${status ?? "nothing"} (${code ?? "no code"}): ${error.message}`,
+  );
+}
+
+function providerFailure(user: User, error: ProviderError): DomainError {
   if (error.retryable) {
     return new HostingUnavailableError(
       "The hosting provider is not answering right now. Please try again shortly.",
@@ -75,9 +91,17 @@ function providerFailure(error: ProviderError): DomainError {
     );
   }
   return new HostingUnavailableError(
-    `The hosting provider refused the request: ${error.message}`,
+    user.isAdmin
+      ? `The hosting provider refused the request: ${error.message}`
+      : PROVIDER_ERROR_MESSAGE,
     false,
   );
+}
+
+/** A stored provider error as the viewer may see it: platform admins the detail, members not. */
+function visibleError(user: User, detail: string | null): string | null {
+  if (!detail) return null;
+  return user.isAdmin ? detail : PROVIDER_ERROR_MESSAGE;
 }
 
 /**
@@ -164,7 +188,8 @@ export async function listProjectDeployments(
         ],
       });
     }
-    throw providerFailure(error);
+    logProviderError(`deployments of ${project.studioId} (site ${siteId})`, error);
+    throw providerFailure(user, error);
   }
 }
 
@@ -274,6 +299,10 @@ export type DeploymentStatus = {
   permanentErrorAt: string | null;
   deployRetryCount: number;
   retriesLeft: number;
+  /**
+   * Why it failed: PROVIDER_ERROR_MESSAGE for members, the provider's own words (the database's
+   * last_provision_error) for platform admins.
+   */
   lastError: string | null;
 };
 
@@ -303,7 +332,7 @@ export async function getDeploymentStatus(
     permanentErrorAt: row.permanentErrorAt?.toISOString() ?? null,
     deployRetryCount: row.deployRetryCount,
     retriesLeft: Math.max(0, MAX_DEPLOY_RETRIES - row.deployRetryCount),
-    lastError: row.lastProvisionError,
+    lastError: visibleError(user, row.lastProvisionError),
   };
 }
 

@@ -284,7 +284,8 @@ async function step(
     return true;
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
-      console.warn(`[lifecycle] ${project.id}: permanent provider error: ${error.message}`);
+      // The vendor's words stay here and in last_provision_error; members see a generic message.
+      console.error(`[lifecycle] ${project.id}: permanent provider error: ${error.message}`);
       await markFailed(project.id, error, failStudio);
       return false;
     }
@@ -471,8 +472,8 @@ export async function pollProject(data: PollData, providers = PROVIDERS) {
     site = await hosting.getSite(siteId);
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
+      console.error(`[lifecycle] ${project.id}: permanent provider error: ${error.message}`);
       if (tracking) await markFailed(project.id, error, false);
-      else console.warn(`[lifecycle] ${project.id}: ${error.message}`);
       return;
     }
     await recordError(project.id, error).catch(() => undefined);
@@ -484,15 +485,16 @@ export async function pollProject(data: PollData, providers = PROVIDERS) {
   if (tracking && done && current) {
     const succeeded = current.status === "ready";
     const permanent = !succeeded && project.deployRetryCount >= MAX_DEPLOY_RETRIES;
+    const failure =
+      current.errorMessage ?? `Deployment ${current.id} ended in state ${current.state}`;
+    if (!succeeded) console.error(`[lifecycle] ${project.id}: deployment failed: ${failure}`);
     // Conditional on the state we read: a retry committed meanwhile is not overwritten.
     await db()
       .update(projects)
       .set({
         siteDetails,
         siteCreationStatus: succeeded ? "success" : "failed",
-        lastProvisionError: succeeded
-          ? null
-          : (current.errorMessage ?? `Deployment ${current.id} ended in state ${current.state}`),
+        lastProvisionError: succeeded ? null : failure,
         ...(permanent ? { permanentErrorAt: sql`now()` } : {}),
         updatedAt: sql`now()`,
       })
@@ -538,7 +540,7 @@ export async function deployProject(
       if (IN_PROGRESS.includes(project.siteCreationStatus)) {
         await markFailed(project.id, error, false);
       }
-      console.warn(`[lifecycle] ${project.id}: deployment refused: ${error.message}`);
+      console.error(`[lifecycle] ${project.id}: deployment refused: ${error.message}`);
       return;
     }
     await recordError(project.id, error).catch(() => undefined);

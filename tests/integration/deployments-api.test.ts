@@ -5,16 +5,18 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, like } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
-import { localDeploys, members, projects } from "~/db/schema";
+import { localDeploys, members, projects, users } from "~/db/schema";
 import {
   action as deploymentsAction,
   loader as deploymentsGet,
 } from "~/routes/api.app.deployments";
 import { action as listPost, loader as listApi } from "~/routes/api.deployments.$studioId";
+import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
 import type { DeploymentView } from "~/services/deployments.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { startVercelStandIn } from "../stand-ins/vercel";
 import {
   configure,
   createThroughApi,
@@ -263,6 +265,79 @@ describe("when the hosting provider fails", () => {
       expect(body.error).toMatch(/not answering/);
     } finally {
       configure({ PROVIDERS: "local" });
+    }
+  });
+
+  it("answers 502 with a generic message when the vendor refuses; the log and platform admins keep its words", async () => {
+    const VENDOR_TEXT = "Token tok_live_5e4d3c2b has no access to project prj_internal_42";
+    const owner = await createUser();
+    const [existingAdmin] = await db()
+      .select()
+      .from(users)
+      .where(eq(users.email, "admin@example.com"));
+    const admin = existingAdmin ?? (await createUser({ email: "admin@example.com" }));
+    const [p] = await db()
+      .insert(projects)
+      .values({
+        name: "Vendor refuses",
+        ownerId: owner.id,
+        idempotencyKey: `refuses-${Date.now()}`,
+        studioId: `refuses${Date.now().toString(36)}`,
+        siteId: "prj_refused",
+        isSiteOnVercel: true,
+      })
+      .returning();
+    // A platform admin sees the project only as one of its members.
+    await db().insert(members).values({
+      projectId: p.id,
+      userId: admin.id,
+      invitedEmail: admin.email,
+      role: "admin",
+      status: "accepted",
+    });
+    const standIn = await startVercelStandIn();
+    // Every request is refused (403) with the vendor's own words.
+    standIn.fail({
+      status: 403,
+      body: { error: { code: "forbidden", message: VENDOR_TEXT } },
+      times: 1000,
+    });
+    configure({ PROVIDERS: "live", VERCEL_TOKEN: standIn.token, VERCEL_API_URL: standIn.url });
+    const logged = vi.spyOn(console, "error");
+    try {
+      const generic = "The hosting provider reported an error. Our team has the details.";
+      const ownerCookie = await sessionCookie(owner.id);
+
+      // The JSON API.
+      const { res, body } = await list(ownerCookie, p.studioId);
+      expect(res.status).toBe(502);
+      expect(body).toEqual({ error: generic });
+
+      // The dashboard's Site Builds list.
+      const page = await call(
+        dashboardLoader,
+        makeRequest(`/sites/${p.studioId}`, { cookie: ownerCookie }),
+        { studioId: p.studioId },
+      );
+      expect(page.status).toBe(200);
+      const pageText = await page.text();
+      expect(JSON.parse(pageText).builds).toMatchObject({ ok: false, message: generic });
+      expect(pageText).not.toContain("tok_live_5e4d3c2b");
+      expect(pageText).not.toContain("prj_internal_42");
+
+      // The server log has the detail.
+      const lines = logged.mock.calls.map((args) => args.map(String).join(" "));
+      expect(lines.some((line) => line.includes(VENDOR_TEXT))).toBe(true);
+
+      // A platform admin sees the vendor's words.
+      const forAdmin = await list(await sessionCookie(admin.id), p.studioId);
+      expect(forAdmin.res.status).toBe(502);
+      expect(forAdmin.body.error).toMatch(/^The hosting provider refused the request: /);
+      expect(forAdmin.body.error).toContain(VENDOR_TEXT);
+    } finally {
+      logged.mockRestore();
+      configure({ PROVIDERS: "local" });
+      await standIn.close();
     }
   });
 });

@@ -6,7 +6,7 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { localDeploys, localSites, projects } from "~/db/schema";
+import { localDeploys, localSites, members, projects, users } from "~/db/schema";
 import { action as retryApi, loader as retryGet } from "~/routes/api.app.retry";
 import {
   action as failedAction,
@@ -14,7 +14,11 @@ import {
 } from "~/routes/_app.sites.$studioId_.failed-deployment";
 import { loader as errorLoader } from "~/routes/_app.sites.$studioId_.deployment-error";
 import { getUser } from "~/services/accounts.server";
-import { listPermanentErrors, PERMANENT_ERROR_MESSAGE } from "~/services/deployments.server";
+import {
+  listPermanentErrors,
+  PERMANENT_ERROR_MESSAGE,
+  PROVIDER_ERROR_MESSAGE,
+} from "~/services/deployments.server";
 import { ForbiddenError } from "~/services/errors";
 import { readToast } from "~/utils/toast.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
@@ -66,6 +70,12 @@ async function deploysOf(projectId: string) {
     .orderBy(localDeploys.seq);
 }
 
+/** The platform admin of this test file (PLATFORM_ADMIN_EMAILS), created on first use. */
+async function platformAdmin() {
+  const [existing] = await db().select().from(users).where(eq(users.email, "admin@example.com"));
+  return existing ?? (await createUser({ email: "admin@example.com" }));
+}
+
 describe("retrying a failed deployment", () => {
   it("retries from the page and the API; the third failed retry is permanent and a fourth is refused", async () => {
     const owner = await createUser();
@@ -74,15 +84,20 @@ describe("retrying a failed deployment", () => {
     let row = await waitForStatus(created._id, ["failed", "success"]);
     expect(row.siteCreationStatus).toBe("failed");
 
-    // The page offers the retry with the site's name and idempotency key.
+    // The page offers the retry with the site's name and idempotency key. Why it failed: the
+    // generic message; the vendor's build output stays in the database.
     const view = await page(failedLoader, row.studioId, cookie);
     expect(view.status).toBe(200);
-    expect((await view.json()).view).toMatchObject({
+    const viewText = await view.text();
+    expect(JSON.parse(viewText).view).toMatchObject({
       name: "Retry fail-deploy",
       idempotencyKey: created.idempotencyKey,
       retriesLeft: 3,
-      lastError: expect.stringContaining("fail-deploy"),
+      lastError: PROVIDER_ERROR_MESSAGE,
     });
+    expect(row.lastProvisionError).toContain("local failure");
+    expect(viewText).not.toContain("local failure");
+    expect(viewText).not.toContain("exited with 1");
 
     // Retry 1: the page's form; back to the project list with the spec's toast.
     const res = await retryThroughPage(row.studioId, cookie, {
@@ -158,7 +173,7 @@ describe("retrying a failed deployment", () => {
     });
 
     // Platform admins see it; nobody else may list them.
-    const admin = (await getUser((await createUser({ email: "admin@example.com" })).id))!;
+    const admin = (await getUser((await platformAdmin()).id))!;
     const listed = await listPermanentErrors(admin);
     expect(listed).toContainEqual(
       expect.objectContaining({
@@ -315,5 +330,51 @@ describe("bad input and outsiders", () => {
       .from(projects)
       .where(and(eq(projects.id, p.id)));
     expect(after.deployRetryCount).toBe(0);
+  });
+});
+
+describe("what the failed-deployment page says about the cause", () => {
+  const VENDOR_TEXT =
+    "Token tok_live_9f8e7d6c lacks scope deployments:write on team acme-internal (req 7f3a)";
+
+  it("shows members a generic message and platform admins the provider's words, which the database keeps", async () => {
+    const owner = await createUser();
+    const admin = await platformAdmin();
+    const [p] = await db()
+      .insert(projects)
+      .values({
+        name: "Refused by the vendor",
+        ownerId: owner.id,
+        idempotencyKey: `refused-${Date.now()}`,
+        studioId: `refused${Date.now().toString(36)}`,
+        siteCreationStatus: "failed",
+        lastProvisionError: VENDOR_TEXT,
+      })
+      .returning();
+    // The platform admin can see the project only as one of its members (permissions rule 1).
+    await db().insert(members).values({
+      projectId: p.id,
+      userId: admin.id,
+      invitedEmail: admin.email,
+      role: "admin",
+      status: "accepted",
+    });
+
+    const forOwner = await page(failedLoader, p.studioId, await sessionCookie(owner.id));
+    expect(forOwner.status).toBe(200);
+    const ownerText = await forOwner.text();
+    expect(JSON.parse(ownerText).view.lastError).toBe(
+      "The hosting provider reported an error. Our team has the details.",
+    );
+    expect(ownerText).not.toContain("tok_live_9f8e7d6c");
+    expect(ownerText).not.toContain("acme-internal");
+
+    const forAdmin = await page(failedLoader, p.studioId, await sessionCookie(admin.id));
+    expect(forAdmin.status).toBe(200);
+    expect((await forAdmin.json()).view.lastError).toBe(VENDOR_TEXT);
+
+    // The detail is kept where the team looks for it.
+    const [after] = await db().select().from(projects).where(eq(projects.id, p.id));
+    expect(after.lastProvisionError).toBe(VENDOR_TEXT);
   });
 });

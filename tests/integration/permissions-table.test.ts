@@ -973,6 +973,36 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "auth.verify._index.tsx",
+    public: "'Confirm your email' after signup, with Resend (same answer for any address)",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/auth/verify?email=someone%40example.com" }),
+        expect: PUBLIC,
+      },
+      {
+        name: "POST Resend",
+        fn: "action",
+        request: () => ({ path: "/auth/verify", form: { email: `resend-${next()}@example.com` } }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "auth.verify.$token.tsx",
+    public: "the confirmation link of a signup; the token is the credential",
+    cases: [
+      {
+        name: "GET with an unknown token",
+        fn: "loader",
+        request: () => ({ path: "/auth/verify/nope", params: { token: "nope" } }),
+        expect: everyone(status(400)),
+      },
+    ],
+  },
+  {
     file: "dashboard.tsx",
     public: "an alias of /sites",
     cases: [

@@ -8,6 +8,7 @@ export type FailedDeploymentView = {
   idempotencyKey: string;
   retriesLeft: number;
   maxRetries: number;
+  /** Generic for members; the provider's own words only for platform admins (deployments.server). */
   lastError: string | null;
 };
 
@@ -39,7 +40,7 @@ export function FailedDeployment({
         After {view.maxRetries} failed retries the deployment is handled manually by our team.
       </p>
       {view.lastError ? (
-        <p className="mx-auto mt-4 max-w-md break-words rounded-md bg-slate-100 p-3 text-left font-mono text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+        <p className="mx-auto mt-4 max-w-md break-words rounded-md bg-slate-100 p-3 text-left text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
           {view.lastError}
         </p>
       ) : null}
