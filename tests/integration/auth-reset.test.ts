@@ -144,6 +144,36 @@ describe("reset password", () => {
     expect(await page.json()).toEqual({ valid: false });
   });
 
+  it("spends every other reset link of the account when one is used", async () => {
+    const user = await createUser();
+    await forgot(user.email);
+    const older = await mailedToken(user.email);
+    await new Promise((r) => setTimeout(r, 5));
+    await forgot(user.email);
+    const newer = await mailedToken(user.email);
+    expect(newer).not.toBe(older);
+    expect(
+      (await reset(newer, { password: newPassword, confirmPassword: newPassword })).status,
+    ).toBe(302);
+    const stale = await reset(older, {
+      password: "attacker password",
+      confirmPassword: "attacker password",
+    });
+    expect(stale.status).toBe(400);
+    await expect(verifyLogin({ email: user.email, password: newPassword })).resolves.toBeTruthy();
+  });
+
+  it("limits reset mails per address silently: the page answers the same", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 7; i += 1) {
+      const res = await forgot(user.email);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ sent: true });
+    }
+    const mails = await db().select().from(outbox).where(eq(outbox.to, user.email));
+    expect(mails).toHaveLength(5);
+  });
+
   it("asks again when the confirmation does not match, keeping the link usable", async () => {
     const user = await createUser();
     await forgot(user.email);

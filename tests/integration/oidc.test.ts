@@ -19,7 +19,7 @@ import { resetAuthenticator } from "~/utils/auth.server";
 import { resetEnv } from "~/utils/env.server";
 import { readToast } from "~/utils/toast.server";
 import { POLICIES } from "~/services/rate-limit.server";
-import { call, createUser, makeRequest } from "../helpers";
+import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 
 const CLIENT_ID = "stackshift-dashboard";
 let provider: OAuth2Server;
@@ -139,13 +139,32 @@ describe("single sign-on login", () => {
     expect([...jar.keys()]).toEqual(["stackshift_session"]);
   });
 
-  it("links an existing account with the same e-mail instead of creating another", async () => {
+  it("links an existing account with the same e-mail, ending its other sessions", async () => {
     const existing = await createUser({ email: "linked@example.com" });
+    // A session someone opened with the account's password before its owner used single sign-on.
+    await sessionCookie(existing.id);
     const { callback } = await signIn({ sub: "subject-linked", email: "linked@example.com" });
     expect(callback.status).toBe(302);
     const rows = await db().select().from(users).where(eq(users.email, "linked@example.com"));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: existing.id, oidcSubject: "subject-linked" });
+    const left = await db().select().from(sessions).where(eq(sessions.userId, existing.id));
+    // Only the session single sign-on has just opened.
+    expect(left).toHaveLength(1);
+    expect(cookiesOf(callback)).toContain("stackshift_session=");
+  });
+
+  it("does not link an account whose address was never confirmed", async () => {
+    const unconfirmed = await createUser({ email: "unconfirmed@example.com" });
+    await db().update(users).set({ emailVerifiedAt: null }).where(eq(users.id, unconfirmed.id));
+    const { callback } = await signIn({
+      sub: "subject-unconfirmed",
+      email: "unconfirmed@example.com",
+    });
+    expect(callback.headers.get("Location")).toBe("/auth/login");
+    expect(cookiesOf(callback)).not.toContain("stackshift_session=");
+    const [row] = await db().select().from(users).where(eq(users.id, unconfirmed.id));
+    expect(row.oidcSubject).toBeNull();
   });
 
   it("never re-links an account that belongs to another identity of the provider", async () => {
