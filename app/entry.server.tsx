@@ -25,6 +25,8 @@ export async function boot() {
     appUrl: config.APP_URL,
     port: config.PORT,
     oidcIssuer: config.OIDC_ISSUER,
+    // express "trust proxy": a hop count or the trusted proxies' addresses (TRUST_PROXY).
+    trustProxy: config.TRUST_PROXY,
     // With live providers the studio launch redirects a form post to the studio's own host.
     formTargets:
       config.PROVIDERS === "live"

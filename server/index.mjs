@@ -26,7 +26,8 @@ export async function startServer({ dev = false } = {}) {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  // Which X-Forwarded-For hops to believe for req.ip (rate limits): TRUST_PROXY.
+  app.set("trust proxy", runtime.trustProxy);
   app.use(compression());
   app.use(
     securityHeaders({

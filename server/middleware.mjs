@@ -42,19 +42,23 @@ export function securityHeaders({ dev, secure, oidcIssuer, formTargets: extra = 
   };
 }
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
- * Refuses state-changing requests from other origins (CSRF): a browser always sends Origin on
- * a cross-origin POST, and Sec-Fetch-Site when it leaves Origin out.
+ * Refuses state-changing requests (CSRF) unless they show they come from the app's own pages:
+ * an Origin equal to APP_URL's, or, when a browser leaves Origin out, Sec-Fetch-Site:
+ * same-origin. A request with neither is refused too, since nothing vouches for it.
  * @param {string} appUrl
  * @returns {import("express").RequestHandler}
  */
 export function sameOrigin(appUrl) {
   const allowed = new URL(appUrl).origin;
   return (req, res, next) => {
-    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    if (SAFE_METHODS.has(req.method)) return next();
     const origin = req.headers.origin;
-    const site = req.headers["sec-fetch-site"];
-    if ((origin && origin !== allowed) || (!origin && site === "cross-site")) {
+    const ok =
+      origin !== undefined ? origin === allowed : req.headers["sec-fetch-site"] === "same-origin";
+    if (!ok) {
       res.status(403).json({ error: "Cross-origin request refused" });
       return;
     }

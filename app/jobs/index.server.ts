@@ -3,6 +3,7 @@ import { accessRequestJobs } from "~/services/access-requests.server";
 import { accountJobs } from "~/services/accounts.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";
+import { sessionJobs } from "~/services/sessions.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, work } from "./queue.server";
 import type { JobDefinition } from "./types";
@@ -19,6 +20,7 @@ export const JOBS: JobDefinition[] = [
   ...lifecycleJobs,
   ...hostingJobs,
   ...memberJobs,
+  ...sessionJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 

@@ -1,13 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { localSitePage } from "~/providers/hosting/index.server";
+import { requireLocalProviders } from "~/utils/http.server";
 
 /**
  * /local/sites/{siteId}: the public website of a site hosted by the local provider (its `url`),
  * so 'Visit' opens something real. It is the deployed site, not part of the dashboard: no
  * session, no dashboard chrome or scripts, just the generated page of the published deploy
- * (or of `?deploy={id}`, the deploy's permalink). 404 'Site not deployed yet' until then.
+ * (or of `?deploy={id}`, the deploy's permalink). 404 'Site not deployed yet' until then, and
+ * a plain 404 unless PROVIDERS=local.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
+  requireLocalProviders();
   const deployId = new URL(request.url).searchParams.get("deploy");
   const page = await localSitePage(params.siteId ?? "", deployId);
   if (!page?.deploy) {

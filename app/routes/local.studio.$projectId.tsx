@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
 import {
   acceptLocalInvite,
   findLocalInvite,
   getLocalStudio,
 } from "~/providers/content-studio/local";
-import { readForm } from "~/utils/http.server";
+import { readForm, requireLocalProviders } from "~/utils/http.server";
+import { getOptionalUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -16,38 +17,62 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 async function studioOr404(projectId: string | undefined) {
+  requireLocalProviders();
   const studio = await getLocalStudio(projectId ?? "");
   if (!studio) throw new Response("Not Found", { status: 404 });
   return studio;
 }
 
+function loginUrl(studioId: string, inviteId: string) {
+  const back = `/local/studio/${encodeURIComponent(studioId)}?accept=${encodeURIComponent(inviteId)}`;
+  return `/auth/login?redirectTo=${encodeURIComponent(back)}`;
+}
+
+type AcceptView =
+  | { state: "missing" }
+  | { state: "login"; loginUrl: string }
+  | { state: "otherAddress"; signedInAs: string }
+  | { state: "pending"; id: string; email: string }
+  | { state: "accepted"; email: string };
+
 /**
- * The local content studio (PROVIDERS=local), standing in for a hosted Sanity studio: where
+ * The local content studio (PROVIDERS=local only), standing in for a hosted Sanity studio: where
  * 'Take me to Studio' lands, and where the invitation e-mail's link (?accept={inviteId}) is
- * accepted, with a POST form so it works without JavaScript.
+ * accepted, with a POST form so it works without JavaScript. Only the signed-in account with the
+ * invited address may accept; the invitation's details are shown to that account alone.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const studio = await studioOr404(params.projectId);
   const acceptId = new URL(request.url).searchParams.get("accept");
-  const invite = acceptId ? await findLocalInvite(studio.id, acceptId) : null;
-  return {
-    studio,
-    accept: acceptId
-      ? invite && invite.status !== "revoked"
-        ? { id: invite.id, email: invite.email, accepted: invite.status === "accepted" }
-        : { missing: true as const }
-      : null,
-  };
+  if (!acceptId) return { studio, accept: null };
+  const invite = await findLocalInvite(studio.id, acceptId);
+  const user = await getOptionalUser(request);
+  let accept: AcceptView;
+  if (!invite || invite.status === "revoked") accept = { state: "missing" };
+  else if (!user) accept = { state: "login", loginUrl: loginUrl(studio.id, invite.id) };
+  else if (user.email.toLowerCase() !== invite.email)
+    accept = { state: "otherAddress", signedInAs: user.email };
+  else if (invite.status === "accepted") accept = { state: "accepted", email: invite.email };
+  else accept = { state: "pending", id: invite.id, email: invite.email };
+  return { studio, accept };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const studio = await studioOr404(params.projectId);
   const form = await readForm(request, 4 * 1024);
   const inviteId = form.get("inviteId");
-  const invite =
-    typeof inviteId === "string" && inviteId ? await acceptLocalInvite(studio.id, inviteId) : null;
-  if (!invite) {
-    return data({ error: "This invitation is no longer valid." }, { status: 404 });
+  const invite = typeof inviteId === "string" ? await findLocalInvite(studio.id, inviteId) : null;
+  const invalid = () => data({ error: "This invitation is no longer valid." }, { status: 404 });
+  if (!invite || invite.status === "revoked") return invalid();
+  const user = await getOptionalUser(request);
+  if (!user) throw redirect(loginUrl(studio.id, invite.id));
+  const result = await acceptLocalInvite(studio.id, invite.id, user.email);
+  if (result.outcome === "missing") return invalid();
+  if (result.outcome === "otherAddress") {
+    return data(
+      { error: "This invitation is for another address. Log in with the invited address." },
+      { status: 403 },
+    );
   }
   return redirectWithToast(`/local/studio/${encodeURIComponent(studio.id)}`, {
     type: "success",
@@ -71,13 +96,30 @@ export default function LocalStudio() {
           {result.error}
         </p>
       ) : null}
-      {accept && "missing" in accept ? (
+      {accept?.state === "missing" ? (
         <p role="alert">
           This invitation is no longer valid. Ask for a new one from the dashboard.
         </p>
-      ) : accept?.accepted ? (
+      ) : accept?.state === "login" ? (
+        <section aria-labelledby="accept-title" className="space-y-3 rounded-lg border p-6">
+          <h2 id="accept-title" className="text-lg font-medium">
+            You are invited to edit content in {studio.displayName}
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Log in with the address the invitation was sent to, then accept it here.
+          </p>
+          <Link to={accept.loginUrl} className="font-medium text-brand underline">
+            Log in to accept
+          </Link>
+        </section>
+      ) : accept?.state === "otherAddress" ? (
+        <p role="alert">
+          This invitation is for another address. You are logged in as {accept.signedInAs}; log in
+          with the invited address to accept it.
+        </p>
+      ) : accept?.state === "accepted" ? (
         <p>The invitation for {accept.email} is accepted. You can use the studio.</p>
-      ) : accept ? (
+      ) : accept?.state === "pending" ? (
         <section aria-labelledby="accept-title" className="space-y-3 rounded-lg border p-6">
           <h2 id="accept-title" className="text-lg font-medium">
             You are invited to edit content in {studio.displayName}

@@ -1,7 +1,32 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** One TRUST_PROXY entry: express's named ranges, an address, or an address/prefix CIDR. */
+function isProxyEntry(entry: string) {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY, as express's "trust proxy" setting takes it: a whole number is the count of proxy
+ * hops in front of the app; otherwise the addresses/CIDRs (or named ranges) of trusted proxies.
+ * null when the value is neither. Never `true`: it would let any client pick its own IP.
+ */
+export function parseTrustProxy(value: string): number | string[] | null {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(",").map((e) => e.trim());
+  return entries.every(isProxyEntry) ? entries : null;
+}
 
 /**
  * The operating contract's environment (shared CONTRACT.md), parsed once. Everything is optional
@@ -22,6 +47,20 @@ const schema = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   PROVIDERS: z.enum(["local", "live"]).default("local"),
+  /** Which proxies' X-Forwarded-For to believe (client IPs for rate limits): parseTrustProxy. */
+  TRUST_PROXY: z
+    .string()
+    .default("loopback")
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed !== null) return parsed;
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "a hop count, or comma-separated addresses/CIDRs, loopback, linklocal, uniquelocal",
+      });
+      return z.NEVER;
+    }),
   AUTO_DEPLOY_AFTER_MINUTES: z.coerce.number().min(0).default(15),
   /** Local providers: share of deployments that fail (0..1), for demos and tests. */
   LOCAL_DEPLOY_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),

@@ -10,6 +10,7 @@ import {
   UnauthorizedError,
   type FieldErrors,
 } from "~/services/errors";
+import { env } from "./env.server";
 
 export function statusOf(error: DomainError): number {
   if (error instanceof InvalidError) return 400;
@@ -55,14 +56,55 @@ function badRequest(message: string, status = 400) {
   return Response.json({ error: message }, { status });
 }
 
+const tooLarge = () => badRequest("Request body is too large", 413);
+
 /**
- * Reads a JSON API body. Malformed JSON or a body over `maxBytes` is a thrown 400/413 Response,
- * never a crash.
+ * The body's bytes, counted while they arrive: past `maxBytes` it stops reading and throws 413,
+ * whatever Content-Length claims (or when there is none). The rest is left unread rather than
+ * cancelled: cancelling destroys the socket, and the client would never see the 413.
+ */
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) throw tooLarge();
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    throw badRequest("Request body could not be read");
+  } finally {
+    reader.releaseLock();
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+// A cross-site form cannot send this type without a CORS preflight, which we never allow.
+const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
+
+/**
+ * Reads a JSON API body (`Content-Type: application/json`). Malformed JSON, another type or a
+ * body over `maxBytes` is a thrown 400/415/413 Response, never a crash. An empty body reads as {}.
  */
 export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > maxBytes) throw badRequest("Request body is too large", 413);
+  const text = new TextDecoder().decode(await readCapped(request, maxBytes));
   if (!text.trim()) return {};
+  if (!JSON_TYPE.test(request.headers.get("content-type")?.trim() ?? "")) {
+    throw badRequest("Content-Type must be application/json", 415);
+  }
   try {
     return JSON.parse(text);
   } catch {
@@ -72,27 +114,25 @@ export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<
 
 /** Reads a form body (the route's forms are small), refusing oversized or unreadable ones. */
 export async function readForm(request: Request, maxBytes = 64 * 1024): Promise<FormData> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > maxBytes) throw badRequest("Request body is too large", 413);
-  let text: string;
-  try {
-    const type = request.headers.get("content-type") ?? "";
-    if (type.includes("multipart/form-data")) {
-      const form = await request.formData();
-      let size = 0;
-      for (const [, value] of form) size += typeof value === "string" ? value.length : value.size;
-      if (size > maxBytes) throw badRequest("Request body is too large", 413);
-      return form;
+  const bytes = await readCapped(request, maxBytes);
+  const type = request.headers.get("content-type") ?? "";
+  if (type.toLowerCase().includes("multipart/form-data")) {
+    try {
+      return await new Response(bytes, { headers: { "content-type": type } }).formData();
+    } catch {
+      throw badRequest("Request body must be a form");
     }
-    text = await request.text();
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    throw badRequest("Request body must be a form");
   }
-  if (text.length > maxBytes) throw badRequest("Request body is too large", 413);
   const form = new FormData();
-  for (const [key, value] of new URLSearchParams(text)) form.append(key, value);
+  for (const [key, value] of new URLSearchParams(new TextDecoder().decode(bytes))) {
+    form.append(key, value);
+  }
   return form;
+}
+
+/** The /local/* stand-in pages (studio, hosted sites) exist only with PROVIDERS=local. */
+export function requireLocalProviders() {
+  if (env().PROVIDERS !== "local") throw new Response("Not Found", { status: 404 });
 }
 
 /** zod issues -> field errors keyed by the top-level field name. */

@@ -1,16 +1,26 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, redirect } from "@remix-run/node";
-import { eq, lt } from "drizzle-orm";
-import { db } from "~/db/client.server";
-import { sessions } from "~/db/schema";
 import { getUser, type User } from "~/services/accounts.server";
+import {
+  createSessionRow,
+  deleteSessionRow,
+  readSessionRow,
+  SESSION_LIFETIME_MS,
+  updateSessionRow,
+  type SessionData,
+} from "~/services/sessions.server";
 import { env } from "./env.server";
 
-const SESSION_DAYS = 30;
+export {
+  SESSION_IDLE_TIMEOUT_MS,
+  SESSION_LIFETIME_MS,
+  SESSION_TOUCH_AFTER_MS,
+} from "~/services/sessions.server";
 
 /**
  * Sessions live in the database; the cookie carries only the signed session id, so logout and
- * password resets end sessions on the server.
+ * password resets end sessions on the server. The server also ends them after a week idle and
+ * 30 days after sign-in (app/services/sessions.server.ts); the cookie's max-age is only a hint.
  */
 function storage() {
   const secure = env().secureCookies;
@@ -20,42 +30,19 @@ function storage() {
     secure,
     path: "/",
     secrets: [env().SESSION_SECRET],
-    maxAge: SESSION_DAYS * 24 * 60 * 60,
+    maxAge: SESSION_LIFETIME_MS / 1000,
   });
-  return createSessionStorage<{ userId?: string; idToken?: string; [key: string]: unknown }>({
+  return createSessionStorage<SessionData>({
     cookie,
-    async createData(data, expires) {
+    async createData(data) {
       const id = randomBytes(24).toString("base64url");
-      await db()
-        .insert(sessions)
-        .values({
-          id,
-          userId: (data.userId as string | undefined) ?? null,
-          idToken: (data.idToken as string | undefined) ?? null,
-          data: data as Record<string, unknown>,
-          expiresAt: expires ?? new Date(Date.now() + SESSION_DAYS * 86400_000),
-        });
+      await createSessionRow(id, data);
       return id;
     },
-    async readData(id) {
-      const row = await db().query.sessions.findFirst({ where: eq(sessions.id, id) });
-      if (!row || row.expiresAt < new Date()) return null;
-      return { ...row.data, userId: row.userId ?? undefined, idToken: row.idToken ?? undefined };
-    },
-    async updateData(id, data, expires) {
-      await db()
-        .update(sessions)
-        .set({
-          data: data as Record<string, unknown>,
-          userId: (data.userId as string | undefined) ?? null,
-          idToken: (data.idToken as string | undefined) ?? null,
-          expiresAt: expires ?? new Date(Date.now() + SESSION_DAYS * 86400_000),
-        })
-        .where(eq(sessions.id, id));
-    },
-    async deleteData(id) {
-      await db().delete(sessions).where(eq(sessions.id, id));
-    },
+    readData: (id) => readSessionRow(id),
+    // `expires` (from the cookie's max-age) is ignored: the lifetime counts from sign-in.
+    updateData: (id, data) => updateSessionRow(id, data),
+    deleteData: (id) => deleteSessionRow(id),
   });
 }
 
@@ -75,11 +62,31 @@ export async function getOptionalUser(request: Request): Promise<User | null> {
   return typeof userId === "string" ? getUser(userId) : null;
 }
 
-/** Only same-site paths: an absolute or protocol-relative URL would be an open redirect. */
+// Control characters are dropped by URL parsers (so "/\t/x" becomes "//x") and browsers read a
+// backslash as a slash: neither belongs in a path we redirect to.
+// eslint-disable-next-line no-control-regex -- finding them is the point
+const UNSAFE_REDIRECT = /[\u0000-\u001f\u007f\\]/;
+
+/**
+ * A redirect target on the app's own origin, as a path (+ search + hash). Anything else (not a
+ * path starting with "/", another origin once parsed, a protocol-relative or unparsable value)
+ * gives `fallback`.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/") {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (!to || typeof to !== "string" || !to.startsWith("/") || UNSAFE_REDIRECT.test(to)) {
+    return fallback;
+  }
+  const base = new URL(env().APP_URL);
+  let url: URL;
+  try {
+    url = new URL(to, base);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== base.origin) return fallback;
+  const path = url.pathname + url.search + url.hash;
+  // "/.//evil.example" normalises to "//evil.example", which a browser reads as another host.
+  return path.startsWith("/") && !path.startsWith("//") ? path : fallback;
 }
 
 /** Users without a session are sent to login, and come back here afterwards. */
@@ -130,8 +137,4 @@ export async function endSession(request: Request) {
     idToken: typeof idToken === "string" ? idToken : undefined,
     setCookie: await sessionStorage().destroySession(session),
   };
-}
-
-export async function purgeExpiredSessions() {
-  await db().delete(sessions).where(lt(sessions.expiresAt, new Date()));
 }

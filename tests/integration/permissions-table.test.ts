@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import {
@@ -250,6 +250,21 @@ async function baseline(f: Fixture) {
     .delete(members)
     .where(inArray(members.projectId, [f.a.id, f.b.id]));
   await db().insert(members).values(f.memberRows);
+}
+
+let ownerInviteId = "";
+/** Project A's owner holds a pending invitation to its local studio (as provisioning leaves it). */
+async function pendingOwnerInvite(f: Fixture) {
+  const email = f.users.owner.email;
+  await contentStudioProvider().inviteMember(f.a.studioSanityId, { email, role: "administrator" });
+  const [row] = await db()
+    .update(localStudioInvites)
+    .set({ status: "pending" })
+    .where(
+      and(eq(localStudioInvites.studioId, f.a.studioSanityId), eq(localStudioInvites.email, email)),
+    )
+    .returning({ id: localStudioInvites.id });
+  ownerInviteId = row.id;
 }
 
 async function failA(f: Fixture) {
@@ -1069,7 +1084,7 @@ const ROWS: Row[] = [
   },
   {
     file: "local.studio.$projectId.tsx",
-    public: "the local content studio stand-in; its invite ids are the credential",
+    public: "the local content studio stand-in; only the invited account accepts an invite",
     cases: [
       {
         name: "GET A's studio",
@@ -1089,6 +1104,18 @@ const ROWS: Row[] = [
           form: { inviteId: "not-an-invite" },
         }),
         expect: everyone(status(404)),
+      },
+      {
+        name: "POST accept the owner's invite",
+        fn: "action",
+        setup: pendingOwnerInvite,
+        request: (f) => ({
+          path: `/local/studio/${f.a.studioSanityId}`,
+          params: { projectId: f.a.studioSanityId },
+          form: { inviteId: ownerInviteId },
+        }),
+        // The link is not enough: only the invited address accepts (a login redirect first).
+        expect: { ...everyone(status(403)), anonymous: "deny", owner: "allow" },
       },
     ],
   },

@@ -377,6 +377,8 @@ describe("POST /api/app/create (createProject)", () => {
       raw?: string;
       field?: string;
       status?: number;
+      /** Content-Type of a raw body; application/json unless given. */
+      type?: string;
     }[] = [
       { label: "invalid JSON", raw: "{name: oops" },
       { label: "empty body", raw: "", field: "name" },
@@ -420,9 +422,19 @@ describe("POST /api/app/create (createProject)", () => {
         raw: JSON.stringify({ name: "x", idempotencyKey: "key-bad-7", pad: "x".repeat(100_000) }),
         status: 413,
       },
+      {
+        label: "JSON sent as text/plain (as a cross-site form can)",
+        raw: JSON.stringify({ name: "Fine", idempotencyKey: "key-bad-8" }),
+        type: "text/plain",
+        status: 415,
+      },
     ];
     for (const c of cases) {
-      const res = await postCreate(cookie, c.body, { raw: c.raw });
+      const type = c.type ?? "application/json";
+      const res = await postCreate(cookie, c.body, {
+        raw: c.raw,
+        headers: c.raw !== undefined ? { "Content-Type": type } : undefined,
+      });
       expect(res.status, c.label).toBe(c.status ?? 400);
       const body = await res.json();
       expect(body.error, c.label).toEqual(expect.any(String));

@@ -213,17 +213,54 @@ describe("server middlewares", () => {
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: "Cross-origin request refused" });
     expect((await post({ Origin: "null" })).status).toBe(403);
+    expect((await post({ Origin: "" })).status).toBe(403);
+    // Same host, another port or scheme: another origin.
+    expect((await post({ Origin: "http://localhost:3001" })).status).toBe(403);
+    expect((await post({ Origin: "https://localhost:3000" })).status).toBe(403);
     expect((await post({ "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    // A foreign Origin is refused even when Sec-Fetch-Site claims same-origin.
+    expect(
+      (await post({ Origin: "https://evil.example", "Sec-Fetch-Site": "same-origin" })).status,
+    ).toBe(403);
+  });
+
+  it("refuses a POST that names no origin at all, or only a same-site one", async () => {
+    const bare = await post({});
+    expect(bare.status).toBe(403);
+    expect(await bare.json()).toEqual({ error: "Cross-origin request refused" });
+    expect((await post({ "Sec-Fetch-Site": "same-site" })).status).toBe(403);
+    expect((await post({ "Sec-Fetch-Site": "none" })).status).toBe(403);
+  });
+
+  it("refuses every state-changing method, not only POST", async () => {
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      const res = await fetch(`${base}/api/app/members`, { method, body: "{}" });
+      expect(res.status, method).toBe(403);
+      const ok = await fetch(`${base}/api/app/members`, {
+        method,
+        body: "{}",
+        headers: { Origin: APP_URL },
+      });
+      expect(ok.status, method).toBe(200);
+    }
   });
 
   it("lets a same-origin POST through", async () => {
     expect((await post({ Origin: APP_URL })).status).toBe(200);
     expect((await post({ Origin: APP_URL, "Sec-Fetch-Site": "same-origin" })).status).toBe(200);
+    // Browsers may leave Origin out of a same-origin request; Sec-Fetch-Site vouches for it.
+    expect((await post({ "Sec-Fetch-Site": "same-origin" })).status).toBe(200);
   });
 
-  it("lets a GET through, whatever its origin", async () => {
-    const res = await fetch(`${base}/sites`, { headers: { Origin: "https://evil.example" } });
-    expect(res.status).toBe(200);
+  it("lets GET, HEAD and OPTIONS through, whatever their origin", async () => {
+    for (const method of ["GET", "HEAD", "OPTIONS"]) {
+      const res = await fetch(`${base}/sites`, {
+        method,
+        headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+      });
+      expect(res.status, method).toBe(200);
+    }
+    expect((await fetch(`${base}/sites`)).status).toBe(200);
   });
 
   it("sends a CSP with a fresh nonce, frame-ancestors 'none' and the provider as form target", async () => {

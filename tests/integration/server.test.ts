@@ -1,7 +1,8 @@
 /**
  * The operating contract end to end: `node scripts/start.mjs` (what `npm start` runs) builds if
- * needed, migrates, serves, sends the security headers, refuses cross-origin writes, and exits
- * cleanly on SIGTERM. Run against a fresh embedded database and, when present, PostgreSQL.
+ * needed, migrates, serves, sends the security headers, refuses writes not from its own origin,
+ * and exits cleanly on SIGTERM. Run against a fresh embedded database and, when present,
+ * PostgreSQL.
  */
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -56,6 +57,21 @@ async function checkContract(base: string) {
     body: "email=a%40b.co&password=x",
   });
   expect(crossSite.status).toBe(403);
+  // Nothing vouches for a POST with neither Origin nor Sec-Fetch-Site: refused too.
+  const unvouched = await fetch(`${base}/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: "email=a%40b.co&password=x",
+  });
+  expect(unvouched.status).toBe(403);
+  // The app's own origin, as a browser sends it, reaches the route.
+  const sameOrigin = await fetch(`${base}/auth/login`, {
+    method: "POST",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: "email=a%40b.co&password=x",
+  });
+  expect(sameOrigin.status).not.toBe(403);
+  expect(sameOrigin.status).toBeLessThan(500);
 }
 
 describe("npm start", () => {

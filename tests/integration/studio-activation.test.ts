@@ -43,7 +43,7 @@ describe("activation state", () => {
     expect(await activationState(asUser(owner), await view())).toEqual({ accepted: false });
 
     const invite = await inviteRow(project.studioSanityId, owner.email);
-    await acceptLocalInvite(project.studioSanityId, invite.id);
+    await acceptLocalInvite(project.studioSanityId, invite.id, owner.email);
     expect(await activationState(asUser(owner), await view())).toEqual({ accepted: true });
     const [row] = await db().select().from(projects).where(eq(projects.id, project._id));
     expect(row.inviteToProjectAccepted).toBe(true);
@@ -103,7 +103,7 @@ describe("POST /api/app/project-invite", () => {
     const owner = await createUser();
     const project = await provisionedProject(owner);
     const invite = await inviteRow(project.studioSanityId, owner.email);
-    await acceptLocalInvite(project.studioSanityId, invite.id);
+    await acceptLocalInvite(project.studioSanityId, invite.id, owner.email);
     const res = await postApi(await sessionCookie(owner.id), {
       projectId: project.studioId,
       email: owner.email,

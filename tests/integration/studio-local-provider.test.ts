@@ -1,11 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { localStudioInvites, localStudios, outbox } from "~/db/schema";
+import { localDeploys, localSites, localStudioInvites, localStudios, outbox } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { createLocalContentStudio } from "~/providers/content-studio/local";
+import { loader as loginLoader } from "~/routes/auth.login";
+import { loader as siteLoader } from "~/routes/local.sites.$siteId";
 import { action as studioAction, loader as studioLoader } from "~/routes/local.studio.$projectId";
-import { call, makeRequest } from "../helpers";
+import { resetEnv } from "~/utils/env.server";
+import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "./studio-fixtures";
 import { rejection } from "../stand-ins/provider-error";
 
@@ -79,23 +83,32 @@ describe("local content studio", () => {
     expect(invite).toMatchObject({ status: "pending", sentCount: 2, role: "administrator" });
     expect(await mailsTo(email)).toHaveLength(2);
 
-    // The stand-in studio page: the link shows the invitation, its POST form accepts it.
+    // The stand-in studio page: the link shows the invitation to the invited account, and its
+    // POST form accepts it.
+    const invitee = await createUser({ email });
+    const cookie = await sessionCookie(invitee.id);
     const url = new URL(link!);
-    const page = await call(studioLoader, makeRequest(url.pathname + url.search), { projectId });
+    const page = await call(studioLoader, makeRequest(url.pathname + url.search, { cookie }), {
+      projectId,
+    });
     expect(page.status).toBe(200);
     expect(await page.json()).toMatchObject({
       studio: { id: projectId, displayName: "Invites" },
-      accept: { id: invite.id, email, accepted: false },
+      accept: { state: "pending", id: invite.id, email },
     });
     const accepted = await call(
       studioAction,
-      makeRequest(url.pathname, { form: { inviteId: invite.id } }),
+      makeRequest(url.pathname, { form: { inviteId: invite.id }, cookie }),
       { projectId },
     );
     expect(accepted.status).toBe(302);
     expect(accepted.headers.get("Location")).toBe(`/local/studio/${projectId}`);
     expect((await toastOf(accepted))?.title).toBe("Invitation accepted");
     expect(await studio.invitationStatus(projectId, email)).toBe("accepted");
+    const after = await call(studioLoader, makeRequest(url.pathname + url.search, { cookie }), {
+      projectId,
+    });
+    expect(await after.json()).toMatchObject({ accept: { state: "accepted", email } });
 
     // Accepted: nothing to resend, and a new invite mails nothing.
     expect((await rejection(studio.resendInvite(projectId, email))).details.status).toBe(404);
@@ -115,16 +128,170 @@ describe("local content studio", () => {
     const bogus = await call(studioLoader, makeRequest(`/local/studio/${projectId}?accept=bogus`), {
       projectId,
     });
-    expect(await bogus.json()).toMatchObject({ accept: { missing: true } });
+    expect(await bogus.json()).toMatchObject({ accept: { state: "missing" } });
+    const user = await createUser();
     const refused = await call(
       studioAction,
-      makeRequest(`/local/studio/${projectId}`, { form: { inviteId: "bogus" } }),
+      makeRequest(`/local/studio/${projectId}`, {
+        form: { inviteId: "bogus" },
+        cookie: await sessionCookie(user.id),
+      }),
       { projectId },
     );
     expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ error: "This invitation is no longer valid." });
     expect(
       (await rejection(studio.inviteMember("nope1234", { email: "a@b.co", role: "editor" })))
         .details.status,
     ).toBe(404);
+  });
+
+  describe("accepting needs the invited account", () => {
+    async function invited() {
+      const { projectId } = await studio.createStudio({
+        displayName: "Guarded",
+        idempotencyKey: `guard-${randomUUID()}`,
+      });
+      const email = `guarded-${randomUUID()}@example.com`;
+      await studio.inviteMember(projectId, { email, role: "editor" });
+      const [invite] = await db()
+        .select()
+        .from(localStudioInvites)
+        .where(
+          and(eq(localStudioInvites.studioId, projectId), eq(localStudioInvites.email, email)),
+        );
+      const path = `/local/studio/${projectId}?accept=${encodeURIComponent(invite.id)}`;
+      return { projectId, email, invite, path };
+    }
+
+    it("without a session, the page offers 'Log in to accept' back to itself, and a POST goes to login", async () => {
+      const { projectId, email, invite, path } = await invited();
+      const loginUrl = `/auth/login?redirectTo=${encodeURIComponent(path)}`;
+      const page = await call(studioLoader, makeRequest(path), { projectId });
+      expect(page.status).toBe(200);
+      const body = await page.json();
+      expect(body).toEqual({
+        studio: { id: projectId, displayName: "Guarded" },
+        accept: { state: "login", loginUrl },
+      });
+      expect(JSON.stringify(body)).not.toContain(email);
+
+      const post = await call(
+        studioAction,
+        makeRequest(`/local/studio/${projectId}`, { form: { inviteId: invite.id } }),
+        { projectId },
+      );
+      expect(post.status).toBe(302);
+      expect(post.headers.get("Location")).toBe(loginUrl);
+      expect(await studio.invitationStatus(projectId, email)).toBe("pending");
+
+      // Once logged in as the invitee, the login page sends them back to the invitation.
+      const invitee = await createUser({ email });
+      const back = await call(
+        loginLoader,
+        makeRequest(loginUrl, { cookie: await sessionCookie(invitee.id) }),
+      );
+      expect(back.status).toBe(302);
+      expect(back.headers.get("Location")).toBe(path);
+    });
+
+    it("signed in as someone else, the page says the invitation is for another address, and accepting is refused", async () => {
+      const { projectId, email, invite, path } = await invited();
+      const other = await createUser();
+      const cookie = await sessionCookie(other.id);
+      const page = await call(studioLoader, makeRequest(path, { cookie }), { projectId });
+      const body = await page.json();
+      expect(body).toMatchObject({ accept: { state: "otherAddress", signedInAs: other.email } });
+      expect(JSON.stringify(body)).not.toContain(email);
+
+      const post = await call(
+        studioAction,
+        makeRequest(`/local/studio/${projectId}`, { form: { inviteId: invite.id }, cookie }),
+        { projectId },
+      );
+      expect(post.status).toBe(403);
+      expect(await post.json()).toEqual({
+        error: "This invitation is for another address. Log in with the invited address.",
+      });
+      expect(await studio.invitationStatus(projectId, email)).toBe("pending");
+    });
+
+    it("the invited address matches whatever its case", async () => {
+      const { projectId, email, invite } = await invited();
+      const invitee = await createUser({ email: email.toUpperCase() });
+      const post = await call(
+        studioAction,
+        makeRequest(`/local/studio/${projectId}`, {
+          form: { inviteId: invite.id },
+          cookie: await sessionCookie(invitee.id),
+        }),
+        { projectId },
+      );
+      expect(post.status).toBe(302);
+      expect(await studio.invitationStatus(projectId, email)).toBe("accepted");
+    });
+  });
+
+  describe("with PROVIDERS=live", () => {
+    afterEach(() => {
+      delete process.env.PROVIDERS;
+      resetEnv();
+    });
+
+    /** A local site with a published deploy, as the local hosting provider leaves it. */
+    async function publishedSite() {
+      const siteId = `site-${randomUUID()}`;
+      const deployId = `dep-${randomUUID().slice(0, 8)}`;
+      await db()
+        .insert(localSites)
+        .values({ id: siteId, provider: "netlify", name: "Live", idempotencyKey: siteId });
+      await db().insert(localDeploys).values({ id: deployId, siteId, state: "ready" });
+      await db()
+        .update(localSites)
+        .set({ publishedDeployId: deployId })
+        .where(eq(localSites.id, siteId));
+      return siteId;
+    }
+
+    it("the /local/* pages answer 404, loader and action", async () => {
+      const { projectId } = await studio.createStudio({
+        displayName: "Gone",
+        idempotencyKey: `live-${randomUUID()}`,
+      });
+      const email = `live-${randomUUID()}@example.com`;
+      await studio.inviteMember(projectId, { email, role: "editor" });
+      const [invite] = await db()
+        .select()
+        .from(localStudioInvites)
+        .where(eq(localStudioInvites.email, email));
+      const cookie = await sessionCookie((await createUser({ email })).id);
+      const siteId = await publishedSite();
+
+      const requests = {
+        studio: () => call(studioLoader, makeRequest(`/local/studio/${projectId}`), { projectId }),
+        invitation: () =>
+          call(studioLoader, makeRequest(`/local/studio/${projectId}?accept=${invite.id}`), {
+            projectId,
+          }),
+        accept: () =>
+          call(
+            studioAction,
+            makeRequest(`/local/studio/${projectId}`, { form: { inviteId: invite.id }, cookie }),
+            { projectId },
+          ),
+        site: () => call(siteLoader, makeRequest(`/local/sites/${siteId}`), { siteId }),
+      };
+      // With the local providers they exist (the accept is left for after the live check)...
+      expect((await requests.studio()).status).toBe(200);
+      expect((await requests.invitation()).status).toBe(200);
+      expect((await requests.site()).status).toBe(200);
+
+      process.env.PROVIDERS = "live";
+      resetEnv();
+      for (const [name, request] of Object.entries(requests)) {
+        expect((await request()).status, name).toBe(404);
+      }
+      expect(await studio.invitationStatus(projectId, email)).toBe("pending");
+    });
   });
 });

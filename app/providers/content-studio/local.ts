@@ -229,14 +229,25 @@ export async function findLocalInvite(
   return row ?? null;
 }
 
-/** Accepts a pending invitation; null when the link names none (wrong, revoked). */
+export type AcceptOutcome =
+  | { outcome: "accepted"; invite: LocalInvite }
+  | { outcome: "missing" }
+  | { outcome: "otherAddress" };
+
+/**
+ * Accepts a pending invitation for the signed-in person whose address it was sent to: the link
+ * alone (forwarded, leaked) must not join anyone else. "missing" when the link names none (wrong,
+ * revoked).
+ */
 export async function acceptLocalInvite(
   projectId: string,
   inviteId: string,
-): Promise<LocalInvite | null> {
+  email: string,
+): Promise<AcceptOutcome> {
   const invite = await findLocalInvite(projectId, inviteId);
-  if (!invite || invite.status === "revoked") return null;
-  if (invite.status === "accepted") return invite;
+  if (!invite || invite.status === "revoked") return { outcome: "missing" };
+  if (invite.email !== email.trim().toLowerCase()) return { outcome: "otherAddress" };
+  if (invite.status === "accepted") return { outcome: "accepted", invite };
   const [row] = await db()
     .update(localStudioInvites)
     .set({ status: "accepted", updatedAt: new Date() })
@@ -246,5 +257,10 @@ export async function acceptLocalInvite(
       email: localStudioInvites.email,
       status: localStudioInvites.status,
     });
-  return row ?? { ...invite, status: "accepted" };
+  if (row) return { outcome: "accepted", invite: row };
+  // Changed meanwhile: accepted by a concurrent request, or revoked.
+  const current = await findLocalInvite(projectId, inviteId);
+  return current?.status === "accepted"
+    ? { outcome: "accepted", invite: current }
+    : { outcome: "missing" };
 }

@@ -1,0 +1,80 @@
+/**
+ * Sign-in sessions (rows of `sessions`; the cookie carries only the id, app/utils/session.server.ts).
+ * A session ends at the first of: logout, its absolute lifetime, or a week without a request.
+ */
+import { eq, lte, or } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { sessions } from "~/db/schema";
+import type { JobDefinition } from "~/jobs/types";
+
+const DAY_MS = 86_400_000;
+/** Absolute lifetime from sign-in, however active the session is (never pushed forward). */
+export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+/** A session with no request for this long is over. */
+export const SESSION_IDLE_TIMEOUT_MS = 7 * DAY_MS;
+/** lastSeenAt is written only when older than this, so most requests write nothing. */
+export const SESSION_TOUCH_AFTER_MS = 5 * 60_000;
+
+export type SessionData = { userId?: string; idToken?: string; [key: string]: unknown };
+
+function columnsOf(data: SessionData) {
+  return {
+    data: data as Record<string, unknown>,
+    userId: typeof data.userId === "string" ? data.userId : null,
+    idToken: typeof data.idToken === "string" ? data.idToken : null,
+  };
+}
+
+export async function createSessionRow(id: string, data: SessionData, now = new Date()) {
+  await db()
+    .insert(sessions)
+    .values({
+      id,
+      ...columnsOf(data),
+      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+      lastSeenAt: now,
+    });
+}
+
+/** The session's data while it is live (not expired, not idle), recording that it was seen. */
+export async function readSessionRow(id: string, now = new Date()): Promise<SessionData | null> {
+  const row = await db().query.sessions.findFirst({ where: eq(sessions.id, id) });
+  if (!row) return null;
+  const seenAgo = now.getTime() - row.lastSeenAt.getTime();
+  if (row.expiresAt <= now || seenAgo >= SESSION_IDLE_TIMEOUT_MS) return null;
+  if (seenAgo > SESSION_TOUCH_AFTER_MS) {
+    await db().update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+  }
+  return { ...row.data, userId: row.userId ?? undefined, idToken: row.idToken ?? undefined };
+}
+
+/** Saves the data; expiresAt stays as set at sign-in. */
+export async function updateSessionRow(id: string, data: SessionData) {
+  await db().update(sessions).set(columnsOf(data)).where(eq(sessions.id, id));
+}
+
+export async function deleteSessionRow(id: string) {
+  await db().delete(sessions).where(eq(sessions.id, id));
+}
+
+/** Deletes expired and idle sessions; returns how many. */
+export async function purgeSessions(now = new Date()): Promise<number> {
+  const idleSince = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
+  const deleted = await db()
+    .delete(sessions)
+    .where(or(lte(sessions.expiresAt, now), lte(sessions.lastSeenAt, idleSince)))
+    .returning({ id: sessions.id });
+  return deleted.length;
+}
+
+export const PURGE_SESSIONS_JOB = "sessions.purge";
+
+export const sessionJobs: JobDefinition[] = [
+  {
+    name: PURGE_SESSIONS_JOB,
+    handler: async () => {
+      await purgeSessions();
+    },
+    schedule: "*/30 * * * *",
+  },
+];

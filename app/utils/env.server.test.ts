@@ -1,0 +1,83 @@
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { describe, expect, it } from "vitest";
+import { parseEnv, parseTrustProxy } from "./env.server";
+
+// Secrets given, so parseEnv never writes generated ones to disk.
+const base = {
+  NODE_ENV: "test",
+  SESSION_SECRET: "x".repeat(32),
+  ENCRYPTION_KEY: "y".repeat(32),
+} as const;
+const trustProxyOf = (value?: string) => parseEnv({ ...base, TRUST_PROXY: value }).TRUST_PROXY;
+
+describe("TRUST_PROXY", () => {
+  it("defaults to loopback when unset or empty", () => {
+    expect(trustProxyOf(undefined)).toEqual(["loopback"]);
+    expect(trustProxyOf("")).toEqual(["loopback"]);
+  });
+
+  it("reads a whole number as a hop count", () => {
+    expect(trustProxyOf("0")).toBe(0);
+    expect(trustProxyOf("2")).toBe(2);
+    expect(trustProxyOf(" 12 ")).toBe(12);
+  });
+
+  it("reads a comma-separated list of addresses, CIDRs and named ranges", () => {
+    expect(trustProxyOf("10.0.0.0/8, 192.168.1.7,loopback")).toEqual([
+      "10.0.0.0/8",
+      "192.168.1.7",
+      "loopback",
+    ]);
+    expect(trustProxyOf("linklocal,uniquelocal")).toEqual(["linklocal", "uniquelocal"]);
+    expect(trustProxyOf("::1,fd00::/8")).toEqual(["::1", "fd00::/8"]);
+  });
+
+  it("refuses anything else, naming the variable", () => {
+    for (const value of [
+      "true",
+      "false",
+      "*",
+      "-1",
+      "1.5",
+      "10.0.0.0/33",
+      "::1/129",
+      "10.0.0.0/8/1",
+      "10.0.0.0/x",
+      "300.1.1.1",
+      "10.0.0.1,",
+      "Loopback",
+      "proxy.example.com",
+    ]) {
+      expect(parseTrustProxy(value), value).toBeNull();
+      expect(() => trustProxyOf(value), value).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it("decides which X-Forwarded-For hop express takes as the client IP", async () => {
+    /** req.ip of a request from 127.0.0.1 forwarded for 203.0.113.9 through 10.1.2.3. */
+    async function clientIp(trust: number | string[]) {
+      const app = express();
+      app.set("trust proxy", trust);
+      app.get("/", (req, res) => {
+        res.send(req.ip);
+      });
+      const server = app.listen(0, "127.0.0.1");
+      await new Promise((resolve) => server.once("listening", resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const res = await fetch(`http://127.0.0.1:${port}/`, {
+          headers: { "X-Forwarded-For": "203.0.113.9, 10.1.2.3" },
+        });
+        return await res.text();
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+    expect(await clientIp(trustProxyOf(undefined))).toBe("10.1.2.3");
+    expect(await clientIp(trustProxyOf("loopback,10.0.0.0/8"))).toBe("203.0.113.9");
+    expect(await clientIp(trustProxyOf("2"))).toBe("203.0.113.9");
+    expect(await clientIp(trustProxyOf("0"))).toBe("127.0.0.1");
+    expect(await clientIp(trustProxyOf("192.168.0.0/16"))).toBe("127.0.0.1");
+  });
+});
