@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { describe, expect, it } from "vitest";
@@ -79,5 +82,29 @@ describe("TRUST_PROXY", () => {
     expect(await clientIp(trustProxyOf("2"))).toBe("203.0.113.9");
     expect(await clientIp(trustProxyOf("0"))).toBe("127.0.0.1");
     expect(await clientIp(trustProxyOf("192.168.0.0/16"))).toBe("127.0.0.1");
+  });
+});
+
+describe("secrets", () => {
+  it("uses a configured ENCRYPTION_KEY even when SESSION_SECRET comes from DATA_DIR", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-env-"));
+    try {
+      const parsed = parseEnv({
+        NODE_ENV: "test",
+        DATA_DIR: dir,
+        ENCRYPTION_KEY: "configured-encryption-key-123",
+      });
+      expect(parsed.ENCRYPTION_KEY).toBe("configured-encryption-key-123");
+      expect(parsed.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
+      const again = parseEnv({
+        NODE_ENV: "test",
+        DATA_DIR: dir,
+        SESSION_SECRET: "configured-session-secret-123",
+      });
+      expect(again.SESSION_SECRET).toBe("configured-session-secret-123");
+      expect(again.ENCRYPTION_KEY).not.toBe("configured-encryption-key-123");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

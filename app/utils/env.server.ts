@@ -79,7 +79,7 @@ const schema = z.object({
   VERCEL_API_URL: z.url().optional(),
   /** The template repository new sites build from (live providers). */
   SITE_TEMPLATE_REPO: z.string().optional(),
-  /** Test-only knob: lets browser tests use a fast pg-boss poll and disables rate limits if "off". */
+  /** "off" disables the rate limits: for benchmark scripts only (README); tests keep them on. */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });
 
@@ -129,10 +129,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       );
     }
   }
-  const secrets =
-    env.SESSION_SECRET && env.ENCRYPTION_KEY
-      ? { SESSION_SECRET: env.SESSION_SECRET, ENCRYPTION_KEY: env.ENCRYPTION_KEY }
-      : localSecrets(env.DATA_DIR);
+  // Each secret that is configured wins on its own; only the missing ones come from DATA_DIR.
+  const local = env.SESSION_SECRET && env.ENCRYPTION_KEY ? undefined : localSecrets(env.DATA_DIR);
+  const secrets = {
+    SESSION_SECRET: env.SESSION_SECRET ?? local!.SESSION_SECRET,
+    ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? local!.ENCRYPTION_KEY,
+  };
   const APP_URL = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
     ...env,

@@ -311,10 +311,15 @@ describe("the invitation card /invitations/{invitationKey}", () => {
     await invite(owner.cookie, project.studioId, "newbie@example.com", "developer");
     const key = await keyOf(project._id, "newbie@example.com");
     const [mail] = await mailsTo("newbie@example.com");
-    expect(mail.text).toContain(`http://localhost:3000/invitations/${key}`);
+    expect(mail.text).toContain(`http://localhost:3000/invitations/${key}?proof=`);
+    const proof = mail.text.match(/\?proof=([\w.-]+)/)![1];
 
-    const anonymous = await card(key);
+    // Opened from the mail: the card remembers the address proof for the signup that follows.
+    const anonymous = await call(cardLoader, makeRequest(`/invitations/${key}?proof=${proof}`), {
+      invitationKey: key,
+    });
     expect(anonymous.status).toBe(200);
+    const proofCookie = anonymous.headers.get("Set-Cookie")!.split(";")[0];
     expect((await anonymous.json()).invitation).toMatchObject({
       state: "valid",
       projectName: project.name,
@@ -340,8 +345,10 @@ describe("the invitation card /invitations/{invitationKey}", () => {
           password: "correct horse battery",
           redirectTo: `/invitations/${key}`,
         },
+        cookie: proofCookie,
       }),
     );
+    // No confirmation mail: the invitation's link proved the address.
     expect(signedUp.headers.get("Location")).toBe(`/invitations/${key}`);
     const [account] = await db().select().from(users).where(eq(users.email, "newbie@example.com"));
     const cookie = await sessionCookie(account.id);

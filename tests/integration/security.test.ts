@@ -17,7 +17,9 @@ import { action as resetAction } from "~/routes/auth.reset.$token";
 import { action as signupAction } from "~/routes/signup";
 import { getOptionalUser } from "~/utils/session.server";
 import { sameOrigin, securityHeaders } from "../../server/middleware.mjs";
-import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { PASSWORD_RESET_JOB } from "~/services/accounts.server";
+import { POLICIES } from "~/services/rate-limit.server";
+import { call, createUser, makeRequest, runQueuedJobs, sessionCookie } from "../helpers";
 
 type Action = Parameters<typeof call>[0];
 
@@ -27,55 +29,49 @@ async function untilLimited(
   path: string,
   form: () => Record<string, string>,
   ip: string,
+  most: number,
 ) {
-  for (let attempt = 0; attempt < 30; attempt += 1) {
+  for (let attempt = 0; attempt <= most; attempt += 1) {
     const res = await call(action, makeRequest(path, { form: form() }), {}, { clientIp: ip });
     if (res.status === 429) return { res, allowed: attempt };
   }
   throw new Error(`${path} never answered 429`);
 }
 
-describe("rate limits", () => {
-  it("login answers 429 with a message after 10 attempts from one IP", async () => {
-    let n = 0;
-    const { res, allowed } = await untilLimited(
-      loginAction,
-      "/auth/login",
-      () => ({ email: `guess${++n}@example.com`, password: "wrong password" }),
-      "10.9.1.1",
-    );
-    expect(allowed).toBe(10);
-    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(JSON.stringify(await res.json())).toMatch(/Too many attempts\. Please wait \d+ minute/);
-  });
-
-  it("signup answers 429 with a message and Retry-After after 5 attempts from one IP", async () => {
+// Login limits (failures per account and address) are in login-limits.test.ts.
+describe("rate limits an office never reaches", () => {
+  it("signup answers 429 with a message and Retry-After only past 300 an hour from one address", async () => {
     let n = 0;
     const { res, allowed } = await untilLimited(
       signupAction,
       "/signup",
       () => ({ name: "Someone", email: `signup${++n}@example.com`, password: "long password" }),
       "10.9.2.1",
+      POLICIES.signupAddress.points,
     );
-    expect(allowed).toBe(5);
+    expect(allowed).toBe(POLICIES.signupAddress.points);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(JSON.stringify(await res.json())).toMatch(/Too many attempts/);
   });
 
-  it("forgot answers 429 with a message and Retry-After, per IP and per e-mail", async () => {
+  it("forgot answers 429 with a message and Retry-After only past 300 an hour from one address", async () => {
     let n = 0;
     const perIp = await untilLimited(
       forgotAction,
       "/auth/forgot",
       () => ({ email: `forgot${++n}@example.com` }),
       "10.9.3.1",
+      POLICIES.forgotAddress.points,
     );
-    expect(perIp.allowed).toBe(5);
+    expect(perIp.allowed).toBe(POLICIES.forgotAddress.points);
     expect(Number(perIp.res.headers.get("Retry-After"))).toBeGreaterThan(3000);
     expect(JSON.stringify(await perIp.res.json())).toMatch(/Too many attempts/);
+    await runQueuedJobs(PASSWORD_RESET_JOB);
+  });
 
-    // One address hammered from many IPs is limited too.
-    for (let i = 0; i < 5; i += 1) {
+  it("a stranger asking resets for someone's e-mail from many addresses never gets a 429 to show", async () => {
+    // The per-e-mail limit is applied silently in the job: the page always answers the same.
+    for (let i = 0; i < 10; i += 1) {
       const ok = await call(
         forgotAction,
         makeRequest("/auth/forgot", { form: { email: "target@example.com" } }),
@@ -84,14 +80,7 @@ describe("rate limits", () => {
       );
       expect(ok.status).toBe(200);
     }
-    const limited = await call(
-      forgotAction,
-      makeRequest("/auth/forgot", { form: { email: "target@example.com" } }),
-      {},
-      { clientIp: "10.9.4.99" },
-    );
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get("Retry-After")).toBeTruthy();
+    await runQueuedJobs(PASSWORD_RESET_JOB);
   });
 });
 
@@ -102,6 +91,7 @@ describe("no account enumeration", () => {
       call(forgotAction, makeRequest("/auth/forgot", { form: { email } }), {}, { clientIp: ip });
     const known = await ask(user.email, "10.9.5.1");
     const unknown = await ask("no-such-account@example.com", "10.9.5.2");
+    await runQueuedJobs(PASSWORD_RESET_JOB);
     expect(known.status).toBe(unknown.status);
     expect([...known.headers]).toEqual([...unknown.headers]);
     expect(await known.text()).toBe(await unknown.text());
@@ -141,6 +131,7 @@ describe("sessions end on the server", () => {
       {},
       { clientIp: "10.9.7.1" },
     );
+    await runQueuedJobs(PASSWORD_RESET_JOB);
     const [mail] = await db().select().from(outbox).where(eq(outbox.to, user.email));
     const token = mail.text.match(/\/auth\/reset\/([\w-]+)/)![1];
     const res = await call(
