@@ -7,6 +7,7 @@ import { requestPasswordReset } from "~/services/accounts.server";
 import { deliver, queueMail, REDACTED } from "~/services/mail.server";
 import { resetEnv } from "~/utils/env.server";
 import { createUser } from "../helpers";
+import { actor, invite, keyOf, mailsTo, ownedProject } from "./members-support";
 
 /** Delivery over a real SMTP server on 127.0.0.1 (smtp-server), and the failure path. */
 const received: { to: string[]; body: string }[] = [];
@@ -103,5 +104,27 @@ describe("mail delivery", () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it("keeps neither the invitation key nor its address proof in the outbox after delivery", async () => {
+    delete process.env.SMTP_URL;
+    resetEnv();
+    const owner = await actor();
+    const project = await ownedProject(owner);
+    await invite(owner.cookie, project.studioId, "guest@example.com", "editor");
+    const key = await keyOf(project._id, "guest@example.com");
+    const [queued] = await mailsTo("guest@example.com");
+    const proof = queued.text.match(/\?proof=([\w.-]+)/)?.[1];
+    expect(queued.text).toContain(`/invitations/${key}?proof=${proof}`);
+    const spy = vi.spyOn(console, "info").mockImplementation(() => undefined);
+    try {
+      await deliver(queued.id);
+    } finally {
+      spy.mockRestore();
+    }
+    const [stored] = await db().select().from(outbox).where(eq(outbox.id, queued.id));
+    expect(stored.text).not.toContain(key);
+    expect(stored.text).not.toContain(proof);
+    expect(stored.text).toContain(`/invitations/${REDACTED}?proof=${REDACTED}`);
   });
 });
