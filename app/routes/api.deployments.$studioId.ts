@@ -1,6 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listDeploymentsSchema } from "~/services/deployments.schema";
-import { HostingUnavailableError, listProjectDeployments } from "~/services/deployments.server";
+import {
+  HostingUnavailableError,
+  listProjectDeployments,
+  toDeploymentListEntity,
+} from "~/services/deployments.server";
 import { handleApi, parseInput } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
@@ -10,7 +14,8 @@ export function action() {
 
 /**
  * GET /api/deployments/{studioId}?page={n} (first hosting provider) or ?next= / ?prev= (second):
- * `{results, latestDeployment, pagination: {prev, next}, isSiteOnVercel}`. 400 for a bad page or
+ * `{results, latestDeployment, pagination: {prev, next}, isSiteOnVercel}`, deployments with the field
+ * names of spec section 3. 400 for a bad page or
  * cursor, 404 for non-members, 502/503 when the hosting provider fails.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -24,7 +29,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     }
     const query = parseInput(listDeploymentsSchema, raw);
     try {
-      return Response.json(await listProjectDeployments(user, params.studioId ?? "", query));
+      const list = await listProjectDeployments(user, params.studioId ?? "", query);
+      return Response.json(toDeploymentListEntity(list));
     } catch (error) {
       if (!(error instanceof HostingUnavailableError)) throw error;
       const retryAfter = error.retryAfterSeconds;

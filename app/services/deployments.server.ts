@@ -64,6 +64,75 @@ export type DeploymentList = {
   isSiteOnVercel: boolean;
 };
 
+/**
+ * A deployment as spec section 3 names its fields: the JSON API's shape. The one mapping from the
+ * UI's camelCase view; `null` where the provider has no value. `label` (Published / Error) is the
+ * list's marker (spec section 4 "Deployment list").
+ */
+export type DeploymentEntity = {
+  id: string;
+  state: string;
+  branch: string | null;
+  commit_ref: string | null;
+  build_id: string | null;
+  title: string | null;
+  error_message: string | null;
+  context: string | null;
+  target: string | null;
+  links: { permalink: string | null };
+  deploy_ssl_url: string | null;
+  updated_at: string;
+  meta: NonNullable<Deployment["meta"]> | null;
+  framework: Deployment["framework"];
+  screenshot_url: string | null;
+  /** Vercel's deployment id; Netlify has none. */
+  uid: string | null;
+  url: string | null;
+  createdAt: string;
+  label: DeploymentView["label"];
+};
+
+export type DeploymentListEntity = {
+  results: DeploymentEntity[];
+  latestDeployment: DeploymentEntity | null;
+  pagination: { prev: string | null; next: string | null };
+  isSiteOnVercel: boolean;
+};
+
+export function toDeploymentEntity(d: DeploymentView, onVercel: boolean): DeploymentEntity {
+  return {
+    id: d.id,
+    state: d.state,
+    branch: d.branch,
+    commit_ref: d.commitRef,
+    build_id: d.buildId,
+    title: d.title,
+    error_message: d.errorMessage,
+    context: d.context,
+    target: d.target,
+    links: { permalink: d.permalink },
+    deploy_ssl_url: d.deploySslUrl,
+    updated_at: d.updatedAt,
+    meta: d.meta,
+    framework: d.framework,
+    screenshot_url: d.screenshotUrl,
+    uid: onVercel ? d.id : null,
+    url: d.url,
+    createdAt: d.createdAt,
+    label: d.label,
+  };
+}
+
+export function toDeploymentListEntity(list: DeploymentList): DeploymentListEntity {
+  const entity = (d: DeploymentView) => toDeploymentEntity(d, list.isSiteOnVercel);
+  return {
+    results: list.results.map(entity),
+    latestDeployment: list.latestDeployment ? entity(list.latestDeployment) : null,
+    pagination: list.pagination,
+    isSiteOnVercel: list.isSiteOnVercel,
+  };
+}
+
 function validationError(error: { issues: { path: PropertyKey[]; message: string }[] }) {
   const fieldErrors: Record<string, string[]> = {};
   for (const issue of error.issues) {

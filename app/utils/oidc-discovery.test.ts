@@ -42,7 +42,7 @@ afterAll(() => {
 });
 
 const answer = (body: unknown, status = 200) =>
-  server.use(http.get(discoveryUrl, () => HttpResponse.json(body, { status })));
+  server.use(http.get(discoveryUrl, () => HttpResponse.json(body as object, { status })));
 
 describe("OpenID discovery", () => {
   it("reads the endpoints of the configured issuer (trailing slash or not) once per process", async () => {

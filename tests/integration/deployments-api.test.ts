@@ -14,7 +14,7 @@ import {
 } from "~/routes/api.app.deployments";
 import { action as listPost, loader as listApi } from "~/routes/api.deployments.$studioId";
 import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
-import type { DeploymentView } from "~/services/deployments.server";
+import type { DeploymentListEntity } from "~/services/deployments.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { startVercelStandIn } from "../stand-ins/vercel";
 import {
@@ -25,12 +25,29 @@ import {
   waitForStatus,
 } from "./lifecycle-support";
 
-type List = {
-  results: DeploymentView[];
-  latestDeployment: DeploymentView | null;
-  pagination: { prev: string | null; next: string | null };
-  isSiteOnVercel: boolean;
-};
+type List = DeploymentListEntity;
+
+/** Spec section 3 "Deployment": every field, null where the provider has no value. */
+const SPEC_FIELDS = [
+  "id",
+  "state",
+  "branch",
+  "commit_ref",
+  "build_id",
+  "title",
+  "error_message",
+  "context",
+  "target",
+  "links",
+  "deploy_ssl_url",
+  "updated_at",
+  "meta",
+  "framework",
+  "screenshot_url",
+  "uid",
+  "url",
+  "createdAt",
+];
 
 beforeAll(async () => {
   configure({
@@ -102,9 +119,12 @@ describe("GET /api/deployments/{studioId}", () => {
       expect(d.label).toBe(d.state === "error" ? "Error" : null);
       expect(d).toMatchObject({
         id: expect.any(String),
-        status: expect.any(String),
         createdAt: expect.any(String),
+        updated_at: expect.any(String),
+        links: { permalink: expect.toBeOneOf([expect.any(String), null]) },
+        uid: null,
       });
+      expect(Object.keys(d).sort()).toEqual([...SPEC_FIELDS, "label"].sort());
     }
     // The published deployment (the first one) is on page 2, yet it is the latest published.
     expect(page1.latestDeployment).toMatchObject({ label: "Published", state: "ready" });
@@ -133,6 +153,8 @@ describe("GET /api/deployments/{studioId}", () => {
     expect(page1.results.filter((d) => d.label === "Error").length).toBe(
       page1.results.filter((d) => d.state === "ERROR").length,
     );
+    // Vercel names a deployment by its uid.
+    for (const d of page1.results) expect(d.uid).toBe(d.id);
     // page=1 is the first page for a cursor-paged site too.
     expect(((await list(cookie, row.studioId, "?page=1")).body as List).results).toEqual(
       page1.results,
