@@ -1,12 +1,19 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getProject } from "~/services/projects.server";
+import { getProjectEntity } from "~/services/project-entity.server";
 import { handleApi } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
-/** GET /api/app/{id}: one project by _id or studioId; 404 for anyone but its owner and members. */
+/**
+ * GET /api/app/{id}: one project by _id or studioId, as spec section 3's entity with members[],
+ * eventLogs[] (the latest 20; ?eventLogsCursor= for older ones) and integrations[]. 404 for anyone
+ * who cannot see the project.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireApiUser(request);
-    return Response.json(await getProject(user, params.id ?? ""));
+    const cursor = new URL(request.url).searchParams.get("eventLogsCursor") ?? undefined;
+    return Response.json(
+      await getProjectEntity(user, params.id ?? "", { eventLogsCursor: cursor || undefined }),
+    );
   });
 }

@@ -2,11 +2,12 @@
  * Reading the activity log (spec sections 2 "Activity Log", 3 "Event log entry", 9). Events are
  * written by `logEvent` (activity.server.ts) in the transaction of the change they record.
  */
-import { and, count, desc, eq, notInArray } from "drizzle-orm";
+import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { eventLogs } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { EVENT_TYPES, HIDDEN_EVENT_TYPES, type EventType } from "./activity.server";
+import { InvalidError } from "./errors";
 import { requireProjectAction } from "./permissions.server";
 
 /** Spec section 9: the dashboard shows the 3 latest; 'Show more' expands to up to 1000. */
@@ -95,15 +96,59 @@ export async function listActivity(
     db().select({ total: count() }).from(eventLogs).where(where),
   ]);
   return {
-    entries: rows.map((row) => ({
-      _key: row.key,
-      type: row.type,
-      content: row.content,
-      metadata: pickMetadata(row.metadata),
-      timestamp: row.timestamp.toISOString(),
-      label: row.label || eventLabel(row.type),
-    })),
+    entries: rows.map(toEntry),
     total: Number(totals?.total ?? 0),
+  };
+}
+
+/** The JSON API's page size of event logs (GET /api/app/{id}). */
+export const EVENT_LOG_PAGE = 20;
+
+const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A keyset page of the activity log for the JSON API: newest first, `nextCursor` (the last entry's
+ * key) fetches the rest. The cursor row's own timestamp is read in SQL, so microseconds are kept.
+ */
+export async function listActivityPage(
+  user: User | null,
+  projectId: string,
+  opts: { cursor?: string; limit?: number } = {},
+): Promise<{ entries: ActivityEntry[]; nextCursor: string | null }> {
+  const { project } = await requireProjectAction(user, projectId, "activity.view");
+  if (opts.cursor !== undefined && !KEY.test(opts.cursor)) {
+    throw new InvalidError("Invalid cursor", { eventLogsCursor: ["Invalid cursor"] });
+  }
+  const limit = Math.min(Math.max(Math.trunc(opts.limit ?? EVENT_LOG_PAGE), 1), 100);
+  const rows = await db()
+    .select()
+    .from(eventLogs)
+    .where(
+      and(
+        eq(eventLogs.projectId, project.id),
+        notInArray(eventLogs.type, [...HIDDEN_EVENT_TYPES]),
+        opts.cursor
+          ? sql`(${eventLogs.timestamp}, ${eventLogs.key}) < (select c.timestamp, c.key from ${eventLogs} c where c.key = ${opts.cursor} and c.project_id = ${project.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(eventLogs.timestamp), desc(eventLogs.key))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    entries: page.map(toEntry),
+    nextCursor: rows.length > limit ? page[page.length - 1].key : null,
+  };
+}
+
+function toEntry(row: typeof eventLogs.$inferSelect): ActivityEntry {
+  return {
+    _key: row.key,
+    type: row.type,
+    content: row.content,
+    metadata: pickMetadata(row.metadata),
+    timestamp: row.timestamp.toISOString(),
+    label: row.label || eventLabel(row.type),
   };
 }
 
