@@ -402,6 +402,18 @@ const MANAGERS_FORM: Expectations = {
   developer: "refused",
 };
 
+/** The dashboard shows its invitee the invitation card (issue 9), everyone else as before. */
+const INVITED_OR_MEMBERS = allow(["invited", "editor", "developer", "admin", "owner"]);
+
+/** The card's forms: the invitee answers; members and owner are refused; the rest get 404. */
+const INVITEE_FORM: Expectations = {
+  ...allow(["invited"]),
+  editor: "refused",
+  developer: "refused",
+  admin: "refused",
+  owner: "refused",
+};
+
 const dashboardForm = (f: Fixture, form: Record<string, string>): Req => ({
   path: `/sites/${f.a.studioId}`,
   params: { studioId: f.a.studioId },
@@ -502,10 +514,29 @@ const ROWS: Row[] = [
     file: "_app.sites.$studioId.tsx",
     cases: [
       {
-        name: "GET /sites/{A} (dashboard)",
+        name: "GET /sites/{A} (dashboard; the invitee gets the invitation card)",
         fn: "loader",
         request: (f) => ({ path: `/sites/${f.a.studioId}`, params: { studioId: f.a.studioId } }),
-        expect: MEMBERS,
+        expect: INVITED_OR_MEMBERS,
+        check: async (res, actor) => {
+          if (res.status !== 200) return;
+          const body = (await res.clone().json()) as { invitation: unknown; project?: unknown };
+          // The invitee sees the card and nothing of the project; members see no card.
+          expect(Boolean(body.invitation), actor).toBe(actor === "invited");
+          expect(body.project === undefined, actor).toBe(actor === "invited");
+        },
+      },
+      {
+        name: "POST invitation-accept (the card's Accept Invitation)",
+        fn: "action",
+        request: (f) => dashboardForm(f, { intent: "invitation-accept" }),
+        expect: INVITEE_FORM,
+      },
+      {
+        name: "POST invitation-decline (the card's Decline)",
+        fn: "action",
+        request: (f) => dashboardForm(f, { intent: "invitation-decline" }),
+        expect: INVITEE_FORM,
       },
       {
         name: "POST member-invite",
@@ -611,7 +642,39 @@ const ROWS: Row[] = [
   {
     file: "_app.sites._index.tsx",
     cases: [
-      { name: "GET /sites", fn: "loader", request: () => ({ path: "/sites" }), expect: SIGNED_IN },
+      {
+        name: "GET /sites (with the pending invitations)",
+        fn: "loader",
+        request: () => ({ path: "/sites" }),
+        expect: SIGNED_IN,
+        check: async (res, actor, f) => {
+          if (res.status !== 200) return;
+          const body = (await res.clone().json()) as { invitations: { studioId: string }[] };
+          // A's invitation to its invitee only; B's (to an address nobody here has) to no one.
+          expect(
+            body.invitations.map((i) => i.studioId),
+            actor,
+          ).toEqual(actor === "invited" ? [f.a.studioId] : []);
+        },
+      },
+      {
+        name: "POST invitation-accept of A",
+        fn: "action",
+        request: (f) => ({
+          path: "/sites?index",
+          form: { intent: "invitation-accept", studioId: f.a.studioId },
+        }),
+        expect: { ...allow(["invited"], "refused"), anonymous: "deny" },
+      },
+      {
+        name: "POST invitation-decline of A",
+        fn: "action",
+        request: (f) => ({
+          path: "/sites?index",
+          form: { intent: "invitation-decline", studioId: f.a.studioId },
+        }),
+        expect: { ...allow(["invited"], "refused"), anonymous: "deny" },
+      },
       {
         name: "POST create a business project",
         fn: "action",
@@ -988,6 +1051,13 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "api.openapi[.]json.ts",
+    public: "the OpenAPI document of the JSON API",
+    cases: [
+      { name: "GET", fn: "loader", request: () => ({ path: "/api/openapi.json" }), expect: PUBLIC },
+    ],
+  },
+  {
     file: "auth.verify._index.tsx",
     public: "'Confirm your email' after signup, with Resend (same answer for any address)",
     cases: [
@@ -1311,6 +1381,26 @@ const CROSS: CrossCase[] = [
         memberEmail: f.users.memberB.email,
       }),
     expect: "refused",
+  },
+  {
+    name: "accept B's invitation (someone else's) from /sites",
+    file: "_app.sites._index.tsx",
+    fn: "action",
+    expect: "refused",
+    request: (f) => ({
+      path: "/sites?index",
+      form: { intent: "invitation-accept", studioId: f.b.studioId },
+    }),
+  },
+  {
+    name: "decline B's invitation (someone else's) on B's dashboard",
+    file: "_app.sites.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+      form: { intent: "invitation-decline" },
+    }),
   },
   {
     name: "activity of B",

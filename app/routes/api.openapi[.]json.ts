@@ -1,0 +1,8 @@
+import { openApiDocument } from "~/services/openapi.server";
+
+/** GET /api/openapi.json: the OpenAPI 3.1 document of the JSON API (public, like the docs). */
+export function loader() {
+  return Response.json(openApiDocument(), {
+    headers: { "Cache-Control": "public, max-age=300" },
+  });
+}

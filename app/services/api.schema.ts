@@ -1,0 +1,195 @@
+/**
+ * The JSON API's response bodies as zod schemas: the source of the OpenAPI document
+ * (app/services/openapi.server.ts), which a test checks every response of the suite against.
+ * Request bodies and queries use the inputs' own schemas (*.schema.ts).
+ */
+import { z } from "zod";
+import { creationStatus } from "~/db/schema";
+
+const text = z.string();
+const maybe = z.string().nullable();
+const role = z.enum(["owner", "admin", "developer", "editor"]);
+const memberRole = z.enum(["editor", "developer", "admin"]);
+
+/** `{ error, fieldErrors? }`: every 4xx and 5xx of the API. */
+export const errorBody = z.object({
+  error: text,
+  fieldErrors: z.record(z.string(), z.array(text)).optional(),
+});
+
+/** The hosting provider's own record (spec section 3 lists the fields the dashboard reads). */
+const hostingDetails = z.looseObject({}).nullable();
+
+export const projectBody = z.strictObject({
+  _id: text,
+  name: text,
+  owner: z.object({ name: text, email: text }),
+  _createdAt: text,
+  _updatedAt: text,
+  siteCustomDomain: maybe,
+  siteUrl: maybe,
+  studioCustomDomain: maybe,
+  studioUrl: maybe,
+  studioSanityId: maybe,
+  studioId: text,
+  siteId: maybe,
+  idempotencyKey: text,
+  studioCreationStatus: z.enum(creationStatus.enumValues),
+  siteCreationStatus: z.enum(creationStatus.enumValues),
+  studioDetails: hostingDetails,
+  siteDetails: hostingDetails,
+  isSiteOnVercel: z.boolean(),
+  siteType: z.enum(["business", "enterprise"]),
+  schemaVersion: z.number().int(),
+  version: maybe,
+  stackshiftVersion: maybe,
+  inviteToProjectAccepted: z.boolean(),
+  studioAndSitePreviewToken: maybe,
+  isWStudioV2: z.boolean(),
+  publishForgeSiteUrl: maybe,
+  sites: z.array(
+    z.strictObject({
+      provider: z.enum(["netlify", "vercel"]),
+      siteId: maybe,
+      url: maybe,
+      customDomain: maybe,
+    }),
+  ),
+  isCStudioEnabled: z.boolean(),
+  isAINewsletterEnabled: z.boolean(),
+  isSocialMediaEnabled: z.boolean(),
+  isGPT3Enabled: z.boolean(),
+  isVisualTestsEnabled: z.boolean(),
+  isEndToEndTestsEnabled: z.boolean(),
+  hasChromaticProjectToken: z.boolean(),
+  netlifyAccountId: maybe,
+  role,
+  isOwner: z.boolean(),
+});
+
+const eventLog = z.strictObject({
+  _key: text,
+  type: text,
+  content: text,
+  metadata: z.strictObject({ role: text.optional(), email: text.optional() }),
+  timestamp: text,
+  label: text,
+});
+
+export const projectEntityBody = projectBody.extend({
+  members: z.array(
+    z.strictObject({
+      user: z
+        .strictObject({
+          _id: text,
+          name: text,
+          email: text,
+          status: z.enum(["invited", "accepted"]),
+        })
+        .nullable(),
+      invitedEmail: text,
+      role: memberRole,
+      status: z.enum(["invited", "accepted"]),
+      invitationKey: maybe,
+    }),
+  ),
+  eventLogs: z.array(eventLog),
+  eventLogsNextCursor: maybe,
+  integrations: z.array(z.strictObject({ id: text, name: text, predefined: z.boolean() })),
+});
+
+/** One row of GET /api/app (the list and the picker); more fields may follow. */
+export const projectSummaryBody = z.looseObject({
+  id: text,
+  studioId: text,
+  name: text,
+  siteType: z.enum(["business", "enterprise"]),
+  siteCreationStatus: text,
+  studioCreationStatus: text,
+  siteCustomDomain: maybe,
+  siteUrl: maybe,
+  createdAt: text,
+  isOwner: z.boolean(),
+  role,
+});
+
+export const projectListBody = z.strictObject({
+  data: z.array(projectSummaryBody),
+  nextCursor: maybe,
+});
+
+const deployment = z.strictObject({
+  id: text,
+  state: text,
+  branch: maybe,
+  commit_ref: maybe,
+  build_id: maybe,
+  title: maybe,
+  error_message: maybe,
+  context: maybe,
+  target: maybe,
+  links: z.strictObject({ permalink: maybe }),
+  deploy_ssl_url: maybe,
+  updated_at: text,
+  meta: z
+    .strictObject({
+      githubCommitMessage: text.optional(),
+      githubRepo: text.optional(),
+      githubCommitRef: text.optional(),
+      branchAlias: text.optional(),
+      deployHookName: text.optional(),
+    })
+    .nullable(),
+  framework: z.enum(["next", "gatsby"]).nullable(),
+  screenshot_url: maybe,
+  uid: maybe,
+  url: maybe,
+  createdAt: text,
+  label: z.enum(["Published", "Error"]).nullable(),
+});
+
+export const deploymentListBody = z.strictObject({
+  results: z.array(deployment),
+  latestDeployment: deployment.nullable(),
+  pagination: z.strictObject({ prev: maybe, next: maybe }),
+  isSiteOnVercel: z.boolean(),
+});
+
+export const deployQueuedBody = z.strictObject({
+  status: z.literal("queued"),
+  projectId: text,
+  studioId: text,
+  triggerKey: text,
+});
+
+export const retryBody = z.strictObject({
+  status: z.literal("retrying"),
+  projectId: text,
+  studioId: text,
+  name: text,
+  deployRetryCount: z.number().int(),
+});
+
+export const inviteBody = z.strictObject({
+  ok: z.literal(true),
+  outcome: z.enum(["sent", "resent"]),
+  member: z.strictObject({
+    id: text,
+    email: text,
+    role: memberRole,
+    status: z.literal("invited"),
+  }),
+});
+
+export const memberChangeBody = z.union([
+  z.strictObject({ ok: z.literal(true), outcome: z.enum(["revoked", "removed"]), email: text }),
+  z.strictObject({ ok: z.literal(true), studioId: text, projectName: text, memberId: text }),
+  z.strictObject({ ok: z.literal(true), changed: z.boolean(), email: text, role: memberRole }),
+  z.strictObject({ ok: z.literal(true) }),
+]);
+
+export const studioInviteBody = z.strictObject({
+  ok: z.literal(true),
+  outcome: z.enum(["resent", "invited", "accepted"]),
+  email: text,
+});

@@ -1,0 +1,200 @@
+/**
+ * The OpenAPI 3.1 document of the JSON API (spec section 7), served at /api/openapi.json. It is
+ * generated from the zod schemas the routes parse with (requests) and from api.schema.ts
+ * (responses) by zod's own JSON Schema conversion (2020-12, OpenAPI 3.1's dialect), so there is
+ * nothing to write twice; tests/integration/openapi.test.ts checks every response against it.
+ */
+import { z } from "zod";
+import {
+  listDeploymentsSchema,
+  requestDeploymentSchema,
+  retryDeploymentSchema,
+} from "./deployments.schema";
+import { inviteMemberSchema, patchMemberSchema, removeMemberSchema } from "./members.schema";
+import { createProjectSchema, listProjectsSchema } from "./projects.schema";
+import { projectInviteSchema } from "./studio.schema";
+import {
+  deployQueuedBody,
+  deploymentListBody,
+  errorBody,
+  inviteBody,
+  memberChangeBody,
+  projectBody,
+  projectEntityBody,
+  projectListBody,
+  retryBody,
+  studioInviteBody,
+} from "./api.schema";
+
+type Method = "get" | "post" | "patch" | "delete";
+type Operation = {
+  summary: string;
+  pathParams?: string[];
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Status -> response body schema; errors use errorBody. */
+  responses: Record<number, z.ZodType>;
+};
+
+/** The error statuses every authenticated call may answer. */
+const ERRORS = { 400: errorBody, 401: errorBody, 404: errorBody };
+const WRITE_ERRORS = { ...ERRORS, 403: errorBody, 413: errorBody, 415: errorBody };
+
+export const API: Record<string, Partial<Record<Method, Operation>>> = {
+  "/api/app": {
+    get: {
+      summary: "The caller's projects, newest first (keyset pagination)",
+      query: listProjectsSchema,
+      responses: { 200: projectListBody, ...ERRORS },
+    },
+  },
+  "/api/app/{id}": {
+    get: {
+      summary: "One project (its _id or studioId) with members, event logs and integrations",
+      pathParams: ["id"],
+      query: z.object({ eventLogsCursor: z.string().optional() }),
+      responses: { 200: projectEntityBody, ...ERRORS },
+    },
+  },
+  "/api/app/create": {
+    post: {
+      summary: "Creates a project; the same idempotency key again returns the same project",
+      body: createProjectSchema,
+      responses: { 200: projectBody, 201: projectBody, ...WRITE_ERRORS, 429: errorBody },
+    },
+  },
+  "/api/app/retry": {
+    post: {
+      summary: "Retries a failed deployment (at most 3 times)",
+      body: retryDeploymentSchema,
+      responses: { 202: retryBody, ...WRITE_ERRORS, 409: errorBody },
+    },
+  },
+  "/api/app/deployments": {
+    post: {
+      summary: "Deploys the project now",
+      body: requestDeploymentSchema,
+      responses: { 202: deployQueuedBody, ...WRITE_ERRORS, 409: errorBody },
+    },
+  },
+  "/api/app/members": {
+    post: {
+      summary: "Invites an e-mail, or resends a pending invitation",
+      body: inviteMemberSchema,
+      responses: {
+        200: inviteBody,
+        201: inviteBody,
+        ...WRITE_ERRORS,
+        409: errorBody,
+        429: errorBody,
+      },
+    },
+    patch: {
+      summary: "Accepts an invitation, leaves the project, or changes a member's role",
+      body: patchMemberSchema,
+      responses: { 200: memberChangeBody, ...WRITE_ERRORS, 409: errorBody, 410: errorBody },
+    },
+    delete: {
+      summary: "Revokes an invitation or removes a member",
+      body: removeMemberSchema,
+      responses: { 200: memberChangeBody, ...WRITE_ERRORS, 409: errorBody },
+    },
+  },
+  "/api/app/project-invite": {
+    post: {
+      summary: "Resends the content studio's invitation",
+      body: projectInviteSchema,
+      responses: { 200: studioInviteBody, ...WRITE_ERRORS, 409: errorBody, 502: errorBody },
+    },
+  },
+  "/api/deployments/{studioId}": {
+    get: {
+      summary: "The site's deployments: ?page= (first provider) or ?next= / ?prev= (second)",
+      pathParams: ["studioId"],
+      query: listDeploymentsSchema,
+      responses: { 200: deploymentListBody, ...ERRORS, 502: errorBody, 503: errorBody },
+    },
+  },
+};
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output") {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  return rest;
+}
+
+const DESCRIPTIONS: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  400: "Invalid input: `fieldErrors` names the fields",
+  401: "Not signed in",
+  403: "Not allowed, or a cross-origin request",
+  404: "Not found, or hidden from the caller",
+  409: "Conflicts with the current state",
+  410: "Expired",
+  413: "Body too large",
+  415: "Body must be application/json",
+  429: "Rate limited: see Retry-After",
+  502: "The provider refused",
+  503: "The provider is unavailable: see Retry-After",
+};
+
+let cached: Record<string, unknown> | undefined;
+
+export function openApiDocument(): Record<string, unknown> {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, operations] of Object.entries(API)) {
+    paths[path] = {};
+    for (const [method, op] of Object.entries(operations) as [Method, Operation][]) {
+      const parameters = [
+        ...(op.pathParams ?? []).map((name) => ({
+          name,
+          in: "path",
+          required: true,
+          schema: { type: "string" },
+        })),
+        ...Object.entries(op.query?.shape ?? {}).map(([name, schema]) => ({
+          name,
+          in: "query",
+          required: false,
+          schema: jsonSchema(schema as z.ZodType, "input"),
+        })),
+      ];
+      paths[path][method] = {
+        summary: op.summary,
+        ...(parameters.length ? { parameters } : {}),
+        ...(op.body
+          ? {
+              requestBody: {
+                required: true,
+                content: { "application/json": { schema: jsonSchema(op.body, "input") } },
+              },
+            }
+          : {}),
+        responses: Object.fromEntries(
+          Object.entries(op.responses).map(([status, schema]) => [
+            status,
+            {
+              description: DESCRIPTIONS[Number(status)] ?? "Response",
+              content: { "application/json": { schema: jsonSchema(schema, "output") } },
+            },
+          ]),
+        ),
+      };
+    }
+  }
+  cached = {
+    openapi: "3.1.0",
+    info: {
+      title: "StackShift dashboard API",
+      version: "1.0.0",
+      description:
+        "The JSON API of spec section 7. Sessions are cookies (log in through /auth/login); " +
+        "state-changing requests need Origin (or Sec-Fetch-Site: same-origin) and a JSON body.",
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    paths,
+  };
+  return cached;
+}

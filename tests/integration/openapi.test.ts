@@ -1,0 +1,270 @@
+/**
+ * /api/openapi.json and the API cannot drift apart: every JSON API route file is in the document,
+ * and every response the calls below get (successes and errors) matches the schema the document
+ * gives for its path, method and status.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import { beforeAll, describe, expect, it } from "vitest";
+import { action as createAction } from "~/routes/api.app.create";
+import { action as deployAction } from "~/routes/api.app.deployments";
+import { loader as getAction } from "~/routes/api.app.$id";
+import { loader as listAction } from "~/routes/api.app._index";
+import { action as membersAction } from "~/routes/api.app.members";
+import { action as studioInviteAction } from "~/routes/api.app.project-invite";
+import { action as retryAction } from "~/routes/api.app.retry";
+import { loader as deploymentsAction } from "~/routes/api.deployments.$studioId";
+import { loader as documentLoader } from "~/routes/api.openapi[.]json";
+import { call, makeRequest } from "../helpers";
+import { actor, keyOf, type Actor } from "./members-support";
+
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>
+  >;
+};
+
+let doc: Doc;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const seen = new Set<string>();
+
+/** Validates one response against the document; returns its body. */
+async function expectDocumented(docPath: string, method: string, res: Response) {
+  const operation = doc.paths[docPath]?.[method];
+  expect(operation, `${method.toUpperCase()} ${docPath} is documented`).toBeDefined();
+  const response = operation.responses[String(res.status)];
+  expect(
+    response,
+    `${method.toUpperCase()} ${docPath} documents status ${res.status}`,
+  ).toBeDefined();
+  const body = await res.json();
+  const validate = ajv.compile(response.content["application/json"].schema);
+  const valid = validate(body);
+  expect(
+    valid,
+    `${method.toUpperCase()} ${docPath} ${res.status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 400)}`,
+  ).toBe(true);
+  seen.add(`${method.toUpperCase()} ${docPath} ${res.status}`);
+  return body;
+}
+
+const json = (cookie: string | undefined, url: string, method: string, body: unknown) =>
+  makeRequest(url, { method, cookie, json: body });
+
+let owner: Actor;
+let project: { _id: string; studioId: string; name: string; idempotencyKey: string };
+
+beforeAll(async () => {
+  doc = (await (await call(documentLoader, makeRequest("/api/openapi.json"))).json()) as Doc;
+  owner = await actor({ name: "Olive Owner" });
+});
+
+describe("/api/openapi.json", () => {
+  it("is an OpenAPI 3.1 document naming every JSON API route of the app", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    const routes = fs
+      .readdirSync(path.resolve("app/routes"))
+      .filter((f) => /^api\./.test(f) && f.endsWith(".ts") && !f.includes("openapi"));
+    const documented = Object.keys(doc.paths);
+    for (const file of routes) {
+      const route =
+        "/" +
+        file
+          .replace(/\.ts$/, "")
+          .split(".")
+          .filter((part) => part !== "_index")
+          .map((part) => (part.startsWith("$") ? `{${part.slice(1)}}` : part))
+          .join("/");
+      expect(documented, file).toContain(route);
+    }
+  });
+
+  it("describes every response of the projects, deployments and members calls", async () => {
+    // Create (201), the same key again (200), bad input (400), anonymous (401), not JSON (415).
+    const idempotencyKey = `openapi-${Date.now()}`;
+    const create = (cookie: string | undefined, body: unknown) =>
+      call(createAction, json(cookie, "/api/app/create", "POST", body));
+    project = await expectDocumented(
+      "/api/app/create",
+      "post",
+      await create(owner.cookie, { name: "Documented site", idempotencyKey }),
+    );
+    await expectDocumented(
+      "/api/app/create",
+      "post",
+      await create(owner.cookie, { name: "Documented site", idempotencyKey }),
+    );
+    await expectDocumented("/api/app/create", "post", await create(owner.cookie, { name: "" }));
+    await expectDocumented("/api/app/create", "post", await create(undefined, { name: "x" }));
+    await expectDocumented(
+      "/api/app/create",
+      "post",
+      await call(
+        createAction,
+        makeRequest("/api/app/create", {
+          method: "POST",
+          cookie: owner.cookie,
+          body: "{}",
+          headers: { "Content-Type": "text/plain" },
+        }),
+      ),
+    );
+
+    // The list, one project (and a bad cursor), 404 for someone else.
+    await expectDocumented(
+      "/api/app",
+      "get",
+      await call(listAction, makeRequest("/api/app?limit=5", { cookie: owner.cookie })),
+    );
+    await expectDocumented(
+      "/api/app",
+      "get",
+      await call(listAction, makeRequest("/api/app?cursor=nope", { cookie: owner.cookie })),
+    );
+    const get = (cookie: string | undefined, id: string, query = "") =>
+      call(getAction, makeRequest(`/api/app/${id}${query}`, { cookie }), { id });
+    await expectDocumented("/api/app/{id}", "get", await get(owner.cookie, project.studioId));
+    await expectDocumented(
+      "/api/app/{id}",
+      "get",
+      await get(owner.cookie, project._id, "?eventLogsCursor=x"),
+    );
+    const stranger = await actor();
+    await expectDocumented("/api/app/{id}", "get", await get(stranger.cookie, project.studioId));
+
+    // Deployments: the list (empty until the site exists), a bad page, deploy now, retry.
+    const deployments = (query: string) =>
+      call(
+        deploymentsAction,
+        makeRequest(`/api/deployments/${project.studioId}${query}`, { cookie: owner.cookie }),
+        { studioId: project.studioId },
+      );
+    await expectDocumented("/api/deployments/{studioId}", "get", await deployments(""));
+    await expectDocumented("/api/deployments/{studioId}", "get", await deployments("?page=0"));
+    await expectDocumented(
+      "/api/app/deployments",
+      "post",
+      await call(
+        deployAction,
+        json(owner.cookie, "/api/app/deployments", "POST", { id: project._id }),
+      ),
+    );
+    await expectDocumented(
+      "/api/app/retry",
+      "post",
+      await call(
+        retryAction,
+        json(owner.cookie, "/api/app/retry", "POST", {
+          name: project.name,
+          idempotencyKey: project.idempotencyKey,
+        }),
+      ),
+    );
+    await expectDocumented(
+      "/api/app/project-invite",
+      "post",
+      await call(
+        studioInviteAction,
+        json(owner.cookie, "/api/app/project-invite", "POST", {
+          projectId: project._id,
+          email: owner.email,
+        }),
+      ),
+    );
+
+    // Members: invite (201), resend (200), accept, role, leave, revoke, and refusals.
+    const members = (cookie: string, method: string, body: unknown) =>
+      call(membersAction, json(cookie, "/api/app/members", method, body));
+    const guest = await actor();
+    await expectDocumented(
+      "/api/app/members",
+      "post",
+      await members(owner.cookie, "POST", { studioId: project.studioId, email: guest.email }),
+    );
+    await expectDocumented(
+      "/api/app/members",
+      "post",
+      await members(owner.cookie, "POST", { studioId: project.studioId, email: guest.email }),
+    );
+    await expectDocumented(
+      "/api/app/members",
+      "post",
+      await members(stranger.cookie, "POST", {
+        studioId: project.studioId,
+        email: "x@example.com",
+      }),
+    );
+    const key = await keyOf(project._id, guest.email);
+    await expectDocumented(
+      "/api/app/members",
+      "patch",
+      await members(guest.cookie, "PATCH", {
+        studioId: project.studioId,
+        memberInvitationKey: key,
+        action: "accept",
+        email: guest.email,
+      }),
+    );
+    const { members: list } = await (await get(owner.cookie, project.studioId)).json();
+    const guestId = list.find((m: { invitedEmail: string }) => m.invitedEmail === guest.email).user
+      ._id;
+    expect(guestId).toBe(guest.id);
+    const memberRow = (await import("./members-support")).memberRow;
+    const row = await memberRow(project._id, guest.email);
+    await expectDocumented(
+      "/api/app/members",
+      "patch",
+      await members(owner.cookie, "PATCH", {
+        studioId: project.studioId,
+        action: "role",
+        memberId: row.id,
+        role: "developer",
+      }),
+    );
+    await expectDocumented(
+      "/api/app/members",
+      "patch",
+      await members(guest.cookie, "PATCH", { studioId: project.studioId, action: "leave" }),
+    );
+    await members(owner.cookie, "POST", { studioId: project.studioId, email: "late@example.com" });
+    await expectDocumented(
+      "/api/app/members",
+      "delete",
+      await members(owner.cookie, "DELETE", {
+        studioId: project.studioId,
+        memberEmail: "late@example.com",
+        memberInvitationKey: await keyOf(project._id, "late@example.com"),
+      }),
+    );
+    await expectDocumented(
+      "/api/app/members",
+      "delete",
+      await members(owner.cookie, "DELETE", { studioId: project.studioId }),
+    );
+    // Successes and refusals alike were checked.
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining([
+        "POST /api/app/create 201",
+        "POST /api/app/create 200",
+        "POST /api/app/create 400",
+        "POST /api/app/create 401",
+        "POST /api/app/create 415",
+        "GET /api/app 200",
+        "GET /api/app 400",
+        "GET /api/app/{id} 200",
+        "GET /api/app/{id} 400",
+        "GET /api/app/{id} 404",
+        "GET /api/deployments/{studioId} 200",
+        "GET /api/deployments/{studioId} 400",
+        "POST /api/app/members 201",
+        "POST /api/app/members 200",
+        "PATCH /api/app/members 200",
+        "DELETE /api/app/members 200",
+        "DELETE /api/app/members 400",
+      ]),
+    );
+  });
+});
