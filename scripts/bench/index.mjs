@@ -1,0 +1,225 @@
+// `npm run bench [-- --quick]`: seeds a PostgreSQL database of its own, starts the built server and
+// measures the routes a large account uses. Prints the figures and appends them to
+// docs/performance.md. Not part of `npm test`; it sends traffic to 127.0.0.1 only and stops itself.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import pg from "pg";
+import { buildIfStale } from "../build.mjs";
+import { PASSWORD, seed } from "./seed.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const quick = process.argv.includes("--quick");
+const PROJECTS = quick ? 10_000 : 100_000;
+const DURATION = quick ? 3 : 10;
+const PORT = Number(process.env.BENCH_PORT ?? 3400);
+const BASE = `http://127.0.0.1:${PORT}`;
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/postgres";
+const dbName = `stackshift_bench_${Date.now()}`;
+const dbUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  return url.toString();
+})();
+
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function startServer() {
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      APP_URL: BASE,
+      DATABASE_URL: dbUrl,
+      SESSION_SECRET: "benchmark-session-secret-0123456789",
+      ENCRYPTION_KEY: "benchmark-encryption-key-0123456789",
+      PROVIDERS: "local",
+      // The benchmark signs in many times from one address: the documented switch for benchmarks.
+      RATE_LIMITS: "off",
+      // Seeded projects are old: no automatic deployments during the run.
+      AUTO_DEPLOY_AFTER_MINUTES: "1000000",
+      SMTP_URL: "",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  return { child, log: () => log };
+}
+
+async function waitForHealth(server) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${BASE}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`server did not start:\n${server.log()}`);
+}
+
+async function logIn(email) {
+  const res = await fetch(`${BASE}/auth/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
+    body: new URLSearchParams({ email, password: PASSWORD, redirectTo: "/" }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.includes("stackshift_session="));
+  if (!cookie) throw new Error(`login of ${email} failed: HTTP ${res.status}`);
+  return cookie.split(";")[0];
+}
+
+function cannon(url, cookie, options = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections: 10, duration: DURATION, headers: { cookie }, ...options },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+/** First-load JavaScript of a page: its module scripts and preloads, gzip-compressed. */
+async function firstLoadJs(pathname, cookie) {
+  const html = await (await fetch(`${BASE}${pathname}`, { headers: { cookie } })).text();
+  const files = new Set(
+    [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
+  );
+  let bytes = 0;
+  for (const file of files) {
+    bytes += gzipSync(fs.readFileSync(path.join(root, "build/client", file))).length;
+  }
+  return { files: files.size, kb: Math.round(bytes / 1024) };
+}
+
+async function main() {
+  if (!buildIfStale()) process.exit(1);
+  await admin(`create database ${dbName}`);
+  const server = startServer();
+  let client;
+  try {
+    await waitForHealth(server); // migrations applied
+    client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    console.log(`Seeding ${PROJECTS.toLocaleString("en")} projects...`);
+    const data = await seed(client, { projects: PROJECTS });
+    console.log(
+      `Seeded in ${data.seconds.toFixed(1)} s: ${data.users} users, ${data.projects} projects, ` +
+        `${data.memberships} memberships, ${data.events} events`,
+    );
+    const owner = await logIn("owner@bench.example");
+    const member = await logIn("member@bench.example");
+    const {
+      rows: [deep],
+    } = await client.query(
+      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id
+       from projects where owner_id = (select id from users where email = 'owner@bench.example')
+       order by created_at desc, id desc offset $1 limit 1`,
+      [quick ? 1_999 : 19_999],
+    );
+    const cursor = Buffer.from(JSON.stringify([deep.at, deep.id])).toString("base64url");
+    const pages = quick ? 100 : 1000;
+
+    const routes = [
+      ["/healthz", "/healthz", owner],
+      ["shell (/sites/website/{id})", `/sites/website/${data.bigProject}`, owner],
+      ["/sites", "/sites", owner],
+      ["/sites/{id} (50 members)", `/sites/${data.bigProject}`, owner],
+      ["GET /api/app?limit=20", "/api/app?limit=20", owner],
+      [`GET /api/app page ${pages} (cursor)`, `/api/app?limit=20&cursor=${cursor}`, owner],
+      ["GET /api/app search", "/api/app?limit=20&query=project%2099", owner],
+      ["GET /api/app (member of 300)", "/api/app?limit=20", member],
+    ];
+    const rows = [];
+    let health = 0;
+    for (const [label, pathname, cookie] of routes) {
+      const check = await fetch(`${BASE}${pathname}`, { headers: { cookie }, redirect: "manual" });
+      if (check.status !== 200) throw new Error(`${pathname} answered ${check.status}`);
+      const result = await cannon(`${BASE}${pathname}`, cookie);
+      const rps = result.requests.average;
+      if (label === "/healthz") health = rps;
+      rows.push({
+        route: label,
+        "req/s": Math.round(rps),
+        "p50 ms": result.latency.p50,
+        "p99 ms": result.latency.p99,
+        "vs /healthz": health ? `${((rps / health) * 100).toFixed(0)}%` : "",
+        errors: result.errors + result.non2xx,
+      });
+    }
+    const fixed = await cannon(`${BASE}/sites/${data.bigProject}`, owner, { overallRate: 100 });
+    const js = {
+      "/sites": await firstLoadJs("/sites", owner),
+      "/sites/{id}": await firstLoadJs(`/sites/${data.bigProject}`, owner),
+    };
+
+    console.table(rows);
+    console.log(`/sites/{id} at a fixed 100 req/s: p99 ${fixed.latency.p99} ms`);
+    for (const [route, size] of Object.entries(js)) {
+      console.log(`first-load JS ${route}: ${size.kb} KB gzip in ${size.files} files`);
+    }
+    appendReport({ data, rows, fixed: fixed.latency.p99, js, pages });
+  } finally {
+    await client?.end();
+    server.child.kill("SIGTERM");
+    await new Promise((r) => server.child.once("exit", r));
+    await admin(`drop database if exists ${dbName} with (force)`);
+  }
+}
+
+function appendReport({ data, rows, fixed, js, pages }) {
+  const file = path.join(root, "docs/performance.md");
+  const header =
+    "| route | req/s | p50 ms | p99 ms | vs /healthz | errors |\n| --- | --- | --- | --- | --- | --- |";
+  const table = rows
+    .map(
+      (r) =>
+        `| ${r.route} | ${r["req/s"]} | ${r["p50 ms"]} | ${r["p99 ms"]} | ${r["vs /healthz"]} | ${r.errors} |`,
+    )
+    .join("\n");
+  const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const section = [
+    `\n## ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${quick ? "quick" : "full"} run`,
+    "",
+    `Machine: ${machine}; PostgreSQL; one server process. Data: ${data.projects} projects, ${data.memberships} memberships, ${data.events} events (seeded in ${data.seconds.toFixed(1)} s). autocannon, 10 connections, ${DURATION} s per route; page ${pages} is reached by its cursor.`,
+    "",
+    header,
+    table,
+    "",
+    `- /sites/{id} at a fixed 100 req/s: p99 ${fixed} ms`,
+    ...Object.entries(js).map(
+      ([route, s]) => `- first-load JS ${route}: ${s.kb} KB gzip in ${s.files} files`,
+    ),
+    "",
+  ].join("\n");
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(
+      file,
+      "# Performance\n\nFigures printed by `npm run bench` (scripts/bench/), one section per run, newest last.\nTargets: see the performance issue; a page slower than its budget is not done.\n",
+    );
+  }
+  fs.appendFileSync(file, section);
+  console.log(`Appended to ${path.relative(root, file)}`);
+}
+
+await main();
