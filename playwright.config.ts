@@ -10,9 +10,15 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 /** A second server whose projects deploy automatically after seconds, not 15 minutes. */
 export const AUTO_DEPLOY_PORT = E2E_PORT + 1;
+/**
+ * A third server for the picker's 120 projects: their provisioning and deployment jobs keep its
+ * queue busy for minutes, which must not delay the other tests' projects on the first two.
+ */
+export const PICKER_PORT = E2E_PORT + 2;
 export const MAIL_DIR = path.join(os.tmpdir(), `stackshift-e2e-mail-${E2E_PORT}`);
 const DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${E2E_PORT}`);
 const AUTO_DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${AUTO_DEPLOY_PORT}`);
+const PICKER_DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${PICKER_PORT}`);
 /** One platform admin per Playwright project, as both run against the same server at once. */
 export const ADMIN_EMAILS = [
   "admin-js@example.com",
@@ -21,6 +27,10 @@ export const ADMIN_EMAILS = [
   "founder-no-js@example.com",
   "verify-js@example.com",
   "verify-no-js@example.com",
+  "inviter-js@example.com",
+  "inviter-no-js@example.com",
+  "picker-js@example.com",
+  "picker-no-js@example.com",
 ];
 
 const chromium = {
@@ -68,7 +78,7 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
-  // Started in order: the first builds the app, the second reuses that build.
+  // Started in order: the first builds the app, the others reuse that build.
   webServer: [
     {
       command: `rm -rf ${DATA_DIR} && node scripts/start.mjs`,
@@ -94,6 +104,18 @@ export default defineConfig({
         // 3 seconds, while slow deployments keep new projects in progress: the sweep must fire.
         AUTO_DEPLOY_AFTER_MINUTES: "0.05",
         LOCAL_DEPLOY_STEP_SECONDS: "20",
+      },
+    },
+    {
+      command: `rm -rf ${PICKER_DATA_DIR} && node scripts/start.mjs`,
+      url: `http://localhost:${PICKER_PORT}/healthz`,
+      ...serverOptions,
+      env: {
+        ...serverEnv,
+        PORT: String(PICKER_PORT),
+        DATA_DIR: PICKER_DATA_DIR,
+        AUTO_DEPLOY_AFTER_MINUTES: "15",
+        LOCAL_DEPLOY_STEP_SECONDS: "1",
       },
     },
   ],

@@ -7,10 +7,13 @@ import {
 import { useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { loadActivityLog } from "~/components/activity/activity-log.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
+import { ProjectInvitationScreen } from "~/components/members/invitation-card";
+import { invitationsAction } from "~/components/members/invitations-action.server";
+import { isInvitationIntent } from "~/components/members/member-intents";
 import { membersAction } from "~/components/members/members-action.server";
 import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
 import { DashboardHeader, FailureBanner } from "~/components/project-dashboard/dashboard-header";
-import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { requireProjectMemberOrInvitee } from "~/components/project-dashboard/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import {
   ActiveIntegrations,
@@ -30,10 +33,17 @@ import { DomainError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
 import type { Project } from "~/services/projects.server";
 import { activationState } from "~/services/studio.server";
-import { fieldErrorsOf } from "~/utils/http.server";
+import { fieldErrorsOf, readForm } from "~/utils/http.server";
+import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.project.name} | StackShift` : "Project | StackShift" },
+  {
+    title: !data
+      ? "Project | StackShift"
+      : data.invitation
+        ? `Invitation to ${data.invitation.projectName} | StackShift`
+        : `${data.project.name} | StackShift`,
+  },
 ];
 
 /** ?page= (page-numbered providers) or ?next= / ?prev= (cursor ones), or why not. */
@@ -81,12 +91,21 @@ async function loadBuilds(user: User, project: Project, url: URL): Promise<Build
 }
 
 /**
- * /sites/{studioId}: the project dashboard, for its owner and accepted members (others 404;
- * the permission check comes before any input is read). The Site Builds page comes from the URL, so page links work without JavaScript; with it, the
- * same loader answers the builds fetcher and the 30 s refresh.
+ * /sites/{studioId}: the project dashboard, for its owner and accepted members; the project's
+ * invitee gets the invitation card instead (issue 9), everyone else 404. The permission check
+ * comes before any input is read. The Site Builds page comes from the URL, so page links work
+ * without JavaScript; with it, the same loader answers the builds fetcher and the 30 s refresh.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, project } = await requireProjectMember(request, params.studioId);
+  const access = await requireProjectMemberOrInvitee(request, params.studioId);
+  if (access.invitation) {
+    // Nothing of the project but its name and the invitation until it is accepted.
+    return data({
+      invitation: access.invitation,
+      viewer: { name: access.user.name, email: access.user.email },
+    });
+  }
+  const { user, project } = access;
   const now = new Date();
   const creationFailed =
     project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
@@ -101,6 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
   const latest = builds.ok ? builds.latestDeployment : null;
   const view = {
+    invitation: null,
     project: toProjectView(project, now),
     viewer: { name: user.name, email: user.email },
     accepted: activation.accepted,
@@ -120,11 +140,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * The dashboard's forms: the Members section's invite, resend, revoke/remove, leave and role
- * change (app/components/members/members-action.server.ts), with or without JavaScript.
+ * The dashboard's forms, with or without JavaScript: the Members section's invite, resend,
+ * revoke/remove, leave and role change (app/components/members/members-action.server.ts), and
+ * the invitation card's Accept Invitation and Decline (invitations-action.server.ts).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  return membersAction(request, params.studioId ?? "");
+  const user = await requireUser(request);
+  const formData = await readForm(request, 16 * 1024);
+  const intent = formData.get("intent");
+  if (isInvitationIntent(intent)) {
+    return invitationsAction(user, intent, formData, {
+      page: "dashboard",
+      studioId: params.studioId ?? "",
+    });
+  }
+  return membersAction(request, params.studioId ?? "", formData);
 }
 
 /**
@@ -143,9 +173,32 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   return defaultShouldRevalidate;
 };
 
-export default function ProjectDashboard() {
-  const { project, viewer, accepted, builds, members, activity, screenshotUrl, failure, now } =
-    useLoaderData<typeof loader>();
+export default function ProjectDashboardPage() {
+  const loaded = useLoaderData<typeof loader>();
+  if (loaded.invitation) {
+    return (
+      <ProjectInvitationScreen invitation={loaded.invitation} viewerEmail={loaded.viewer.email} />
+    );
+  }
+  return <ProjectDashboard {...loaded} />;
+}
+
+type DashboardData = Exclude<
+  ReturnType<typeof useLoaderData<typeof loader>>,
+  { invitation: object }
+>;
+
+function ProjectDashboard({
+  project,
+  viewer,
+  accepted,
+  builds,
+  members,
+  activity,
+  screenshotUrl,
+  failure,
+  now,
+}: DashboardData) {
   const [searchParams] = useSearchParams();
   const buildsKey = ["page", "next", "prev"].map((k) => searchParams.get(k) ?? "").join("|");
   useSmartRefresh();

@@ -7,6 +7,10 @@ import {
   type CreateProjectActionData,
 } from "~/components/projects/create-project-dialog";
 import { ProjectListPage, type ProjectListData } from "~/components/projects/project-list";
+import { invitationsAction } from "~/components/members/invitations-action.server";
+import { isInvitationIntent } from "~/components/members/member-intents";
+import { PendingInvitations } from "~/components/members/pending-invitations";
+import { listPendingInvitations, type PendingInvitation } from "~/services/members.server";
 import { DomainError, InvalidError } from "~/services/errors";
 import {
   createProjectSchema,
@@ -27,10 +31,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = sanitizeProjectName((url.searchParams.get("q") ?? "").slice(0, 200)).toLowerCase();
   const cursor = url.searchParams.get("cursor") || null;
+  // Pending invitations above the list (issue 9); the section is not shown when there are none.
+  const invitations = await listPendingInvitations(user);
   try {
     const page = await listProjects(user, { query, cursor });
-    return { ...page, query, cursor, isAdmin: user.isAdmin } satisfies ProjectListData & {
+    return {
+      ...page,
+      query,
+      cursor,
+      isAdmin: user.isAdmin,
+      invitations,
+    } satisfies ProjectListData & {
       isAdmin: boolean;
+      invitations: PendingInvitation[];
     };
   } catch (error) {
     // A mangled "Load more" link: start from the newest projects rather than fail.
@@ -70,6 +83,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request, 16 * 1024);
   const redirectTo = backTo(formData.get("redirectTo"));
   const intent = formData.get("intent");
+
+  // Accept / Decline of a pending invitation (app/components/members/pending-invitations.tsx).
+  if (isInvitationIntent(intent)) {
+    return invitationsAction(user, intent, formData, { page: "sites" });
+  }
 
   if (intent === "create") {
     const submission = parseWithZod(formData, { schema: createProjectSchema });
@@ -116,6 +134,7 @@ export default function Sites() {
   const navigate = useNavigate();
   return (
     <>
+      <PendingInvitations invitations={page.invitations} />
       <ProjectListPage page={page} />
       {/* Only for a no-JavaScript submit that landed here; the top bar opens ?dialog=create. */}
       {actionData ? (

@@ -133,6 +133,9 @@ export type RemoveMemberInput = z.infer<typeof removeMemberSchema>;
 /** The table's Resend button. */
 export const resendInvitationSchema = z.object({ studioId, memberId });
 
+/** Accept or Decline of one's own invitation on /sites and the dashboard: the project is enough. */
+export const projectInvitationSchema = z.object({ studioId });
+
 /** The invitation card's form: Accept Invitation, or Ignore (signed in as the invitee). */
 export const invitationCardSchema = z.object({
   intent: z.enum(["accept", "decline"], { error: "Unknown action" }),

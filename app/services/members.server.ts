@@ -8,7 +8,7 @@
  * invitation that follows an acceptance is a job, enqueued after commit.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { members, projects, users } from "~/db/schema";
 import { enqueue } from "~/jobs/queue.server";
@@ -31,7 +31,13 @@ import {
   type MemberRole,
   type RemoveMemberInput,
 } from "./members.schema";
-import { actorForProject, assertCan, can, type Action } from "./permissions.server";
+import {
+  actorForProject,
+  assertCan,
+  can,
+  invitationsAddressedTo,
+  type Action,
+} from "./permissions.server";
 
 type ProjectRow = typeof projects.$inferSelect;
 type MemberRow = typeof members.$inferSelect;
@@ -521,14 +527,7 @@ export async function acceptInvitation(
   const accepted = await db().transaction(async (tx) => {
     const [row] = await tx
       .update(members)
-      .set({
-        status: "accepted",
-        userId: user.id,
-        acceptedAt: new Date(),
-        invitationKey: null,
-        invitationExpiresAt: null,
-        updatedAt: new Date(),
-      })
+      .set(acceptedColumns(user))
       .where(
         and(
           eq(members.invitationKey, key),
@@ -539,20 +538,39 @@ export async function acceptInvitation(
         ),
       )
       .returning();
-    if (!row) return null;
-    const [project] = await tx.select().from(projects).where(eq(projects.id, row.projectId));
-    await logEvent(tx, {
-      projectId: row.projectId,
-      type: "members.invitation.accepted",
-      content: `${user.name} accepted the invitation as ${ROLE_LABEL[row.role]}`,
-      label: "Invitation accepted",
-      metadata: { role: row.role, email: address },
-      actorId: user.id,
-    });
-    return { studioId: project.studioId, projectName: project.name, memberId: row.id };
+    return row ? logAcceptance(tx, user, row) : null;
   });
   if (!accepted) throw await whyNotAcceptable(db(), user, key, projectId);
+  await inviteToStudioLater(accepted);
+  return accepted;
+}
 
+/** The columns an acceptance sets on the invited row (the key is spent). */
+const acceptedColumns = (user: User) => ({
+  status: "accepted" as const,
+  userId: user.id,
+  acceptedAt: new Date(),
+  invitationKey: null,
+  invitationExpiresAt: null,
+  updatedAt: new Date(),
+});
+
+/** members.invitation.accepted for the row just accepted, in the acceptance's transaction. */
+async function logAcceptance(tx: Queryable, user: User, row: MemberRow): Promise<AcceptOutcome> {
+  const [project] = await tx.select().from(projects).where(eq(projects.id, row.projectId));
+  await logEvent(tx, {
+    projectId: row.projectId,
+    type: "members.invitation.accepted",
+    content: `${user.name} accepted the invitation as ${ROLE_LABEL[row.role]}`,
+    label: "Invitation accepted",
+    metadata: { role: row.role, email: row.invitedEmail },
+    actorId: user.id,
+  });
+  return { studioId: project.studioId, projectName: project.name, memberId: row.id };
+}
+
+/** After commit: the content studio invitation of the new member, as a job. */
+async function inviteToStudioLater(accepted: AcceptOutcome) {
   try {
     await enqueue(MEMBER_STUDIO_INVITE_JOB, { memberId: accepted.memberId });
   } catch (error) {
@@ -560,7 +578,20 @@ export async function acceptInvitation(
     // Invitation on the dashboard).
     console.error("[members] could not enqueue the content studio invitation", error);
   }
-  return accepted;
+}
+
+/** members.invitation.declined for the row just deleted by its invitee. */
+async function logDecline(tx: Queryable, user: User, row: MemberRow) {
+  const [project] = await tx.select().from(projects).where(eq(projects.id, row.projectId));
+  await logEvent(tx, {
+    projectId: row.projectId,
+    type: "members.invitation.declined",
+    content: `${user.name} declined the invitation`,
+    label: "Invitation declined",
+    metadata: { role: row.role, email: row.invitedEmail },
+    actorId: user.id,
+  });
+  return { projectName: project.name, studioId: project.studioId };
 }
 
 /**
@@ -584,16 +615,159 @@ export async function declineInvitation(user: User, key: string): Promise<{ proj
       .returning();
     // In the transaction: PGlite has one connection, a query beside it would wait forever.
     if (!row) throw await whyNotAcceptable(tx, user, key, null);
-    const [project] = await tx.select().from(projects).where(eq(projects.id, row.projectId));
-    await logEvent(tx, {
-      projectId: row.projectId,
-      type: "members.invitation.declined",
-      content: `${user.name} declined the invitation`,
-      label: "Invitation declined",
-      metadata: { role: row.role, email: address },
-      actorId: user.id,
-    });
-    return { projectName: project.name };
+    const { projectName } = await logDecline(tx, user, row);
+    return { projectName };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invitations inside the product (issue 9 part 2): /sites lists the signed-in user's pending
+// invitations and a project's dashboard shows its card to the invitee. Both answer by project,
+// without the key: the session proves who is answering, and permissions.server.ts decides that
+// they are the invited actor ("invitation.respond": matched by account or by e-mail).
+
+/** Not expired (a row recorded without an expiry never expires, as in the Members table). */
+const stillValid = () =>
+  or(isNull(members.invitationExpiresAt), gt(members.invitationExpiresAt, sql`now()`));
+
+/** At most this many on /sites; more pending invitations than that is not a real case. */
+export const PENDING_INVITATIONS_LIMIT = 50;
+
+export type PendingInvitation = {
+  studioId: string;
+  projectName: string;
+  role: MemberRole;
+  roleLabel: string;
+  invitedBy: string | null;
+  expiresAt: string | null;
+};
+
+/** The user's pending, unexpired invitations, the most recently sent first (/sites). */
+export async function listPendingInvitations(user: User): Promise<PendingInvitation[]> {
+  const rows = await db()
+    .select({
+      studioId: projects.studioId,
+      projectName: projects.name,
+      role: members.role,
+      invitedBy: users.name,
+      expiresAt: members.invitationExpiresAt,
+    })
+    .from(members)
+    .innerJoin(projects, eq(projects.id, members.projectId))
+    .leftJoin(users, eq(users.id, members.invitedBy))
+    .where(and(invitationsAddressedTo(user), stillValid(), ne(projects.ownerId, user.id)))
+    .orderBy(desc(members.updatedAt), asc(members.id))
+    .limit(PENDING_INVITATIONS_LIMIT);
+  return rows.map((row) => ({
+    ...row,
+    roleLabel: ROLE_LABEL[row.role],
+    invitedBy: row.invitedBy ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  }));
+}
+
+/** The invitation card on a project's dashboard: what /invitations/{key} shows, minus the key. */
+export type ProjectInvitationView =
+  | Omit<Extract<InvitationView, { state: "valid" }>, "key">
+  | Extract<InvitationView, { state: "expired" }>;
+
+/**
+ * The card for `user` on this project when they are its invitee (expired invitations too, so
+ * they learn to ask for a new one); null for everyone else, who gets the dashboard or a 404.
+ */
+export async function getProjectInvitation(
+  user: User,
+  studioId: string,
+): Promise<ProjectInvitationView | null> {
+  const project = await findProject(db(), studioId);
+  if (!project) return null;
+  const actor = await actorForProject(user, project);
+  if (!can(actor, "invitation.respond") || !actor.membership) return null;
+  const [row] = await db()
+    .select({
+      member: members,
+      inviterName: users.name,
+      expired: sql<boolean>`coalesce(${members.invitationExpiresAt} <= now(), false)`,
+    })
+    .from(members)
+    .leftJoin(users, eq(users.id, members.invitedBy))
+    .where(and(eq(members.id, actor.membership.id), eq(members.status, "invited")));
+  if (!row) return null;
+  const { member } = row;
+  if (row.expired) {
+    return { state: "expired", projectName: project.name, invitedEmail: member.invitedEmail };
+  }
+  return {
+    state: "valid",
+    studioId: project.studioId,
+    projectName: project.name,
+    role: member.role,
+    roleLabel: ROLE_LABEL[member.role],
+    invitedEmail: member.invitedEmail,
+    invitedBy: row.inviterName ?? null,
+    expiresAt: (member.invitationExpiresAt ?? new Date()).toISOString(),
+    // Signed in: the invitee has an account, whatever the address.
+    accountExists: true,
+    viewer: "invitee",
+  };
+}
+
+/** Why the invited row could not be answered (nothing was changed). */
+async function whyNotAnswerable(tx: Queryable, memberId: string) {
+  const [row] = await tx
+    .select({ expired: sql<boolean>`${members.invitationExpiresAt} <= now()` })
+    .from(members)
+    .where(and(eq(members.id, memberId), eq(members.status, "invited")));
+  if (!row) {
+    return new NotFoundError(
+      "This invitation is no longer valid: it was revoked, resent or already accepted",
+    );
+  }
+  if (row.expired) {
+    return new InvalidError("This invitation has expired. Ask the project admin to resend it.");
+  }
+  return new ConflictError("This invitation changed meanwhile. Try again.");
+}
+
+/**
+ * Accept from /sites or the dashboard's card: the signed-in user's invitation to this project.
+ * ProjectNotFoundError when the project is hidden from them and they hold no invitation to it;
+ * ForbiddenError for members and the owner. One conditional UPDATE decides, as for the key.
+ */
+export async function acceptProjectInvitation(
+  user: User,
+  studioId: string,
+): Promise<AcceptOutcome> {
+  const accepted = await db().transaction(async (tx) => {
+    const { actor } = await authorize(tx, user, studioId, "invitation.respond");
+    const memberId = actor.membership!.id;
+    const [row] = await tx
+      .update(members)
+      .set(acceptedColumns(user))
+      .where(and(eq(members.id, memberId), invitationsAddressedTo(user), stillValid()))
+      .returning();
+    // In the transaction: PGlite has one connection, a query beside it would wait forever.
+    if (!row) throw await whyNotAnswerable(tx, memberId);
+    return logAcceptance(tx, user, row);
+  });
+  await inviteToStudioLater(accepted);
+  return accepted;
+}
+
+/** Decline from /sites or the dashboard's card (expired invitations can be declined too). */
+export async function declineProjectInvitation(
+  user: User,
+  studioId: string,
+): Promise<{ projectName: string; studioId: string }> {
+  return db().transaction(async (tx) => {
+    const { actor } = await authorize(tx, user, studioId, "invitation.respond");
+    const memberId = actor.membership!.id;
+    const [row] = await tx
+      .delete(members)
+      .where(and(eq(members.id, memberId), invitationsAddressedTo(user)))
+      .returning();
+    if (!row) throw await whyNotAnswerable(tx, memberId);
+    return logDecline(tx, user, row);
   });
 }
 

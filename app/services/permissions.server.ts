@@ -47,7 +47,10 @@
  *     "admins and owner". Which member may be removed (never the owner, who has no member row;
  *     leaving rather than removing oneself) is the members service's rule about the target.
  * (4) Spec 4 "a member may leave"; the issue says the owner cannot leave.
- * (5) Accepting or declining one's invitation: the only thing an invited member may do.
+ * (5) Accepting or declining one's invitation: the only thing an invited member may do. The
+ *     project stays hidden from them (every page and API but the dashboard is a 404); the
+ *     dashboard shows them the invitation card instead (issue 9), and /sites lists their pending
+ *     invitations (`invitationsAddressedTo`, the same relation as SQL).
  * (6) Spec: "Add-on toggles: admin only", right beside rules that say "admin role or platform
  *     admin" (domains) and "..., or platform admin" (theme preview). We read the omission as
  *     deliberate: add-ons change what the customer pays for, an owner-level decision, so a
@@ -190,12 +193,7 @@ export async function actorForProject(
       status: members.status,
     })
     .from(members)
-    .where(
-      and(
-        eq(members.projectId, project.id),
-        or(eq(members.userId, user.id), eq(members.invitedEmail, user.email.toLowerCase())),
-      ),
-    )
+    .where(and(eq(members.projectId, project.id), addressedTo(user)))
     .limit(5);
   const accepted = rows.find((r) => r.status === "accepted" && r.userId === user.id);
   if (accepted) {
@@ -232,6 +230,7 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "members.remove": "Only the owner and admins can remove members",
   "members.change-role": "Only the owner and admins can change roles",
   "members.leave": "The owner cannot leave the project",
+  "invitation.respond": "You have no pending invitation to this project",
   "domain.edit": "Only admins can edit the domain",
   "theme.preview": "Only admins and developers can preview themes",
   "devconsole.launch": "Only admins and developers can launch the Dev Console",
@@ -299,6 +298,19 @@ export function globalActor(user: User | null): Actor {
     project: null,
     membership: null,
   };
+}
+
+/** Member rows that name `user`: by their account, or (an invitation) by their e-mail. */
+function addressedTo(user: User): SQL {
+  return or(eq(members.userId, user.id), eq(members.invitedEmail, user.email.toLowerCase()))!;
+}
+
+/**
+ * WHERE condition on `members`: the invitations that make `user` an "invited" actor, i.e. may
+ * answer with "invitation.respond" (the list of /sites; expiry is the members service's rule).
+ */
+export function invitationsAddressedTo(user: User): SQL {
+  return and(eq(members.status, "invited"), addressedTo(user))!;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -128,7 +128,7 @@ describe("/sites/{studioId} (the project dashboard)", () => {
     expect(builds.pagination).toEqual({ prev: null, next: null });
   });
 
-  it("shows accepted members the dashboard; outsiders, invitees and admins get 404", async () => {
+  it("shows accepted members the dashboard, invitees the invitation card; outsiders and admins get 404", async () => {
     const owner = await createUser();
     const editor = await createUser();
     const invited = await createUser();
@@ -161,11 +161,19 @@ describe("/sites/{studioId} (the project dashboard)", () => {
     expect(body.builds).toMatchObject({ ok: true, results: [], latestDeployment: null });
     expect(body.project.badge).toMatchObject({ state: "building", label: "In Progress" });
 
-    for (const user of [invited, outsider, admin]) {
+    for (const user of [outsider, admin]) {
       const cookie = await sessionCookie(user.id);
       expect((await get(cookie, project.studioId)).status).toBe(404);
       // The permission check comes first: bad input from a non-member is still a 404.
       expect((await get(cookie, project.studioId, "?page=abc")).status).toBe(404);
+    }
+    // The invitee gets the invitation card (issue 9), never the project, whatever the input.
+    for (const search of ["", "?page=abc"]) {
+      const card = await get(await sessionCookie(invited.id), project.studioId, search);
+      expect(card.status).toBe(200);
+      const body = await card.json();
+      expect(body.project).toBeUndefined();
+      expect(body.invitation).toMatchObject({ state: "valid", viewer: "invitee" });
     }
     expect((await get(await sessionCookie(owner.id), "no-such-studio")).status).toBe(404);
     const anonymous = await get(undefined, project.studioId);

@@ -109,12 +109,20 @@ describe("the Members table (dashboard loader)", () => {
     });
   });
 
-  it("is not shown to the invited (the project stays hidden until they accept)", async () => {
+  it("is not shown to the invited: the invitation card is (the project stays hidden until they accept)", async () => {
     const owner = await actor();
     const project = await ownedProject(owner);
     const invitee = await actor();
     await invite(owner.cookie, project.studioId, invitee.email);
-    expect((await dashboard(invitee.cookie, project.studioId)).status).toBe(404);
+    const res = await call(
+      dashboardLoader,
+      makeRequest(`/sites/${project.studioId}`, { cookie: invitee.cookie }),
+      { studioId: project.studioId },
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.members).toBeUndefined();
+    expect(body.invitation).toMatchObject({ state: "valid", projectName: project.name });
   });
 });
 

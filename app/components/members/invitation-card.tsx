@@ -1,8 +1,9 @@
-import { Form, Link, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
 import { LOGOUT_ACTION } from "~/components/shell/logout-button";
 import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
-import type { InvitationView } from "~/services/members.server";
+import type { InvitationView, ProjectInvitationView } from "~/services/members.server";
+import { INVITATION_INTENTS } from "./member-intents";
 
 const note =
   "rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800";
@@ -59,19 +60,63 @@ function GoHome() {
   );
 }
 
-function InvitationCard({
+/**
+ * The same card inside the product: a project's dashboard shows it to the project's invitee
+ * (issue 9). Its forms post to the dashboard, which answers the invitation of its project.
+ */
+export function ProjectInvitationScreen({
   invitation,
   viewerEmail,
 }: {
-  invitation: Extract<InvitationView, { state: "valid" }>;
+  invitation: ProjectInvitationView;
+  viewerEmail: string;
+}) {
+  const expired = invitation.state === "expired";
+  return (
+    <section
+      aria-labelledby="invitation-heading"
+      className="mx-auto max-w-md rounded-lg bg-white p-8 shadow dark:bg-slate-900"
+    >
+      <h1 id="invitation-heading" className="mb-6 text-xl font-semibold">
+        {expired ? "This invitation has expired" : "You are invited to collaborate!"}
+      </h1>
+      {invitation.state === "expired" ? (
+        <>
+          <p className="text-sm text-slate-700 dark:text-slate-200">
+            The invitation for {invitation.invitedEmail} to collaborate on{" "}
+            <strong>{invitation.projectName}</strong> is more than 7 days old. Ask the
+            project&apos;s owner or an admin to resend it.
+          </p>
+          <GoHome />
+        </>
+      ) : (
+        <InvitationCard
+          invitation={invitation}
+          viewerEmail={viewerEmail}
+          intents={{ accept: INVITATION_INTENTS[0], decline: INVITATION_INTENTS[1] }}
+        />
+      )}
+    </section>
+  );
+}
+
+function InvitationCard({
+  invitation,
+  viewerEmail,
+  intents = { accept: "accept", decline: "decline" },
+}: {
+  invitation: Omit<Extract<InvitationView, { state: "valid" }>, "key">;
   viewerEmail: string | null;
+  /** The `intent` values of Accept and Decline where the card's forms post. */
+  intents?: { accept: string; decline: string };
 }) {
   const navigation = useNavigation();
   const busy =
     navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST"
       ? String(navigation.formData?.get("intent") ?? "")
       : null;
-  const back = encodeURIComponent(`/invitations/${invitation.key}`);
+  // The card's own page (/invitations/{key}): where login or signup comes back to.
+  const back = encodeURIComponent(useLocation().pathname);
   const [searchParams] = useSearchParams();
   const confirmDecline =
     invitation.viewer === "invitee" && searchParams.get("confirm") === "decline";
@@ -142,11 +187,11 @@ function InvitationCard({
             <Button
               type="submit"
               name="intent"
-              value="decline"
+              value={intents.decline}
               variant="danger"
               disabled={busy !== null}
             >
-              {busy === "decline" ? "Declining..." : "Yes, decline"}
+              {busy === intents.decline ? "Declining..." : "Yes, decline"}
             </Button>
           </div>
         </Form>
@@ -162,8 +207,8 @@ function InvitationCard({
           Ignore
         </ButtonLink>
         {invitation.viewer !== "other" ? (
-          <Button type="submit" name="intent" value="accept" disabled={busy !== null}>
-            {busy === "accept" ? "Accepting invitation..." : "Accept Invitation"}
+          <Button type="submit" name="intent" value={intents.accept} disabled={busy !== null}>
+            {busy === intents.accept ? "Accepting invitation..." : "Accept Invitation"}
           </Button>
         ) : null}
       </Form>

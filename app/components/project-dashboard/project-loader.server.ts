@@ -1,5 +1,6 @@
 import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
+import { getProjectInvitation, type ProjectInvitationView } from "~/services/members.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { requireUser } from "~/utils/session.server";
 import { toProjectView, type ProjectView } from "./project-view";
@@ -19,6 +20,29 @@ export async function requireProjectMember(
   } catch (error) {
     if (error instanceof NotFoundError) throw new Response("Not Found", { status: 404 });
     throw error;
+  }
+}
+
+/**
+ * The dashboard's check: like `requireProjectMember`, but the project's invitee (not accepted
+ * yet, matched by account or e-mail) gets the invitation card instead of 404 (issue 9).
+ * Everyone else with no relation to the project still gets 404.
+ */
+export async function requireProjectMemberOrInvitee(
+  request: Request,
+  studioId: string | undefined,
+): Promise<
+  | { user: User; project: Project; invitation: null }
+  | { user: User; invitation: ProjectInvitationView }
+> {
+  const user = await requireUser(request);
+  try {
+    return { user, project: await getProject(user, studioId ?? ""), invitation: null };
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const invitation = await getProjectInvitation(user, studioId ?? "");
+    if (invitation) return { user, invitation };
+    throw new Response("Not Found", { status: 404 });
   }
 }
 
