@@ -12,8 +12,8 @@ import {
   CreateProjectDialog,
   pageWithoutDialog,
 } from "~/components/projects/create-project-dialog";
+import { loadPickerPage } from "~/components/shell/picker.server";
 import {
-  PICKER_LIMIT,
   onlyOverlayChanged,
   selectedStudioId,
   toPickerProject,
@@ -24,22 +24,24 @@ import { TopBar } from "~/components/shell/top-bar";
 import { LoadingScreen } from "~/components/ui/spinner";
 import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
-import { getProject, listProjects } from "~/services/projects.server";
+import { isLive, projectBadge } from "~/services/project-status";
+import { getProject } from "~/services/projects.server";
 import { requireUser } from "~/utils/session.server";
 
 /**
  * The signed-in shell: every page under it needs a session (others go to /auth/login). It loads
- * the project picker's list; `?pq=` is the picker's search when JavaScript is off.
+ * the project picker's first page; when JavaScript is off, `?pq=` is the picker's search and
+ * `?pcursor=` its 'Load more'.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const query = (url.searchParams.get("pq") ?? "").trim().toLowerCase().slice(0, 200);
-  const { data } = await listProjects(user, { query: query || undefined, limit: PICKER_LIMIT });
-  const projects = data.map(toPickerProject);
+  const cursor = url.searchParams.get("pcursor")?.slice(0, 512) || null;
+  const page = await loadPickerPage(user, { query, cursor });
   const studioId = selectedStudioId(url.pathname);
-  const selected = studioId ? await selectedProject(user, studioId, projects) : null;
-  return { user, picker: { projects, query, selected } };
+  const selected = studioId ? await selectedProject(user, studioId, page.projects) : null;
+  return { user, picker: { ...page, selected } };
 }
 
 /** The current page's project for the picker's label, even when the list does not hold it. */
@@ -51,7 +53,12 @@ async function selectedProject(
   const found = listed.find((p) => p.studioId === studioId);
   if (found) return found;
   try {
-    return toPickerProject(await getProject(user, studioId));
+    const project = await getProject(user, studioId);
+    return toPickerProject({
+      ...project,
+      badge: projectBadge(project, new Date()),
+      live: isLive(project),
+    });
   } catch (error) {
     // Not theirs or not there: the page itself answers 404; the picker just shows none.
     if (error instanceof NotFoundError) return null;

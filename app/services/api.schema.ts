@@ -111,6 +111,15 @@ export const projectSummaryBody = z.looseObject({
   createdAt: text,
   isOwner: z.boolean(),
   role,
+  /** The derived project badge (spec section 4), as the list and the dashboard show it. */
+  badge: z.strictObject({
+    state: z.enum(["building", "getting-ready", "ready", "error"]),
+    label: z.enum(["In Progress", "Getting Ready", "Ready", "Build Error"]),
+    isNew: z.boolean(),
+  }),
+  live: z.boolean(),
+  /** The schema version the dashboard needs when the site is below it ('UPGRADE REQUIRED'). */
+  upgradeTo: z.number().int().nullable(),
 });
 
 export const projectListBody = z.strictObject({

@@ -234,7 +234,7 @@ describe("addresses", () => {
     expect(externalUrl("http://")).toBeNull();
   });
 
-  it("prefers the custom domain for the site and the publish address for the nav link", () => {
+  it("prefers the custom domain for the site; the nav link is the publish address only", () => {
     expect(siteAddress({ siteCustomDomain: "shop.example", siteUrl: "https://x.app" })).toBe(
       "https://shop.example/",
     );
@@ -242,12 +242,12 @@ describe("addresses", () => {
       "https://x.app/",
     );
     expect(siteAddress({ siteCustomDomain: null, siteUrl: null })).toBeNull();
-    expect(
-      publishedSiteUrl({ publishForgeSiteUrl: "https://pub.example", siteUrl: "https://x.app" }),
-    ).toBe("https://pub.example/");
-    expect(publishedSiteUrl({ publishForgeSiteUrl: null, siteUrl: "https://x.app" })).toBe(
-      "https://x.app/",
+    expect(publishedSiteUrl({ publishForgeSiteUrl: "https://pub.example" })).toBe(
+      "https://pub.example/",
     );
-    expect(publishedSiteUrl({ publishForgeSiteUrl: null, siteUrl: null })).toBeNull();
+    // No fallback to the site URL (issue 9, part 4).
+    const noPublish = { publishForgeSiteUrl: null, siteUrl: "https://x.app" };
+    expect(publishedSiteUrl(noPublish)).toBeNull();
+    expect(publishedSiteUrl({ publishForgeSiteUrl: "javascript:alert(1)" })).toBeNull();
   });
 });

@@ -146,6 +146,24 @@ export function upgradeRequired(schemaVersion: number | null | undefined, requir
   return (schemaVersion ?? DEFAULT_SCHEMA_VERSION) < required;
 }
 
+/**
+ * The highest schema version the dashboard knows (its last threshold, theme preview). New
+ * projects are created at the site template's version, SITE_SCHEMA_VERSION, which defaults to it.
+ */
+export const LATEST_SCHEMA_VERSION = Math.max(
+  SCHEMA_VERSION_CARDS,
+  SCHEMA_VERSION_DOMAINS,
+  SCHEMA_VERSION_END_TO_END_TESTS,
+  SCHEMA_VERSION_THEME_PREVIEW,
+);
+
+/** The dashboard's 'UPGRADE REQUIRED': the version the site needs, or null when it has it. */
+export function dashboardUpgradeTo(schemaVersion: number | null | undefined): number | null {
+  return upgradeRequired(schemaVersion, DASHBOARD_REQUIRED_SCHEMA_VERSION)
+    ? DASHBOARD_REQUIRED_SCHEMA_VERSION
+    : null;
+}
+
 /** The 'UPGRADE REQUIRED' badge's tooltip. */
 export function upgradeTooltip(required: number) {
   return `StackShift v${required} required`;
@@ -226,10 +244,10 @@ export function siteAddress(project: {
   return externalUrl(project.siteCustomDomain) ?? externalUrl(project.siteUrl);
 }
 
-/** The project navigation's external link: the publish address, else the site URL. */
-export function publishedSiteUrl(project: {
-  publishForgeSiteUrl: string | null;
-  siteUrl: string | null;
-}): string | null {
-  return externalUrl(project.publishForgeSiteUrl) ?? externalUrl(project.siteUrl);
+/**
+ * The project navigation's external link (spec section 2): the publish site address only. A
+ * project without one gets no link, not its site URL: 'Visit' already opens that.
+ */
+export function publishedSiteUrl(project: { publishForgeSiteUrl: string | null }): string | null {
+  return externalUrl(project.publishForgeSiteUrl);
 }

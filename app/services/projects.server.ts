@@ -3,6 +3,7 @@ import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { projects, projectSites, users, type HostingDetails } from "~/db/schema";
 import type { User } from "./accounts.server";
+import { env } from "~/utils/env.server";
 import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import {
@@ -13,6 +14,13 @@ import {
   viewableProjects,
   type ProjectRole,
 } from "./permissions.server";
+import {
+  DEFAULT_SCHEMA_VERSION,
+  dashboardUpgradeTo,
+  isLive,
+  projectBadge,
+  type ProjectBadge,
+} from "./project-status";
 import {
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
@@ -34,6 +42,12 @@ export type ProjectSummary = {
   createdAt: string /* ISO */;
   isOwner: boolean;
   role: "owner" | "admin" | "developer" | "editor";
+  /** Derived as on the dashboard (project-status.ts): build state and 'New'. */
+  badge: ProjectBadge;
+  /** 'Live': the site finished creating and has its own domain. */
+  live: boolean;
+  /** The schema version the dashboard needs when the site is below it, else null. */
+  upgradeTo: number | null;
 };
 
 type CreationStatus = (typeof projects.$inferSelect)["siteCreationStatus"];
@@ -125,19 +139,26 @@ export function likePattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** "project.view" as SQL (permissions.server.ts), and the name search when there is one. */
+function listConditions(user: User, rawQuery: string | undefined): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [viewableProjects(user)];
+  const query = sanitizeProjectName(rawQuery ?? "").toLowerCase();
+  if (query) conditions.push(sql`lower(${projects.name}) like ${likePattern(query)} escape '\\'`);
+  return conditions;
+}
+
 /**
  * The user's projects: owned or accepted membership (never others', platform admins included),
- * newest first, keyset-paginated on (created_at desc, id desc) along projects_created_idx.
+ * newest first, keyset-paginated on (created_at desc, id desc) along projects_created_idx. Each
+ * row carries its badges, derived at `now` from the columns the one query reads.
  */
 export async function listProjects(
   user: User,
-  opts: { query?: string; cursor?: string | null; limit?: number },
+  opts: { query?: string; cursor?: string | null; limit?: number; now?: Date },
 ): Promise<{ data: ProjectSummary[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(opts.limit ?? LIST_LIMIT_DEFAULT), 1), LIST_LIMIT_MAX);
-  // "project.view" as SQL (permissions.server.ts): owned or accepted membership.
-  const conditions: (SQL | undefined)[] = [viewableProjects(user)];
-  const query = sanitizeProjectName(opts.query ?? "").toLowerCase();
-  if (query) conditions.push(sql`lower(${projects.name}) like ${likePattern(query)} escape '\\'`);
+  const now = opts.now ?? new Date();
+  const conditions = listConditions(user, opts.query);
   if (opts.cursor) {
     const after = decodeCursor(opts.cursor);
     conditions.push(
@@ -154,6 +175,9 @@ export async function listProjects(
       studioCreationStatus: projects.studioCreationStatus,
       siteCustomDomain: projects.siteCustomDomain,
       siteUrl: projects.siteUrl,
+      siteDetails: projects.siteDetails,
+      studioDetails: projects.studioDetails,
+      schemaVersion: projects.schemaVersion,
       ownerId: projects.ownerId,
       createdAt: projects.createdAt,
       cursorAt: sql<string>`to_char(${projects.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
@@ -169,6 +193,14 @@ export async function listProjects(
   return {
     data: page.map((row) => {
       const isOwner = row.ownerId === user.id;
+      const createdAt = new Date(row.createdAt).toISOString();
+      const status = {
+        _createdAt: createdAt,
+        siteCreationStatus: row.siteCreationStatus,
+        studioCreationStatus: row.studioCreationStatus,
+        siteDetails: row.siteDetails ?? null,
+        studioDetails: row.studioDetails ?? null,
+      };
       return {
         id: row.id,
         studioId: row.studioId,
@@ -178,13 +210,25 @@ export async function listProjects(
         studioCreationStatus: row.studioCreationStatus,
         siteCustomDomain: row.siteCustomDomain,
         siteUrl: row.siteUrl,
-        createdAt: new Date(row.createdAt).toISOString(),
+        createdAt,
         isOwner,
         role: isOwner ? "owner" : (row.memberRole ?? "editor"),
+        badge: projectBadge(status, now),
+        live: isLive(row),
+        upgradeTo: dashboardUpgradeTo(row.schemaVersion),
       };
     }),
     nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
   };
+}
+
+/** How many of the user's projects `listProjects` finds for the search, over all its pages. */
+export async function countProjects(user: User, opts: { query?: string }): Promise<number> {
+  const [row] = await db()
+    .select({ total: sql<number>`count(*)::int` })
+    .from(projects)
+    .where(and(...listConditions(user, opts.query)));
+  return Number(row?.total ?? 0);
 }
 
 type ProjectRow = typeof projects.$inferSelect;
@@ -240,7 +284,7 @@ async function toProject(
     siteDetails: row.siteDetails ?? null,
     isSiteOnVercel: row.isSiteOnVercel,
     siteType: row.siteType,
-    schemaVersion: row.schemaVersion ?? 1,
+    schemaVersion: row.schemaVersion ?? DEFAULT_SCHEMA_VERSION,
     version: row.version,
     stackshiftVersion: row.stackshiftVersion,
     inviteToProjectAccepted: row.inviteToProjectAccepted,
@@ -332,7 +376,8 @@ export async function createProject(
           siteType: type,
           siteCreationStatus: "pending",
           studioCreationStatus: "pending",
-          schemaVersion: 1,
+          // The site template's current version (issue 9): a new site is built from it.
+          schemaVersion: env().SITE_SCHEMA_VERSION,
         })
         .onConflictDoNothing()
         .returning();

@@ -4,6 +4,10 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { describe, expect, it } from "vitest";
+import {
+  DASHBOARD_REQUIRED_SCHEMA_VERSION,
+  LATEST_SCHEMA_VERSION,
+} from "~/services/project-status";
 import { parseEnv, parseTrustProxy } from "./env.server";
 
 // Secrets given, so parseEnv never writes generated ones to disk.
@@ -105,6 +109,26 @@ describe("secrets", () => {
       expect(again.ENCRYPTION_KEY).not.toBe("configured-encryption-key-123");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("SITE_SCHEMA_VERSION", () => {
+  const versionOf = (value?: string) =>
+    parseEnv({ ...base, SITE_SCHEMA_VERSION: value }).SITE_SCHEMA_VERSION;
+
+  it("defaults to the highest schema version the dashboard knows (theme preview, 6)", () => {
+    expect(versionOf(undefined)).toBe(LATEST_SCHEMA_VERSION);
+    expect(versionOf("")).toBe(6);
+    // At the default a new project never shows 'UPGRADE REQUIRED'.
+    expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(DASHBOARD_REQUIRED_SCHEMA_VERSION);
+  });
+
+  it("takes a whole version from 1 and refuses anything else at startup", () => {
+    expect(versionOf("2")).toBe(2);
+    expect(versionOf(" 7 ")).toBe(7);
+    for (const bad of ["0", "-1", "2.5", "v3", "abc"]) {
+      expect(() => versionOf(bad), bad).toThrow(/SITE_SCHEMA_VERSION/);
     }
   });
 });

@@ -127,7 +127,7 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
     });
   });
 
-  it("link the published site only when the project has an address", async () => {
+  it("link the published site only when the project has a publish address, never its site URL", async () => {
     const owner = await createUser();
     const cookie = await sessionCookie(owner.id);
     const bare = await insertProject(owner.id);
@@ -142,7 +142,8 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
         ).json()
       ).project;
     expect((await load(bare.studioId)).publishedUrl).toBeNull();
-    expect((await load(withUrl.studioId)).publishedUrl).toBe("https://only-site.example/");
+    // No fallback to the site URL (issue 9, part 4): 'Visit' opens that.
+    expect((await load(withUrl.studioId)).publishedUrl).toBeNull();
     expect((await load(bad.studioId)).publishedUrl).toBeNull();
     expect((await load(bare.studioId)).upgradeTo).toBe(3);
   });

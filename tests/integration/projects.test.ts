@@ -289,7 +289,8 @@ describe("POST /api/app/create (createProject)", () => {
       siteType: "business",
       siteCreationStatus: "pending",
       studioCreationStatus: "pending",
-      schemaVersion: 1,
+      // The site template's current version (SITE_SCHEMA_VERSION, default the latest known).
+      schemaVersion: 6,
       owner: { email: me.email },
       idempotencyKey: "key-create-1",
     });

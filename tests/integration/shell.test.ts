@@ -55,9 +55,10 @@ describe("_app layout loader", () => {
     expect(body.user).toMatchObject({ id: user.id, email: user.email, name: user.name });
     expect(body.picker.selected).toBeNull();
     expect(body.picker.query).toBe("");
+    const inProgress = { state: "building", label: "In Progress", isNew: true };
     expect(body.picker.projects).toEqual([
-      { studioId: live.studioId, name: "Live site", live: true },
-      { studioId: plain.studioId, name: "Plain site", live: false },
+      { studioId: live.studioId, name: "Live site", badge: inProgress, live: true },
+      { studioId: plain.studioId, name: "Plain site", badge: inProgress, live: false },
     ]);
   });
 

@@ -1,11 +1,10 @@
 import {
-  DASHBOARD_REQUIRED_SCHEMA_VERSION,
+  dashboardUpgradeTo,
   isLive,
   projectBadge,
   publishedSiteUrl,
   siteAddress,
   siteProviders,
-  upgradeRequired,
   type ProjectBadge,
   type ProviderRow,
 } from "~/services/project-status";
@@ -53,7 +52,7 @@ export type ProjectView = {
   upgradeTo: number | null;
   /** 'Visit': the custom domain, else the site URL (http(s) only). */
   address: string | null;
-  /** The project navigation's external link (publish address, else site URL). */
+  /** The project navigation's external link: the publish site address, else none. */
   publishedUrl: string | null;
   providers: ProviderRow[];
 };
@@ -91,9 +90,7 @@ export function toProjectView(project: Project, now: Date): ProjectView {
     isOwner: project.isOwner,
     badge: projectBadge(project, now),
     live: isLive(project),
-    upgradeTo: upgradeRequired(project.schemaVersion, DASHBOARD_REQUIRED_SCHEMA_VERSION)
-      ? DASHBOARD_REQUIRED_SCHEMA_VERSION
-      : null,
+    upgradeTo: dashboardUpgradeTo(project.schemaVersion),
     address: siteAddress(project),
     publishedUrl: publishedSiteUrl(project),
     providers: siteProviders(project),

@@ -4,7 +4,8 @@ import { Badge } from "~/components/ui/badge";
 import { upgradeTooltip, type BuildState, type ProjectBadge } from "~/services/project-status";
 import { useHydrated } from "~/utils/hydrated";
 
-const STATE_TONE: Record<BuildState, "blue" | "yellow" | "green" | "red"> = {
+/** The build state's colour, wherever a badge shows it. */
+export const STATE_TONE: Record<BuildState, "blue" | "yellow" | "green" | "red"> = {
   building: "blue",
   "getting-ready": "yellow",
   ready: "green",

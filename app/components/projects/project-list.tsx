@@ -272,10 +272,7 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
                 </th>
                 <td className="px-4 py-3">{SITE_TYPE_LABEL[project.siteType]}</td>
                 <td className="px-4 py-3">
-                  <ProjectStatus
-                    siteCreationStatus={project.siteCreationStatus}
-                    siteCustomDomain={project.siteCustomDomain}
-                  />
+                  <ProjectStatus project={project} />
                 </td>
                 <td className="px-4 py-3">{ROLE_LABEL[project.role]}</td>
                 <td className="px-4 py-3">

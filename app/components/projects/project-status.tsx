@@ -1,37 +1,29 @@
-import { Badge } from "~/components/ui/badge";
+import { StatusBadges } from "~/components/project-dashboard/status-badges";
+import type { ProjectSummary } from "~/services/projects.server";
 
-type Tone = "gray" | "green" | "yellow" | "red" | "blue";
-
-const STATUS: Record<string, { label: string; tone: Tone }> = {
-  pending: { label: "Pending", tone: "yellow" },
-  created: { label: "Created", tone: "blue" },
-  deployed: { label: "Deployed", tone: "blue" },
-  success: { label: "Ready", tone: "green" },
-  failed: { label: "Failed", tone: "red" },
+const CREATION_STATUS: Record<string, string> = {
+  pending: "Pending",
+  created: "Created",
+  deployed: "Deployed",
+  success: "Ready",
+  failed: "Failed",
 };
 
-/** A creation status as words; the derived build badge of spec section 4 comes with the dashboard. */
+/** A raw creation status as words (the dashboard's details line); badges are derived instead. */
 export function statusLabel(status: string) {
-  return STATUS[status]?.label ?? status;
+  return CREATION_STATUS[status] ?? status;
 }
 
+/**
+ * A project's badges in the list: the same derivation and component as the dashboard (spec
+ * section 4 "Project badge"): 'New' in its first day, the build state, 'Live', 'UPGRADE REQUIRED'.
+ */
 export function ProjectStatus({
-  siteCreationStatus,
-  siteCustomDomain,
+  project,
 }: {
-  siteCreationStatus: string;
-  siteCustomDomain: string | null;
+  project: Pick<ProjectSummary, "badge" | "live" | "upgradeTo">;
 }) {
-  const status = STATUS[siteCreationStatus] ?? { label: siteCreationStatus, tone: "gray" as const };
-  return (
-    <span className="inline-flex items-center gap-2">
-      <Badge tone={status.tone}>{status.label}</Badge>
-      {/* Spec section 2: 'Live' when the site was created and has its own domain. */}
-      {siteCreationStatus === "success" && siteCustomDomain ? (
-        <Badge tone="green">Live</Badge>
-      ) : null}
-    </span>
-  );
+  return <StatusBadges badge={project.badge} live={project.live} upgradeTo={project.upgradeTo} />;
 }
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });

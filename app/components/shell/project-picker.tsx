@@ -1,22 +1,28 @@
 import * as Popover from "@radix-ui/react-popover";
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
-import type { loader as pickerLoader } from "~/routes/resources.picker";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { STATE_TONE } from "~/components/project-dashboard/status-badges";
 import { Badge } from "~/components/ui/badge";
 import { Spinner } from "~/components/ui/spinner";
 import { useHydrated } from "~/utils/hydrated";
-import { OVERLAY_PARAMS, truncateProjectName, type PickerProject } from "./shell-helpers";
+import {
+  OVERLAY_PARAMS,
+  projectCount,
+  truncateProjectName,
+  urlWith,
+  type PickerPage,
+  type PickerProject,
+} from "./shell-helpers";
 
 /** Spec section 9: "Other search inputs debounce 1500 ms". */
 export const PICKER_SEARCH_DEBOUNCE_MS = 1500;
 export const PICKER_SEARCH_ACTION = "/resources/picker";
 
-export type PickerData = {
-  projects: PickerProject[];
-  /** The search typed in the no-JS picker (`?pq=`), lowercased. */
-  query: string;
-  selected: PickerProject | null;
-};
+/**
+ * The layout loader's picker: its first page (or, without JavaScript, the page `?pq=` and
+ * `?pcursor=` ask for) and the current page's project.
+ */
+export type PickerData = PickerPage & { selected: PickerProject | null };
 
 const triggerClass =
   "flex max-w-[16rem] cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 wide:max-w-none [&::-webkit-details-marker]:hidden";
@@ -53,10 +59,11 @@ function PickerDisclosure({ picker, label }: { picker: PickerData; label: string
   const params = new URLSearchParams(location.search);
   // A new search replaces the old one and closes any open dialog or drawer; other params stay.
   const keep = [...params.entries()].filter(
-    ([key]) => key !== "pq" && !(OVERLAY_PARAMS as readonly string[]).includes(key),
+    ([key]) =>
+      key !== "pq" && key !== "pcursor" && !(OVERLAY_PARAMS as readonly string[]).includes(key),
   );
   return (
-    <details className="relative" open={Boolean(picker.query) || undefined}>
+    <details className="relative" open={Boolean(picker.query || picker.cursor) || undefined}>
       <summary className={triggerClass} title={picker.selected?.name}>
         <span className="truncate">{label}</span>
         <Chevron />
@@ -85,22 +92,74 @@ function PickerDisclosure({ picker, label }: { picker: PickerData; label: string
             Search
           </button>
         </Form>
-        <PickerBody projects={picker.projects} selected={picker.selected} />
+        {picker.cursor ? (
+          <Link
+            to={urlWith(location.pathname, location.search, { pcursor: null })}
+            className="mt-2 block px-2 text-xs text-brand underline"
+          >
+            Back to the newest projects
+          </Link>
+        ) : null}
+        <PickerBody
+          projects={picker.projects}
+          total={picker.total}
+          selected={picker.selected}
+          moreHref={
+            picker.nextCursor
+              ? urlWith(location.pathname, location.search, {
+                  pq: picker.query || null,
+                  pcursor: picker.nextCursor,
+                })
+              : null
+          }
+        />
       </div>
     </details>
   );
 }
 
 function PickerPopover({ picker, label }: { picker: PickerData; label: string }) {
+  const location = useLocation();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState(picker.query);
-  const fetcher = useFetcher<typeof pickerLoader>();
+  const fetcher = useFetcher<PickerPage>();
+  const moreFetcher = useFetcher<PickerPage>();
+  const [more, setMore] = useState<PickerPage[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const search = (q: string) => fetcher.load(`${PICKER_SEARCH_ACTION}?q=${encodeURIComponent(q)}`);
-  // Until the first search answers, show the layout loader's list (it follows revalidation).
-  const projects = fetcher.data?.projects ?? picker.projects;
+  // Until the first search answers, show the layout loader's page (it follows revalidation).
+  const first = fetcher.data ?? picker;
+
+  // Pages appended by 'Load more' belong to one search: a new search starts over. Each page is
+  // kept by its cursor, so a revalidated page replaces itself.
+  const firstQuery = first.query;
+  useEffect(() => setMore([]), [firstQuery]);
+  useEffect(() => {
+    const page = moreFetcher.data;
+    if (!page?.cursor || page.query !== firstQuery) return;
+    setMore((pages) => {
+      const at = pages.findIndex((p) => p.cursor === page.cursor);
+      if (at === -1) return [...pages, page];
+      const copy = [...pages];
+      copy[at] = page;
+      return copy;
+    });
+  }, [moreFetcher.data, firstQuery]);
+
+  const projects = useMemo(() => {
+    const seen = new Set<string>();
+    return [first, ...more]
+      .flatMap((p) => p.projects)
+      .filter((p) => !seen.has(p.studioId) && Boolean(seen.add(p.studioId)));
+  }, [first, more]);
+  const nextCursor = more.length ? more[more.length - 1].nextCursor : first.nextCursor;
+  const loadMore = () => {
+    if (!nextCursor || moreFetcher.state !== "idle") return;
+    const params = new URLSearchParams({ q: first.query, cursor: nextCursor });
+    moreFetcher.load(`${PICKER_SEARCH_ACTION}?${params}`);
+  };
 
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
@@ -153,8 +212,19 @@ function PickerPopover({ picker, label }: { picker: PickerData; label: string })
         </fetcher.Form>
         <PickerBody
           projects={projects}
+          total={first.total}
           selected={picker.selected}
           onNavigate={() => setOpen(false)}
+          moreHref={
+            nextCursor
+              ? urlWith(location.pathname, location.search, {
+                  pq: first.query || null,
+                  pcursor: nextCursor,
+                })
+              : null
+          }
+          onMore={loadMore}
+          loadingMore={moreFetcher.state !== "idle"}
         />
       </Popover.Content>
     </Popover.Root>
@@ -163,12 +233,22 @@ function PickerPopover({ picker, label }: { picker: PickerData; label: string })
 
 function PickerBody({
   projects,
+  total,
   selected,
   onNavigate,
+  moreHref,
+  onMore,
+  loadingMore = false,
 }: {
   projects: PickerProject[];
+  total: number;
   selected: PickerProject | null;
   onNavigate?: () => void;
+  /** 'Load more' as a link (the next page, without JavaScript), or null on the last page. */
+  moreHref: string | null;
+  /** With JavaScript: appends the next page in place instead of following the link. */
+  onMore?: () => void;
+  loadingMore?: boolean;
 }) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -187,21 +267,52 @@ function PickerBody({
           Sorry, we couldn&apos;t find what you&apos;re looking for!
         </p>
       ) : (
-        <ul className="mt-1 max-h-72 overflow-y-auto">
-          {projects.map((project) => (
-            <li key={project.studioId}>
+        <>
+          <p role="status" className="px-2 text-xs text-slate-600 dark:text-slate-300">
+            {projectCount(total)}
+          </p>
+          <div className="mt-1 max-h-72 overflow-y-auto">
+            <ul aria-label="Projects found">
+              {projects.map((project) => (
+                <li key={project.studioId}>
+                  <Link
+                    to={`/sites/${encodeURIComponent(project.studioId)}`}
+                    onClick={onNavigate}
+                    aria-current={project.studioId === selected?.studioId ? "page" : undefined}
+                    className="flex items-center justify-between gap-2 rounded-md px-2 py-2 text-sm hover:bg-slate-100 aria-[current=page]:font-semibold dark:hover:bg-slate-800"
+                  >
+                    <span className="truncate">{project.name}</span>
+                    {/* The list's derived badges (project-status.ts); the name comes first in the
+                        link's accessible name. */}
+                    <span className="flex shrink-0 items-center gap-1">
+                      {project.badge.isNew ? <Badge tone="blue">New</Badge> : null}
+                      <Badge tone={STATE_TONE[project.badge.state]}>{project.badge.label}</Badge>
+                      {project.live ? <Badge tone="green">Live</Badge> : null}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            {moreHref ? (
+              // A link, so it works without JavaScript (the next page); with JavaScript it
+              // appends the next page in place.
               <Link
-                to={`/sites/${encodeURIComponent(project.studioId)}`}
-                onClick={onNavigate}
-                aria-current={project.studioId === selected?.studioId ? "page" : undefined}
-                className="flex items-center justify-between gap-2 rounded-md px-2 py-2 text-sm hover:bg-slate-100 aria-[current=page]:font-semibold dark:hover:bg-slate-800"
+                to={moreHref}
+                preventScrollReset
+                aria-disabled={loadingMore || undefined}
+                onClick={(event) => {
+                  if (!onMore) return;
+                  event.preventDefault();
+                  onMore();
+                }}
+                className="mt-1 flex items-center justify-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
               >
-                <span className="truncate">{project.name}</span>
-                {project.live ? <Badge tone="green">Live</Badge> : null}
+                {loadingMore ? <Spinner label="Loading more projects" className="h-4 w-4" /> : null}
+                Load more
               </Link>
-            </li>
-          ))}
-        </ul>
+            ) : null}
+          </div>
+        </>
       )}
       {/* A GET form, so 'Create New' is a button that opens ?dialog=create with or without JS. */}
       <Form

@@ -4,6 +4,7 @@ import {
   isLiveProject,
   onlyOverlayChanged,
   otherTheme,
+  projectCount,
   selectedStudioId,
   toPickerProject,
   truncateProjectName,
@@ -39,15 +40,23 @@ describe("isLiveProject", () => {
     );
   });
 
-  it("is carried into the picker's project shape", () => {
+  it("is carried into the picker's project shape with the derived badge, nothing more", () => {
+    const badge = { state: "ready" as const, label: "Ready", isNew: false };
     expect(
       toPickerProject({
         studioId: "s1",
         name: "Acme",
-        siteCreationStatus: "success",
-        siteCustomDomain: "acme.com",
+        badge,
+        live: true,
+        ...{ siteUrl: "https://acme.example" },
       }),
-    ).toEqual({ studioId: "s1", name: "Acme", live: true });
+    ).toEqual({ studioId: "s1", name: "Acme", badge, live: true });
+  });
+
+  it("counts the picker's matches", () => {
+    expect(projectCount(0)).toBe("0 projects");
+    expect(projectCount(1)).toBe("1 project");
+    expect(projectCount(120)).toBe("120 projects");
   });
 });
 

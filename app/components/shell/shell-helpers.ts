@@ -1,4 +1,5 @@
 /** Pure helpers behind the top bar; unit-tested in shell-helpers.test.ts. */
+import { isLive, type ProjectBadge } from "~/services/project-status";
 
 /** Spec section 9: "Project-name display limit 27 characters". */
 export const PROJECT_NAME_LIMIT = 27;
@@ -8,31 +9,50 @@ export function truncateProjectName(name: string, limit = PROJECT_NAME_LIMIT) {
   return name.length > limit ? `${name.slice(0, limit)}...` : name;
 }
 
-/** How many projects the picker lists; the search finds the rest. */
+/** How many projects one page of the picker lists; 'Load more' and the search reach the rest. */
 export const PICKER_LIMIT = 50;
 
 /** What the picker needs of a project; the loaders send only this, not the whole summary. */
 export type PickerProject = {
   studioId: string;
   name: string;
+  /** The list's derived badge (project-status.ts): build state and 'New'. */
+  badge: ProjectBadge;
   live: boolean;
 };
 
-/** 'Live' badge: the site finished creating and has a custom domain. */
-export function isLiveProject(project: {
-  siteCreationStatus: string;
-  siteCustomDomain: string | null;
-}) {
-  return project.siteCreationStatus === "success" && Boolean(project.siteCustomDomain);
-}
+/** One page of the picker's projects, keyset-paginated like the project list. */
+export type PickerPage = {
+  projects: PickerProject[];
+  /** The search, lowercased; "" for none. */
+  query: string;
+  /** How many projects match the search, over all pages. */
+  total: number;
+  /** The cursor this page starts after, or null for the first page. */
+  cursor: string | null;
+  nextCursor: string | null;
+};
+
+/** 'Live' badge: the site finished creating and has a custom domain (project-status.ts). */
+export const isLiveProject = isLive;
 
 export function toPickerProject(project: {
   studioId: string;
   name: string;
-  siteCreationStatus: string;
-  siteCustomDomain: string | null;
+  badge: ProjectBadge;
+  live: boolean;
 }): PickerProject {
-  return { studioId: project.studioId, name: project.name, live: isLiveProject(project) };
+  return {
+    studioId: project.studioId,
+    name: project.name,
+    badge: project.badge,
+    live: project.live,
+  };
+}
+
+/** The picker's match count, e.g. '120 projects'. */
+export function projectCount(total: number) {
+  return `${total} ${total === 1 ? "project" : "projects"}`;
 }
 
 /** /sites/{segment} pages that are not a project. */
