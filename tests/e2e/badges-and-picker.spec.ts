@@ -112,7 +112,13 @@ test("the picker counts its matches and reaches the 120th of 120 projects with L
   } else {
     await page.getByRole("button", { name: "Select project" }).click();
     panel = page.getByRole("dialog", { name: "Projects" });
+    // The search answers after a short debounce; until then the picker shows the newest projects,
+    // and a 'Load more' clicked before the answer would be dropped when it arrives.
+    const searched = page.waitForResponse(
+      (r) => new URL(r.url()).searchParams.get("q") === prefix.toLowerCase() && r.status() === 200,
+    );
     await panel.getByLabel("Find project").fill(prefix);
+    await searched;
   }
   await expect(panel.getByText("120 projects", { exact: true })).toBeVisible();
   await expect(projectLink(panel, "120")).toBeVisible();
