@@ -5,7 +5,8 @@
 import { hashPassword } from "~/services/passwords.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { desc, eq } from "drizzle-orm";
+import { outbox, projects, users } from "~/db/schema";
 import { sessionStorage } from "~/utils/session.server";
 
 export const BASE = "http://localhost:3000";
@@ -120,4 +121,36 @@ export async function runQueuedJobs(name: string): Promise<number> {
       ran += 1;
     }
   }
+}
+
+let projectSeq = 0;
+/** A project row straight in the database (no provisioning), with unique keys. */
+export async function insertProject(
+  ownerId: string,
+  values: Partial<typeof projects.$inferInsert> = {},
+) {
+  projectSeq += 1;
+  const tag = `${projectSeq}x${Math.random().toString(36).slice(2, 8)}`;
+  const [row] = await db()
+    .insert(projects)
+    .values({
+      name: `Seeded project ${projectSeq}`,
+      ownerId,
+      idempotencyKey: `seed-${tag}`,
+      studioId: `seed${tag}`,
+      ...values,
+    })
+    .returning();
+  return row;
+}
+
+/** The newest outbox mail to `email` (read before delivery, which redacts its tokens). */
+export async function newestMailTo(email: string) {
+  const [mail] = await db()
+    .select()
+    .from(outbox)
+    .where(eq(outbox.to, email))
+    .orderBy(desc(outbox.createdAt))
+    .limit(1);
+  return mail;
 }

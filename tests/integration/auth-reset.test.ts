@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { outbox, passwordResets, sessions } from "~/db/schema";
@@ -7,7 +7,7 @@ import { action as forgotAction } from "~/routes/auth.forgot";
 import { action as resetAction, loader as resetLoader } from "~/routes/auth.reset.$token";
 import { PASSWORD_RESET_JOB, verifyLogin } from "~/services/accounts.server";
 import { readToast } from "~/utils/toast.server";
-import { call, createUser, makeRequest, runQueuedJobs } from "../helpers";
+import { call, createUser, makeRequest, newestMailTo, runQueuedJobs } from "../helpers";
 
 const newPassword = "a brand new password";
 
@@ -37,12 +37,7 @@ function reset(token: string, form: Record<string, string>, cookie?: string) {
 }
 
 async function mailedToken(email: string) {
-  const [mail] = await db()
-    .select()
-    .from(outbox)
-    .where(eq(outbox.to, email))
-    .orderBy(desc(outbox.createdAt))
-    .limit(1);
+  const mail = await newestMailTo(email);
   const match = mail?.text.match(/http:\/\/localhost:3000\/auth\/reset\/([\w-]+)/);
   if (!match) throw new Error(`no reset link mailed to ${email}`);
   return match[1];

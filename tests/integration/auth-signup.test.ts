@@ -1,7 +1,7 @@
-import { desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { accessRequests, members, outbox, projects, sessions, users } from "~/db/schema";
+import { accessRequests, members, projects, sessions, users } from "~/db/schema";
 import { action as loginAction } from "~/routes/auth.login";
 import { loader as confirmLoader } from "~/routes/auth.verify.$token";
 import { action as resendAction } from "~/routes/auth.verify._index";
@@ -10,7 +10,7 @@ import { action, loader } from "~/routes/signup";
 import { addressProof } from "~/services/address-proof.server";
 import { getUser } from "~/services/accounts.server";
 import { newInvitationKey } from "~/services/members.server";
-import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { call, createUser, makeRequest, newestMailTo, sessionCookie } from "../helpers";
 
 /** Signup is rate limited per IP: each attempt here comes from its own address. */
 let ip = 0;
@@ -69,12 +69,7 @@ describe("signup page", () => {
 
 /** The confirmation link of the newest mail to `email` (read before delivery redacts it). */
 async function confirmationToken(email: string) {
-  const [mail] = await db()
-    .select()
-    .from(outbox)
-    .where(eq(outbox.to, email))
-    .orderBy(desc(outbox.createdAt))
-    .limit(1);
+  const mail = await newestMailTo(email);
   const token = mail?.text.match(/\/auth\/verify\/([A-Za-z0-9_-]+)/)?.[1];
   expect(token, `a confirmation link mailed to ${email}`).toBeTruthy();
   return token!;

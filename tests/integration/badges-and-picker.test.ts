@@ -14,7 +14,7 @@ import { action as createApi } from "~/routes/api.app.create";
 import { loader as pickerLoader } from "~/routes/resources.picker";
 import { createProject, newIdempotencyKey } from "~/services/projects.server";
 import { resetEnv } from "~/utils/env.server";
-import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { BASE, call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 type Badge = { state: string; label: string; isNew: boolean };
 type Listed = {
@@ -34,22 +34,6 @@ type PickerPage = {
 
 const DAY = 24 * 60 * 60 * 1000;
 const published = { state: "current", published_deploy: { id: "d1" } } satisfies HostingDetails;
-
-let seq = 0;
-async function insertProject(ownerId: string, values: Partial<typeof projects.$inferInsert> = {}) {
-  seq += 1;
-  const [row] = await db()
-    .insert(projects)
-    .values({
-      name: `Badge project ${seq}`,
-      ownerId,
-      idempotencyKey: `badge-seed-${seq}-${Math.random()}`,
-      studioId: `bdg${seq}x${Math.random().toString(36).slice(2, 8)}`,
-      ...values,
-    })
-    .returning();
-  return row;
-}
 
 async function json<T>(response: Response | Promise<Response>): Promise<T> {
   const res = await response;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { members, projects, projectSites } from "~/db/schema";
+import { members, projectSites } from "~/db/schema";
 import { loader as analyticsLoader } from "~/routes/_app.sites.analytics.$studioId";
 import { loader as formsLoader } from "~/routes/_app.sites.forms.$studioId";
 import { loader as newsletterLoader } from "~/routes/_app.sites.newsletter.$studioId";
 import { loader as settingsLoader } from "~/routes/_app.sites.settings.$studioId";
 import { loader as socialLoader } from "~/routes/_app.sites.social-media.$studioId";
 import { loader as websiteLoader } from "~/routes/_app.sites.website.$studioId";
-import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 const SECTIONS = [
   ["website", websiteLoader],
@@ -17,22 +17,6 @@ const SECTIONS = [
   ["social-media", socialLoader],
   ["settings", settingsLoader],
 ] as const;
-
-let seq = 0;
-async function insertProject(ownerId: string, values: Partial<typeof projects.$inferInsert> = {}) {
-  seq += 1;
-  const [row] = await db()
-    .insert(projects)
-    .values({
-      name: `Nav project ${seq}`,
-      ownerId,
-      idempotencyKey: `nav-seed-${seq}-${Math.random()}`,
-      studioId: `nav${seq}x${Math.random().toString(36).slice(2, 8)}`,
-      ...values,
-    })
-    .returning();
-  return row;
-}
 
 async function addMember(
   projectId: string,

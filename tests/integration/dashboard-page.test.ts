@@ -4,23 +4,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localDeploys, localSites, members, projects, projectSites } from "~/db/schema";
 import { loader } from "~/routes/_app.sites.$studioId";
-import { call, createUser, makeRequest, sessionCookie } from "../helpers";
-
-let seq = 0;
-async function insertProject(ownerId: string, values: Partial<typeof projects.$inferInsert> = {}) {
-  seq += 1;
-  const [row] = await db()
-    .insert(projects)
-    .values({
-      name: `Dashboard project ${seq}`,
-      ownerId,
-      idempotencyKey: `dash-seed-${seq}-${Math.random()}`,
-      studioId: `dash${seq}x${Math.random().toString(36).slice(2, 8)}`,
-      ...values,
-    })
-    .returning();
-  return row;
-}
+import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 /**
  * A site on the built-in hosting provider with `count` deploys (oldest first): deploy 1 is the
