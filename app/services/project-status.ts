@@ -251,3 +251,9 @@ export function siteAddress(project: {
 export function publishedSiteUrl(project: { publishForgeSiteUrl: string | null }): string | null {
   return externalUrl(project.publishForgeSiteUrl);
 }
+
+/**
+ * The picker counts matches up to this many and then says "1000+": an exact count over tens of
+ * thousands of projects would cost every page its layout loader runs on.
+ */
+export const PICKER_COUNT_CAP = 1000;

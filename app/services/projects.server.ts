@@ -18,6 +18,7 @@ import {
   DEFAULT_SCHEMA_VERSION,
   dashboardUpgradeTo,
   isLive,
+  PICKER_COUNT_CAP,
   projectBadge,
   type ProjectBadge,
 } from "./project-status";
@@ -223,11 +224,17 @@ export async function listProjects(
 }
 
 /** How many of the user's projects `listProjects` finds for the search, over all its pages. */
+/** Matching projects, counted up to PICKER_COUNT_CAP + 1 (a bounded cost, whatever the account). */
 export async function countProjects(user: User, opts: { query?: string }): Promise<number> {
+  const capped = db()
+    .select({ one: sql`1` })
+    .from(projects)
+    .where(and(...listConditions(user, opts.query)))
+    .limit(PICKER_COUNT_CAP + 1)
+    .as("capped");
   const [row] = await db()
     .select({ total: sql<number>`count(*)::int` })
-    .from(projects)
-    .where(and(...listConditions(user, opts.query)));
+    .from(capped);
   return Number(row?.total ?? 0);
 }
 

@@ -12,7 +12,9 @@ import { loader as projectLoader } from "~/routes/_app.sites.$studioId";
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
 import { action as createApi } from "~/routes/api.app.create";
 import { loader as pickerLoader } from "~/routes/resources.picker";
-import { createProject, newIdempotencyKey } from "~/services/projects.server";
+import { getUser } from "~/services/accounts.server";
+import { PICKER_COUNT_CAP } from "~/services/project-status";
+import { countProjects, createProject, newIdempotencyKey } from "~/services/projects.server";
 import { resetEnv } from "~/utils/env.server";
 import { BASE, call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
@@ -305,5 +307,22 @@ describe("the picker's match count and 'Load more'", () => {
   it("answers anonymous callers with 401", async () => {
     const res = await call(pickerLoader, makeRequest("/resources/picker?cursor=x"));
     expect(res.status).toBe(401);
+  });
+});
+
+describe("the picker's count for a large account", () => {
+  it("counts up to PICKER_COUNT_CAP and then only says there are more", async () => {
+    const owner = await createUser();
+    await db()
+      .insert(projects)
+      .values(
+        Array.from({ length: PICKER_COUNT_CAP + 5 }, (_, i) => ({
+          name: `Bulk ${i}`,
+          ownerId: owner.id,
+          idempotencyKey: `bulk-${owner.id}-${i}`,
+          studioId: `bulk${i}x${owner.id.slice(0, 8)}`,
+        })),
+      );
+    expect(await countProjects((await getUser(owner.id))!, {})).toBe(PICKER_COUNT_CAP + 1);
   });
 });

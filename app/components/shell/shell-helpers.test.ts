@@ -57,6 +57,8 @@ describe("isLiveProject", () => {
     expect(projectCount(0)).toBe("0 projects");
     expect(projectCount(1)).toBe("1 project");
     expect(projectCount(120)).toBe("120 projects");
+    expect(projectCount(1000)).toBe("1000 projects");
+    expect(projectCount(1001)).toBe("1000+ projects");
   });
 });
 

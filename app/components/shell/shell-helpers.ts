@@ -1,5 +1,5 @@
 /** Pure helpers behind the top bar; unit-tested in shell-helpers.test.ts. */
-import { isLive, type ProjectBadge } from "~/services/project-status";
+import { isLive, PICKER_COUNT_CAP, type ProjectBadge } from "~/services/project-status";
 
 /** Spec section 9: "Project-name display limit 27 characters". */
 export const PROJECT_NAME_LIMIT = 27;
@@ -52,6 +52,7 @@ export function toPickerProject(project: {
 
 /** The picker's match count, e.g. '120 projects'. */
 export function projectCount(total: number) {
+  if (total > PICKER_COUNT_CAP) return `${PICKER_COUNT_CAP}+ projects`;
   return `${total} ${total === 1 ? "project" : "projects"}`;
 }
 
