@@ -470,6 +470,17 @@ export async function getInvitation(key: string, viewer: User | null): Promise<I
 
 export type AcceptOutcome = { studioId: string; projectName: string; memberId: string };
 
+/** Why an invitation cannot be answered, shared by the key and the project paths. */
+const INVITATION_ERRORS = {
+  gone: () =>
+    new NotFoundError(
+      "This invitation is no longer valid: it was revoked, resent or already accepted",
+    ),
+  expired: () =>
+    new InvalidError("This invitation has expired. Ask the project admin to resend it."),
+  changed: () => new ConflictError("This invitation changed meanwhile. Try again."),
+};
+
 /** Why a key cannot be accepted by this user, for a clear message (nothing was changed). */
 async function whyNotAcceptable(tx: Queryable, user: User, key: string, projectId: string | null) {
   const [row] = await tx
@@ -482,9 +493,7 @@ async function whyNotAcceptable(tx: Queryable, user: User, key: string, projectI
     .where(and(eq(members.invitationKey, key), eq(members.status, "invited")))
     .limit(1);
   if (!row || (projectId && row.projectId !== projectId)) {
-    return new NotFoundError(
-      "This invitation is no longer valid: it was revoked, resent or already accepted",
-    );
+    return INVITATION_ERRORS.gone();
   }
   if (row.email !== user.email.toLowerCase()) {
     return new ForbiddenError(
@@ -492,9 +501,9 @@ async function whyNotAcceptable(tx: Queryable, user: User, key: string, projectI
     );
   }
   if (row.expired) {
-    return new InvalidError("This invitation has expired. Ask the project admin to resend it.");
+    return INVITATION_ERRORS.expired();
   }
-  return new ConflictError("This invitation changed meanwhile. Try again.");
+  return INVITATION_ERRORS.changed();
 }
 
 /**
@@ -719,14 +728,12 @@ async function whyNotAnswerable(tx: Queryable, memberId: string) {
     .from(members)
     .where(and(eq(members.id, memberId), eq(members.status, "invited")));
   if (!row) {
-    return new NotFoundError(
-      "This invitation is no longer valid: it was revoked, resent or already accepted",
-    );
+    return INVITATION_ERRORS.gone();
   }
   if (row.expired) {
-    return new InvalidError("This invitation has expired. Ask the project admin to resend it.");
+    return INVITATION_ERRORS.expired();
   }
-  return new ConflictError("This invitation changed meanwhile. Try again.");
+  return INVITATION_ERRORS.changed();
 }
 
 /**
