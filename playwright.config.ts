@@ -31,6 +31,8 @@ export const ADMIN_EMAILS = [
   "inviter-no-js@example.com",
   "picker-js@example.com",
   "picker-no-js@example.com",
+  "support-js@example.com",
+  "support-no-js@example.com",
 ];
 
 const chromium = {

@@ -260,7 +260,14 @@ export const eventLogs = pgTable(
     actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
     timestamp: timestamp("timestamp", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("event_logs_project_idx").on(t.projectId, t.timestamp)],
+  (t) => [
+    index("event_logs_project_idx").on(t.projectId, t.timestamp),
+    // Support access views: at most one entry per project, platform admin and UTC hour
+    // (permissions.server.ts recordSupportAccess inserts with ON CONFLICT DO NOTHING).
+    uniqueIndex("event_logs_support_view_hour_idx")
+      .on(t.projectId, t.actorId, sql`date_trunc('hour', ${t.timestamp} at time zone 'UTC')`)
+      .where(sql`${t.type} = 'support.viewed'`),
+  ],
 );
 
 /** Every outgoing e-mail, sent or kept. Without SMTP_URL this table is the local outbox. */

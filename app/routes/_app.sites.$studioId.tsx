@@ -12,7 +12,11 @@ import { invitationsAction } from "~/components/members/invitations-action.serve
 import { isInvitationIntent } from "~/components/members/member-intents";
 import { membersAction } from "~/components/members/members-action.server";
 import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
-import { DashboardHeader, FailureBanner } from "~/components/project-dashboard/dashboard-header";
+import {
+  DashboardHeader,
+  FailureBanner,
+  SupportBanner,
+} from "~/components/project-dashboard/dashboard-header";
 import { requireProjectMemberOrInvitee } from "~/components/project-dashboard/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import {
@@ -110,8 +114,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const creationFailed =
     project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
   const url = new URL(request.url);
+  const support = project.role === "support";
   const [activation, builds, deployment, members, activity] = await Promise.all([
-    activationState(user, project),
+    // Support does not open the customer's studio: no invitation of theirs to ask about.
+    support ? { accepted: false } : activationState(user, project),
     loadBuilds(user, project, url),
     creationFailed ? getDeploymentStatus(user, project.studioId) : null,
     listMembers(user, project.studioId),
@@ -205,16 +211,19 @@ function ProjectDashboard({
   return (
     <article className="space-y-8">
       <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
+      {project.role === "support" ? <SupportBanner ownerName={project.owner.name} /> : null}
       {failure ? <FailureBanner studioId={project.studioId} permanent={failure.permanent} /> : null}
       <DashboardHeader
         project={project}
         screenshotUrl={screenshotUrl}
         studio={
-          <StudioActivation
-            project={{ studioId: project.studioId, name: project.name }}
-            accepted={accepted}
-            userEmail={viewer.email}
-          />
+          project.role === "support" ? null : (
+            <StudioActivation
+              project={{ studioId: project.studioId, name: project.name }}
+              accepted={accepted}
+              userEmail={viewer.email}
+            />
+          )
         }
       />
       {/* Another page in the URL (a no-JavaScript page link, back/forward) starts afresh. */}

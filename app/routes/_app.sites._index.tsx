@@ -31,14 +31,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = sanitizeProjectName((url.searchParams.get("q") ?? "").slice(0, 200)).toLowerCase();
   const cursor = url.searchParams.get("cursor") || null;
+  // Platform admins choose 'My projects' (default) or 'All projects' (support, issue 9).
+  const scope = user.isAdmin && url.searchParams.get("scope") === "all" ? "all" : "mine";
   // Pending invitations above the list (issue 9); the section is not shown when there are none.
   const invitations = await listPendingInvitations(user);
   try {
-    const page = await listProjects(user, { query, cursor });
+    const page = await listProjects(user, { query, cursor, scope });
     return {
       ...page,
       query,
       cursor,
+      scope,
+      canSeeAll: user.isAdmin,
       isAdmin: user.isAdmin,
       invitations,
     } satisfies ProjectListData & {

@@ -4,7 +4,10 @@ import { listProjectsSchema } from "~/services/projects.schema";
 import { handleApi, parseInput } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
-/** GET /api/app?cursor&limit&query -> { data, nextCursor } (spec section 7, the infinite list). */
+/**
+ * GET /api/app?cursor&limit&query[&scope=all] -> { data, nextCursor } (spec section 7, the
+ * infinite list; scope=all lists every project for platform admins).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireApiUser(request);
@@ -14,6 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       cursor: params.get("cursor") || undefined,
       limit: params.get("limit") || undefined,
       query: params.get("query") || undefined,
+      scope: params.get("scope") || undefined,
     });
     return Response.json(await listProjects(user, input));
   });

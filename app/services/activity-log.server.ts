@@ -46,6 +46,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "visualTests.disabled": "Visual tests disabled",
   "gpt.enabled": "GPT enabled",
   "gpt.disabled": "GPT disabled",
+  "support.viewed": "Support access",
+  "support.changed": "Support access",
 };
 
 const KNOWN = new Set<string>(EVENT_TYPES);

@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   "visualTests.disabled",
   "gpt.enabled",
   "gpt.disabled",
+  "support.viewed",
+  "support.changed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

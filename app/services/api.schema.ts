@@ -8,7 +8,8 @@ import { creationStatus } from "~/db/schema";
 
 const text = z.string();
 const maybe = z.string().nullable();
-const role = z.enum(["owner", "admin", "developer", "editor"]);
+// "support": a platform admin viewing a project they have no role in.
+const role = z.enum(["owner", "admin", "developer", "editor", "support"]);
 const memberRole = z.enum(["editor", "developer", "admin"]);
 
 /** `{ error, fieldErrors? }`: every 4xx and 5xx of the API. */

@@ -14,18 +14,18 @@
  * The relation is read from the database on every call (`actorOn`), so a role change or a
  * removal applies on the very next request.
  *
- * Rules (spec section 6; "PA" = platform admin who can view the project, see below):
+ * Rules (spec section 6; "PA" = platform admin, on any project):
  *
  *   action               anon outsider invited editor developer admin owner  PA
- *   project.view           -     -        -       x       x       x     x    (1)
- *   activity.view          -     -        -       x       x       x     x    (1)
- *   project.deploy         -     -        -       x       x       x     x    (1)  (2)
- *   studio.launch          -     -        -       x       x       x     x    (1)  (2)
+ *   project.view           -     -        -       x       x       x     x    x   (1)
+ *   activity.view          -     -        -       x       x       x     x    x   (1)
+ *   project.deploy         -     -        -       x       x       x     x    -   (2)
+ *   studio.launch          -     -        -       x       x       x     x    -   (2)
  *   members.view-all       -     -        -       -       -       x     x    x
  *   members.add            -     -        -       -       -       x     x    x
  *   members.remove         -     -        -       -       -       x     x    x    (3)
  *   members.change-role    -     -        -       -       -       x     x    x    (3)
- *   members.leave          -     -        -       x       x       x     -    (1)  (4)
+ *   members.leave          -     -        -       x       x       x     -    -    (4)
  *   invitation.respond     -     -        x       -       -       -     -    -    (5)
  *   domain.edit            -     -        -       -       -       x     x    x
  *   theme.preview          -     -        -       -       x       x     x    x
@@ -36,13 +36,17 @@
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
  *
- * (1) Platform admins do NOT see other people's projects: being a platform admin opens no
- *     project by itself (the behaviour since the first project issue, so ids cannot be probed
- *     and customer content stays private). Every project action needs `project.view` first, so
- *     the PA column applies only to a platform admin who is also the owner or an accepted member;
- *     such a member gets the admin-like rights the spec grants platform admins on top of the role.
+ * A PA who is also the owner or a member has their role's rights plus the PA column.
+ *
+ * (1) Platform admins are the support team (issue 9): the spec gives them rights on projects
+ *     they do not belong to (adding members, domains, theme preview, Dev Console, configure
+ *     paths with their user id), which needs seeing those projects. So a PA opens any project,
+ *     and each visit of one they neither own nor belong to ("support access", `isSupport`) is
+ *     written to that project's Activity Log (`recordSupportAccess`): every change, and views at
+ *     most once per admin, project and hour, so customers see who looked without a flood.
  * (2) The spec names no role for deploying, retrying a failed deployment or launching the studio;
- *     every member could before this module, and still can: members all work on the site.
+ *     every member could before this module, and still can: members all work on the site. Support
+ *     does not: building or editing the customer's content is theirs, not the help desk's.
  * (3) "Removing or revoking goes through the table for admins"; the issue adds role changes for
  *     "admins and owner". Which member may be removed (never the owner, who has no member row;
  *     leaving rather than removing oneself) is the members service's rule about the target.
@@ -61,18 +65,17 @@
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
- * outsiders, invited members and platform admins outside the project get the same answer as
- * for a project that does not exist. Viewers who may not act get ForbiddenError.
+ * outsiders and invited members get the same answer as for a project that does not exist.
+ * Viewers who may not act get ForbiddenError.
  */
 import { and, eq, exists, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
-import { members, projects } from "~/db/schema";
+import { eventLogs, members, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { ForbiddenError, NotFoundError } from "./errors";
 
 export type MemberRole = "admin" | "developer" | "editor";
 export type ProjectRole = "owner" | MemberRole;
-export type ProjectAccess = ProjectRole | "none";
 export type ActorKind = "anonymous" | "outsider" | "invited" | ProjectRole;
 
 export const ACTIONS = [
@@ -113,10 +116,10 @@ export type Actor = {
 const VIEWERS: ReadonlySet<ActorKind> = new Set(["editor", "developer", "admin", "owner"]);
 const PROJECT_ADMINS: ReadonlySet<ActorKind> = new Set(["admin", "owner"]);
 
-/** Who may do what, by relation; `pa` adds platform admins who can view the project. */
+/** Who may do what, by relation; `pa` adds platform admins (on any project that exists). */
 const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: true }> = {
-  "project.view": { kinds: ["editor", "developer", "admin", "owner"] },
-  "activity.view": { kinds: ["editor", "developer", "admin", "owner"] },
+  "project.view": { kinds: ["editor", "developer", "admin", "owner"], pa: true },
+  "activity.view": { kinds: ["editor", "developer", "admin", "owner"], pa: true },
   "project.deploy": { kinds: ["editor", "developer", "admin", "owner"] },
   "studio.launch": { kinds: ["editor", "developer", "admin", "owner"] },
   "members.view-all": { kinds: ["admin", "owner"], pa: true },
@@ -140,7 +143,60 @@ export function can(actor: Actor, action: Action): boolean {
   const rule = RULES[action];
   if (rule.kinds.includes(actor.kind)) return true;
   if (!rule.pa || !actor.platformAdmin) return false;
-  return rule.global === true || VIEWERS.has(actor.kind);
+  return rule.global === true || actor.project !== null;
+}
+
+/** A platform admin on a project they neither own nor belong to: support access. */
+export function isSupport(actor: Actor): boolean {
+  return actor.platformAdmin && actor.project !== null && !VIEWERS.has(actor.kind);
+}
+
+/**
+ * Actions that only read: support access for them is logged at most once per admin, project
+ * and hour. Every other action a support actor is allowed is a change, logged each time.
+ */
+const READ_ACTIONS: ReadonlySet<Action> = new Set([
+  "project.view",
+  "activity.view",
+  "members.view-all",
+  "theme.preview",
+  "devconsole.launch",
+]);
+
+const CHANGE_WORDS: Partial<Record<Action, string>> = {
+  "members.add": "added a member",
+  "members.remove": "removed a member",
+  "members.change-role": "changed a member's role",
+  "domain.edit": "changed the domain",
+  "payments.add": "added a payment account",
+  "payments.remove": "removed a payment account",
+};
+
+/**
+ * Writes 'Support access by {name}' to the project's Activity Log when `actor` is support. Pass
+ * the transaction of the change, so a change and its entry commit together. Views go through
+ * a unique index on (project, admin, hour) (event_logs_support_view_hour_idx), which makes the
+ * once-per-hour rule hold across concurrent requests and server instances.
+ */
+export async function recordSupportAccess(
+  tx: Queryable,
+  user: User,
+  actor: Actor,
+  action: Action,
+): Promise<void> {
+  if (!isSupport(actor) || !actor.project) return;
+  const read = READ_ACTIONS.has(action);
+  const what = read ? "viewed the project" : (CHANGE_WORDS[action] ?? "made a change");
+  await tx
+    .insert(eventLogs)
+    .values({
+      projectId: actor.project.id,
+      type: read ? "support.viewed" : "support.changed",
+      content: `Support access by ${user.name}: ${what}`,
+      metadata: { role: "platform admin", email: user.email },
+      actorId: user.id,
+    })
+    .onConflictDoNothing();
 }
 
 /** Whether the actor owns the project or is one of its member admins (owner-like). */
@@ -261,27 +317,25 @@ export async function requireProjectAction(
   action: Action,
   tx: Queryable = db(),
 ): Promise<Actor & { project: ActorProject }> {
-  const actor = await actorOn(user, projectId, tx);
-  if (!actor.project) throw new NotFoundError("Project not found");
-  assertCan(actor, action);
-  return actor as Actor & { project: ActorProject };
+  const project = user ? await findProject(tx, projectId) : null;
+  if (!project) throw new NotFoundError("Project not found");
+  return authorizeOn(user, project, action, tx);
 }
 
 /**
- * The user's role on a project: its owner, an accepted member's role, or "none" (outsiders,
- * invited members, platform admins outside the project).
+ * `requireProjectAction` for a project row already loaded: the actor once they may do `action`,
+ * with support access recorded (in `tx`, the change's transaction when there is one).
  */
-export async function projectAccess(
-  user: User,
-  project: { id: string; ownerId: string; studioId?: string },
+export async function authorizeOn(
+  user: User | null,
+  project: ActorProject,
+  action: Action,
   tx: Queryable = db(),
-): Promise<ProjectAccess> {
-  const actor = await actorForProject(
-    user,
-    { id: project.id, ownerId: project.ownerId, studioId: project.studioId ?? "" },
-    tx,
-  );
-  return can(actor, "project.view") ? (actor.kind as ProjectRole) : "none";
+): Promise<Actor & { project: ActorProject }> {
+  const actor = await actorForProject(user, project, tx);
+  assertCan(actor, action);
+  if (user) await recordSupportAccess(tx, user, actor, action);
+  return actor as Actor & { project: ActorProject };
 }
 
 /** Spec section 6: only platform admins may choose the site type when creating a project. */

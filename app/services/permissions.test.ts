@@ -5,6 +5,7 @@ import {
   can,
   canChooseSiteType,
   globalActor,
+  isSupport,
   type Action,
   type Actor,
   type ActorKind,
@@ -29,8 +30,8 @@ function actor(kind: ActorKind, platformAdmin = false): Actor {
   };
 }
 
-// The eight actors of the permission table, plus a platform admin who is an editor member
-// (platform-admin rights apply only where the project is visible to them).
+// The eight actors of the permission table (the platform admin outside the project: support
+// access), plus a platform admin who is an editor member (both columns' rights).
 const ACTORS = {
   anonymous: actor("anonymous"),
   outsider: actor("outsider"),
@@ -47,22 +48,22 @@ type Who = keyof typeof ACTORS;
 /** The rules table of permissions.server.ts, written out again: x allowed, - denied. */
 const EXPECTED: Record<Action, string> = {
   //                     anon outs inv  edit dev  adm  own  PA   PA+editor
-  "project.view": "      -    -    -    x    x    x    x    -    x",
-  "activity.view": "     -    -    -    x    x    x    x    -    x",
+  "project.view": "      -    -    -    x    x    x    x    x    x",
+  "activity.view": "     -    -    -    x    x    x    x    x    x",
   "project.deploy": "    -    -    -    x    x    x    x    -    x",
   "studio.launch": "     -    -    -    x    x    x    x    -    x",
-  "members.view-all": "  -    -    -    -    -    x    x    -    x",
-  "members.add": "       -    -    -    -    -    x    x    -    x",
-  "members.remove": "    -    -    -    -    -    x    x    -    x",
-  "members.change-role": "-   -    -    -    -    x    x    -    x",
+  "members.view-all": "  -    -    -    -    -    x    x    x    x",
+  "members.add": "       -    -    -    -    -    x    x    x    x",
+  "members.remove": "    -    -    -    -    -    x    x    x    x",
+  "members.change-role": "-   -    -    -    -    x    x    x    x",
   "members.leave": "     -    -    -    x    x    x    -    -    x",
   "invitation.respond": "-    -    x    -    -    -    -    -    -",
-  "domain.edit": "       -    -    -    -    -    x    x    -    x",
-  "theme.preview": "     -    -    -    -    x    x    x    -    x",
-  "devconsole.launch": " -    -    -    -    x    x    x    -    x",
+  "domain.edit": "       -    -    -    -    -    x    x    x    x",
+  "theme.preview": "     -    -    -    -    x    x    x    x    x",
+  "devconsole.launch": " -    -    -    -    x    x    x    x    x",
   "addons.toggle": "     -    -    -    -    -    x    x    -    -",
-  "payments.add": "      -    -    -    -    -    x    x    -    x",
-  "payments.remove": "   -    -    -    -    -    x    x    -    x",
+  "payments.add": "      -    -    -    -    -    x    x    x    x",
+  "payments.remove": "   -    -    -    -    -    x    x    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",
 };
@@ -84,11 +85,23 @@ describe("can", () => {
     });
   }
 
-  it("platform admins who are invited (not accepted) see nothing either", () => {
+  it("a platform admin who is invited (not accepted) has support access and may still respond", () => {
     const invitedAdmin = actor("invited", true);
-    expect(can(invitedAdmin, "project.view")).toBe(false);
-    expect(can(invitedAdmin, "domain.edit")).toBe(false);
+    expect(can(invitedAdmin, "project.view")).toBe(true);
+    expect(isSupport(invitedAdmin)).toBe(true);
+    expect(can(invitedAdmin, "project.deploy")).toBe(false);
     expect(can(invitedAdmin, "invitation.respond")).toBe(true);
+  });
+
+  it("support access is a platform admin outside the project, not a member or owner", () => {
+    expect(isSupport(ACTORS.platformAdmin)).toBe(true);
+    expect(isSupport(ACTORS.platformAdminEditor)).toBe(false);
+    expect(isSupport(actor("owner", true))).toBe(false);
+    expect(isSupport(ACTORS.outsider)).toBe(false);
+    // No project (it does not exist): nothing to support, nothing allowed on it.
+    const nowhere = { ...ACTORS.platformAdmin, project: null };
+    expect(isSupport(nowhere)).toBe(false);
+    expect(can(nowhere, "project.view")).toBe(false);
   });
 
   it("a platform admin owner keeps every owner right", () => {
@@ -102,7 +115,7 @@ describe("can", () => {
 
 describe("assertCan", () => {
   it("hides the project (NotFound) from those who cannot view it", () => {
-    for (const who of ["anonymous", "outsider", "invited", "platformAdmin"] as const) {
+    for (const who of ["anonymous", "outsider", "invited"] as const) {
       expect(() => assertCan(ACTORS[who], "members.add"), who).toThrow(NotFoundError);
     }
   });
@@ -114,6 +127,9 @@ describe("assertCan", () => {
       "The owner cannot leave the project",
     );
     expect(() => assertCan(ACTORS.admin, "requests.manage")).toThrow(ForbiddenError);
+    // Support sees the project but does not build or edit the customer's content.
+    expect(() => assertCan(ACTORS.platformAdmin, "project.deploy")).toThrow(ForbiddenError);
+    expect(() => assertCan(ACTORS.platformAdmin, "addons.toggle")).toThrow(ForbiddenError);
   });
 
   it("lets invited members respond to their invitation although they cannot view", () => {

@@ -96,6 +96,8 @@ export const listProjectsSchema = z.object({
     .transform((n) => Math.min(n, LIST_LIMIT_MAX))
     .optional(),
   query: z.string().max(200, "Search is too long").optional(),
+  /** "all": every project, for platform admins (others always get their own). */
+  scope: z.enum(["mine", "all"], { error: "scope must be mine or all" }).optional(),
 });
 
 export const SITE_TYPE_LABEL: Record<SiteType, string> = {

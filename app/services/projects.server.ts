@@ -7,9 +7,9 @@ import { env } from "~/utils/env.server";
 import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import {
-  actorForProject,
-  can,
+  authorizeOn,
   canChooseSiteType,
+  isSupport,
   memberRoleOf,
   viewableProjects,
   type ProjectRole,
@@ -42,7 +42,8 @@ export type ProjectSummary = {
   siteUrl: string | null;
   createdAt: string /* ISO */;
   isOwner: boolean;
-  role: "owner" | "admin" | "developer" | "editor";
+  /** "support": a platform admin's view of a project they have no role in ('All projects'). */
+  role: ViewerRole;
   /** Derived as on the dashboard (project-status.ts): build state and 'New'. */
   badge: ProjectBadge;
   /** 'Live': the site finished creating and has its own domain. */
@@ -52,6 +53,12 @@ export type ProjectSummary = {
 };
 
 type CreationStatus = (typeof projects.$inferSelect)["siteCreationStatus"];
+
+/** The viewer's relation to a project: a role, or "support" (a platform admin outside it). */
+export type ViewerRole = ProjectRole | "support";
+
+/** /sites for platform admins: their own projects, or every project (support). */
+export type ProjectScope = "mine" | "all";
 
 /** A project as the API returns it, with spec section 3's field names. */
 export type Project = {
@@ -96,8 +103,8 @@ export type Project = {
   /** The token itself never leaves the server; the UI only needs to know whether one is set. */
   hasChromaticProjectToken: boolean;
   netlifyAccountId: string | null;
-  /** The viewer's role on this project. */
-  role: ProjectRole;
+  /** The viewer's role on this project ("support": a platform admin outside it). */
+  role: ViewerRole;
   isOwner: boolean;
 };
 
@@ -140,26 +147,41 @@ export function likePattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** "project.view" as SQL (permissions.server.ts), and the name search when there is one. */
-function listConditions(user: User, rawQuery: string | undefined): (SQL | undefined)[] {
-  const conditions: (SQL | undefined)[] = [viewableProjects(user)];
+/**
+ * "project.view" as SQL (permissions.server.ts), and the name search when there is one. Scope
+ * "all" lists every project, for platform admins only (anyone else gets their own).
+ */
+function listConditions(
+  user: User,
+  rawQuery: string | undefined,
+  scope: ProjectScope = "mine",
+): (SQL | undefined)[] {
+  const all = scope === "all" && user.isAdmin;
+  const conditions: (SQL | undefined)[] = [all ? undefined : viewableProjects(user)];
   const query = sanitizeProjectName(rawQuery ?? "").toLowerCase();
   if (query) conditions.push(sql`lower(${projects.name}) like ${likePattern(query)} escape '\\'`);
   return conditions;
 }
 
 /**
- * The user's projects: owned or accepted membership (never others', platform admins included),
- * newest first, keyset-paginated on (created_at desc, id desc) along projects_created_idx. Each
- * row carries its badges, derived at `now` from the columns the one query reads.
+ * The user's projects: owned or accepted membership (with scope "all", a platform admin's list
+ * of every project), newest first, keyset-paginated on (created_at desc, id desc) along
+ * projects_created_idx. Each row carries its badges, derived at `now` from the columns the one
+ * query reads.
  */
 export async function listProjects(
   user: User,
-  opts: { query?: string; cursor?: string | null; limit?: number; now?: Date },
+  opts: {
+    query?: string;
+    cursor?: string | null;
+    limit?: number;
+    now?: Date;
+    scope?: ProjectScope;
+  },
 ): Promise<{ data: ProjectSummary[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(opts.limit ?? LIST_LIMIT_DEFAULT), 1), LIST_LIMIT_MAX);
   const now = opts.now ?? new Date();
-  const conditions = listConditions(user, opts.query);
+  const conditions = listConditions(user, opts.query, opts.scope);
   if (opts.cursor) {
     const after = decodeCursor(opts.cursor);
     conditions.push(
@@ -213,7 +235,7 @@ export async function listProjects(
         siteUrl: row.siteUrl,
         createdAt,
         isOwner,
-        role: isOwner ? "owner" : (row.memberRole ?? "editor"),
+        role: isOwner ? "owner" : (row.memberRole ?? "support"),
         badge: projectBadge(status, now),
         live: isLive(row),
         upgradeTo: dashboardUpgradeTo(row.schemaVersion),
@@ -223,8 +245,10 @@ export async function listProjects(
   };
 }
 
-/** How many of the user's projects `listProjects` finds for the search, over all its pages. */
-/** Matching projects, counted up to PICKER_COUNT_CAP + 1 (a bounded cost, whatever the account). */
+/**
+ * How many of the user's projects `listProjects` finds for the search, over all its pages,
+ * counted up to PICKER_COUNT_CAP + 1 (a bounded cost, whatever the account).
+ */
 export async function countProjects(user: User, opts: { query?: string }): Promise<number> {
   const capped = db()
     .select({ one: sql`1` })
@@ -254,7 +278,7 @@ async function findProjectRow(tx: Queryable, studioIdOrId: string) {
 async function toProject(
   tx: Queryable,
   row: ProjectRow,
-  role: ProjectRole,
+  role: ViewerRole,
   viewerId: string,
 ): Promise<Project> {
   const [owner] = await tx
@@ -313,14 +337,15 @@ async function toProject(
 }
 
 /**
- * One project by its _id or studioId, for its owner and accepted members. Everyone else gets
- * NotFoundError (404, not 403), so project ids cannot be probed.
+ * One project by its _id or studioId, for its owner, accepted members and platform admins (as
+ * support, which the project's Activity Log records). Everyone else gets NotFoundError (404,
+ * not 403), so project ids cannot be probed.
  */
 export async function getProject(user: User, studioIdOrId: string): Promise<Project> {
   const row = await findProjectRow(db(), studioIdOrId);
-  const actor = row ? await actorForProject(user, row) : null;
-  if (!row || !actor || !can(actor, "project.view")) throw new NotFoundError("Project not found");
-  return toProject(db(), row, actor.kind as ProjectRole, user.id);
+  if (!row) throw new NotFoundError("Project not found");
+  const actor = await authorizeOn(user, row, "project.view");
+  return toProject(db(), row, isSupport(actor) ? "support" : (actor.kind as ProjectRole), user.id);
 }
 
 const STUDIO_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

@@ -14,6 +14,7 @@ import { ProviderError } from "~/providers/errors";
 import { env } from "~/utils/env.server";
 import { getUser, type User } from "./accounts.server";
 import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import { requireProjectAction } from "./permissions.server";
 import { getProject, type Project } from "./projects.server";
 import { LAUNCH_TOKEN_TTL_SECONDS } from "./studio.schema";
 
@@ -134,7 +135,8 @@ export async function resendStudioInvite(
   if (
     address !== user.email.toLowerCase() &&
     project.role !== "owner" &&
-    project.role !== "admin"
+    project.role !== "admin" &&
+    project.role !== "support"
   ) {
     throw new ForbiddenError("You can only resend your own studio invitation");
   }
@@ -258,9 +260,15 @@ export function autologinPath(studioId: string, token: string) {
   return `/studios/autologin/${encodeURIComponent(studioId)}?token=${token}`;
 }
 
+/** The project, once the user may open its studio ("studio.launch": members, not support). */
+async function launchableProject(user: User, studioId: string): Promise<Project> {
+  await requireProjectAction(user, studioId, "studio.launch");
+  return getProject(user, studioId);
+}
+
 /** 'Take me to Studio': checks access and readiness, and hands out the launch address. */
 export async function prepareLaunch(user: User, studioId: string): Promise<{ url: string }> {
-  const project = await getProject(user, studioId);
+  const project = await launchableProject(user, studioId);
   if (!project.studioUrl && !project.studioSanityId) {
     throw new ConflictError("The content studio is not ready yet. Try again shortly.");
   }
@@ -286,7 +294,7 @@ export async function resolveLaunch(token: string, studioId: string): Promise<La
   }
   const user = await getUser(claims.userId);
   if (!user) throw new InvalidError("This studio link is invalid or has expired");
-  const project = await getProject(user, claims.studioId);
+  const project = await launchableProject(user, claims.studioId);
   const studioUrl = await studioUrlOf(project);
   const [row] = await db()
     .select({ hide: users.hideStudioSplash })
@@ -307,7 +315,7 @@ export async function finishLaunch(
   studioId: string,
   hideSplash: boolean,
 ): Promise<{ studioUrl: string }> {
-  const project = await getProject(user, studioId);
+  const project = await launchableProject(user, studioId);
   const studioUrl = await studioUrlOf(project);
   await setHideSplash(user, hideSplash);
   return { studioUrl };

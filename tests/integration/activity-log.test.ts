@@ -177,13 +177,22 @@ describe("listActivity", () => {
     expect((await listActivity(user, p.studioId, { limit: 100_000 })).entries).toHaveLength(1000);
   });
 
-  it("is for the owner and accepted members only", async () => {
+  it("is for the owner, accepted members and platform admins (whose look is logged)", async () => {
     const p = await project(owner);
     await withMembers(p._id);
     await seed(p._id, [{ type: "members.invitation.sent", minutesAgo: 1 }]);
     expect((await listActivity(asUser(owner), p.studioId)).total).toBe(1);
     expect((await listActivity(asUser(editor), p.studioId)).total).toBe(1);
-    for (const who of [invited, outsider, platformAdmin]) {
+    // Support access: the platform admin's view is written before the log is read.
+    const support = await listActivity(asUser(platformAdmin), p.studioId);
+    expect(support.total).toBe(2);
+    expect(support.entries[0]).toMatchObject({
+      type: "support.viewed",
+      label: "Support access",
+      content: `Support access by ${platformAdmin.name}: viewed the project`,
+    });
+    expect((await listActivity(asUser(owner), p.studioId)).total).toBe(2);
+    for (const who of [invited, outsider]) {
       await expect(listActivity(asUser(who), p.studioId), who.name).rejects.toThrow(NotFoundError);
     }
     await expect(listActivity(null, p.studioId)).rejects.toThrow(NotFoundError);

@@ -29,7 +29,7 @@ async function addMember(
 }
 
 describe("the project navigation pages (/sites/{section}/{studioId})", () => {
-  it("show the project to its owner and accepted members, 404 to everyone else", async () => {
+  it("show the project to its owner, accepted members and support, 404 to everyone else", async () => {
     const owner = await createUser();
     const editor = await createUser();
     const invited = await createUser();
@@ -50,16 +50,17 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
       const path = `/sites/${section}/${project.studioId}`;
       const load = (cookie?: string, studioId = project.studioId) =>
         call(loader, makeRequest(path, { cookie }), { studioId });
-      for (const who of ["owner", "editor"] as const) {
+      const roles = { owner: "owner", editor: "editor", admin: "support" } as const;
+      for (const who of ["owner", "editor", "admin"] as const) {
         const res = await load(cookies[who]);
         expect(res.status, `${section} ${who}`).toBe(200);
         expect((await res.json()).project).toMatchObject({
           studioId: project.studioId,
           name: project.name,
-          role: who === "owner" ? "owner" : "editor",
+          role: roles[who],
         });
       }
-      for (const who of ["invited", "outsider", "admin"] as const) {
+      for (const who of ["invited", "outsider"] as const) {
         expect((await load(cookies[who])).status, `${section} ${who}`).toBe(404);
       }
       expect((await load(cookies.owner, "no-such-studio")).status, section).toBe(404);

@@ -88,7 +88,7 @@ describe("POST /api/app/members: invite", () => {
     expect(mail.text).toContain("no new password is needed");
   });
 
-  it("is allowed to the owner, member admins and platform admins with access, nobody else", async () => {
+  it("is allowed to the owner, member admins and platform admins, nobody else", async () => {
     const owner = await actor();
     const project = await ownedProject(owner);
     const admin = await acceptedMember(owner, project, "admin");
@@ -120,11 +120,12 @@ describe("POST /api/app/members: invite", () => {
       expect(Boolean(await memberRow(project._id, email)), who).toBe(status === 201);
     }
 
-    // A platform admin who is not on the project sees nothing of it.
+    // A platform admin who is not on the project adds members too (support access, issue 9).
     const otherOwner = await actor();
     const other = await ownedProject(otherOwner);
-    const res = await invite(platformAdmin.cookie, other.studioId, "nope@example.com");
-    expect(res.status).toBe(404);
+    const res = await invite(platformAdmin.cookie, other.studioId, "helped@example.com");
+    expect(res.status).toBe(201);
+    expect(Boolean(await memberRow(other._id, "helped@example.com"))).toBe(true);
   });
 
   it("refuses an address that is already a member or the owner", async () => {

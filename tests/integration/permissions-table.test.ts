@@ -69,7 +69,10 @@ const status = (code: number, location?: string): Expect => ({ status: code, loc
 const MEMBERS = allow(["editor", "developer", "admin", "owner"]);
 const SIGNED_IN = allow(ACTORS.filter((a) => a !== "anonymous"));
 const PLATFORM_ADMIN = allow(["platformAdmin"]);
-const PROJECT_ADMINS = allow(["admin", "owner"]);
+/** Who sees a project: its owner and members, and platform admins (support access, issue 9). */
+const VIEWERS = allow(["editor", "developer", "admin", "owner", "platformAdmin"]);
+/** Who manages members and the domain: owner, member admins and platform admins. */
+const MANAGERS = allow(["admin", "owner", "platformAdmin"]);
 const PUBLIC = everyone("allow");
 const NOT_ALLOWED = everyone(status(405));
 
@@ -397,13 +400,20 @@ const next = () => `${Date.now().toString(36)}-${(unique += 1)}`;
 
 /** The dashboard's member forms: managers act, other members are refused, the rest denied. */
 const MANAGERS_FORM: Expectations = {
-  ...PROJECT_ADMINS,
+  ...MANAGERS,
   editor: "refused",
   developer: "refused",
 };
 
 /** The dashboard shows its invitee the invitation card (issue 9), everyone else as before. */
-const INVITED_OR_MEMBERS = allow(["invited", "editor", "developer", "admin", "owner"]);
+const INVITED_OR_MEMBERS = allow([
+  "invited",
+  "editor",
+  "developer",
+  "admin",
+  "owner",
+  "platformAdmin",
+]);
 
 /** The card's forms: the invitee answers; members and owner are refused; the rest get 404. */
 const INVITEE_FORM: Expectations = {
@@ -412,6 +422,7 @@ const INVITEE_FORM: Expectations = {
   developer: "refused",
   admin: "refused",
   owner: "refused",
+  platformAdmin: "refused",
 };
 
 const dashboardForm = (f: Fixture, form: Record<string, string>): Req => ({
@@ -430,7 +441,7 @@ const sectionRow = (section: string): Row => ({
         path: `/sites/${section}/${f.a.studioId}`,
         params: { studioId: f.a.studioId },
       }),
-      expect: MEMBERS,
+      expect: VIEWERS,
     },
   ],
 });
@@ -463,7 +474,7 @@ const ROWS: Row[] = [
     file: "_app.tsx",
     cases: [
       {
-        name: "GET /sites/{A} (the shell's picker never names a hidden project)",
+        name: "GET /sites/{A} (the picker names A for its viewers, and lists only one's own)",
         fn: "loader",
         request: (f) => ({ path: `/sites/${f.a.studioId}` }),
         expect: SIGNED_IN,
@@ -473,7 +484,8 @@ const ROWS: Row[] = [
             picker: { projects: { studioId: string }[]; selected: { studioId: string } | null };
           };
           const member = MEMBERS[actor] === "allow";
-          expect(body.picker.selected?.studioId ?? null, actor).toBe(member ? f.a.studioId : null);
+          const viewer = VIEWERS[actor] === "allow";
+          expect(body.picker.selected?.studioId ?? null, actor).toBe(viewer ? f.a.studioId : null);
           expect(
             body.picker.projects.some((p) => p.studioId === f.a.studioId),
             actor,
@@ -514,16 +526,21 @@ const ROWS: Row[] = [
     file: "_app.sites.$studioId.tsx",
     cases: [
       {
-        name: "GET /sites/{A} (dashboard; the invitee gets the invitation card)",
+        name: "GET /sites/{A} (dashboard; the invitee gets the invitation card, support the page)",
         fn: "loader",
         request: (f) => ({ path: `/sites/${f.a.studioId}`, params: { studioId: f.a.studioId } }),
         expect: INVITED_OR_MEMBERS,
         check: async (res, actor) => {
           if (res.status !== 200) return;
-          const body = (await res.clone().json()) as { invitation: unknown; project?: unknown };
-          // The invitee sees the card and nothing of the project; members see no card.
+          const body = (await res.clone().json()) as {
+            invitation: unknown;
+            project?: { role: string };
+          };
+          // The invitee sees the card and nothing of the project; members see no card, and a
+          // platform admin outside the project sees it as support.
           expect(Boolean(body.invitation), actor).toBe(actor === "invited");
           expect(body.project === undefined, actor).toBe(actor === "invited");
+          if (actor === "platformAdmin") expect(body.project?.role).toBe("support");
         },
       },
       {
@@ -582,7 +599,11 @@ const ROWS: Row[] = [
         name: "POST member-leave",
         fn: "action",
         request: (f) => dashboardForm(f, { intent: "member-leave" }),
-        expect: { ...allow(["editor", "developer", "admin"]), owner: "refused" },
+        expect: {
+          ...allow(["editor", "developer", "admin"]),
+          owner: "refused",
+          platformAdmin: "refused",
+        },
       },
     ],
   },
@@ -596,7 +617,7 @@ const ROWS: Row[] = [
           path: `/sites/${f.a.studioId}/activity`,
           params: { studioId: f.a.studioId },
         }),
-        expect: MEMBERS,
+        expect: VIEWERS,
       },
     ],
   },
@@ -610,7 +631,7 @@ const ROWS: Row[] = [
           path: `/sites/${f.a.studioId}/deployment-error`,
           params: { studioId: f.a.studioId },
         }),
-        expect: MEMBERS,
+        expect: VIEWERS,
       },
     ],
   },
@@ -624,7 +645,7 @@ const ROWS: Row[] = [
           path: `/sites/${f.a.studioId}/failed-deployment`,
           params: { studioId: f.a.studioId },
         }),
-        expect: MEMBERS,
+        expect: VIEWERS,
       },
       {
         name: "POST Retry deploy of A (failed)",
@@ -713,7 +734,7 @@ const ROWS: Row[] = [
         name: "GET /api/app/{A._id}",
         fn: "loader",
         request: (f) => ({ path: `/api/app/${f.a.id}`, params: { id: f.a.id } }),
-        expect: MEMBERS,
+        expect: VIEWERS,
       },
     ],
   },
@@ -797,7 +818,7 @@ const ROWS: Row[] = [
           path: "/api/app/members",
           json: { studioId: f.a.studioId, email: `invitee-${next()}@example.com`, role: "editor" },
         }),
-        expect: PROJECT_ADMINS,
+        expect: MANAGERS,
       },
       {
         name: "PATCH accept A's invitation",
@@ -837,7 +858,7 @@ const ROWS: Row[] = [
             role: "editor",
           },
         }),
-        expect: PROJECT_ADMINS,
+        expect: MANAGERS,
       },
       {
         name: "DELETE revoke the invitation",
@@ -852,7 +873,7 @@ const ROWS: Row[] = [
             memberInvitationKey: f.invitationKeyA,
           },
         }),
-        expect: PROJECT_ADMINS,
+        expect: MANAGERS,
       },
       {
         name: "DELETE remove the editor",
@@ -866,7 +887,7 @@ const ROWS: Row[] = [
             memberEmail: f.users.editor.email,
           },
         }),
-        expect: PROJECT_ADMINS,
+        expect: MANAGERS,
       },
     ],
   },
@@ -886,7 +907,8 @@ const ROWS: Row[] = [
           path: "/api/app/project-invite",
           json: { projectId: f.a.id, email: emailOf(f, actor) },
         }),
-        expect: MEMBERS,
+        // Support has no studio invitation of its own to resend.
+        expect: { ...MEMBERS, platformAdmin: status(400) },
       },
       {
         name: "POST resend the developer's studio invitation on A",
@@ -895,7 +917,7 @@ const ROWS: Row[] = [
           path: "/api/app/project-invite",
           json: { projectId: f.a.id, email: f.users.developer.email },
         }),
-        expect: allow(["developer", "admin", "owner"]),
+        expect: allow(["developer", "admin", "owner", "platformAdmin"]),
       },
     ],
   },
@@ -942,7 +964,7 @@ const ROWS: Row[] = [
           path: `/api/deployments/${f.a.studioId}`,
           params: { studioId: f.a.studioId },
         }),
-        expect: MEMBERS,
+        expect: VIEWERS,
       },
       {
         name: "POST (405)",
@@ -1255,7 +1277,8 @@ const ROWS: Row[] = [
             redirectTo: `/sites/${f.a.studioId}`,
           },
         }),
-        expect: MEMBERS,
+        // Support has no studio invitation of its own: the form says it could not resend.
+        expect: { ...MEMBERS, platformAdmin: "refused" },
       },
     ],
   },
@@ -1812,10 +1835,18 @@ describe("membership is read on every request", () => {
   });
 });
 
-describe("platform admins inside a project", () => {
-  it("get the platform-admin rights only where they are a member", async () => {
+describe("platform admins on other people's projects (support access)", () => {
+  const supportEntries = async (projectId: string, userId: string) =>
+    db()
+      .select({ type: eventLogs.type, content: eventLogs.content })
+      .from(eventLogs)
+      .where(and(eq(eventLogs.projectId, projectId), eq(eventLogs.actorId, userId)))
+      .then((rows) => rows.filter((r) => r.type.startsWith("support.")));
+
+  it("add members outside the project, each change logged; as a member, no support entry", async () => {
     const f = fixture;
     await baseline(f);
+    await db().delete(eventLogs).where(eq(eventLogs.actorId, f.users.platformAdmin.id));
     const { action } = await importRoute("api.app.members.ts");
     const invite = () =>
       call(
@@ -1825,10 +1856,16 @@ describe("platform admins inside a project", () => {
           json: { studioId: f.a.studioId, email: `pa-${next()}@example.com`, role: "editor" },
         }),
       );
-    // Outside the project: hidden, like for anyone else.
-    expect((await invite()).status).toBe(404);
-    // An editor member who is a platform admin may add members (spec 6: "platform admin, owner
-    // or member admin").
+    // Outside the project (spec 6: "platform admin, owner or member admin"): allowed, logged.
+    expect((await invite()).status).toBe(201);
+    expect((await invite()).status).toBe(201);
+    const logged = await supportEntries(f.a.id, f.users.platformAdmin.id);
+    expect(logged.filter((e) => e.type === "support.changed")).toEqual([
+      { type: "support.changed", content: "Support access by Pat Platform: added a member" },
+      { type: "support.changed", content: "Support access by Pat Platform: added a member" },
+    ]);
+    // An editor member who is a platform admin acts as a member: no support entry.
+    await db().delete(eventLogs).where(eq(eventLogs.actorId, f.users.platformAdmin.id));
     await db().insert(members).values({
       projectId: f.a.id,
       userId: f.users.platformAdmin.id,
@@ -1837,7 +1874,7 @@ describe("platform admins inside a project", () => {
       status: "accepted",
     });
     expect((await invite()).status).toBe(201);
+    expect(await supportEntries(f.a.id, f.users.platformAdmin.id)).toEqual([]);
     await baseline(f);
-    expect((await invite()).status).toBe(404);
   });
 });

@@ -102,7 +102,7 @@ describe("GET /api/app/{id}", () => {
     expect(JSON.stringify(asEditor)).not.toContain(invitedKey);
   });
 
-  it("is a 404 for outsiders, the invited and platform admins outside the project, 401 anonymously", async () => {
+  it("is a 404 for outsiders and the invited, support for platform admins, 401 anonymously", async () => {
     const outsider = await actor();
     expect((await get(outsider.cookie, project.studioId)).status).toBe(404);
     const invitee = await actor({ email: "pending@example.com" });
@@ -112,7 +112,12 @@ describe("GET /api/app/{id}", () => {
     const adminCookie = existing
       ? await sessionCookie(existing.id)
       : (await actor({ email: "admin@example.com" })).cookie;
-    expect((await get(adminCookie, project.studioId)).status).toBe(404);
+    const support = await get(adminCookie, project.studioId);
+    expect(support.status).toBe(200);
+    const body = (await support.json()) as { role: string; members: unknown[] };
+    // Support sees every member, as the owner and member admins do.
+    expect(body.role).toBe("support");
+    expect(body.members.length).toBeGreaterThan(1);
     expect((await get(undefined, project.studioId)).status).toBe(401);
     expect((await get(owner.cookie, "no-such-project")).status).toBe(404);
   });

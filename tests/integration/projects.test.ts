@@ -235,7 +235,7 @@ describe("GET /api/app/{id} (getProject)", () => {
     }
   });
 
-  it("returns it to an accepted member, and 404 to invited members, outsiders and platform admins", async () => {
+  it("returns it to an accepted member and to platform admins (support), 404 to invited members and outsiders", async () => {
     const owner = await createUser();
     const member = await createUser();
     const invited = await createUser();
@@ -252,7 +252,10 @@ describe("GET /api/app/{id} (getProject)", () => {
     const ok = await get(member.id);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ role: "developer", isOwner: false });
-    for (const userId of [invited.id, outsider.id, admin.id]) {
+    const support = await get(admin.id);
+    expect(support.status).toBe(200);
+    expect(await support.json()).toMatchObject({ role: "support", isOwner: false });
+    for (const userId of [invited.id, outsider.id]) {
       const res = await get(userId);
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ error: "Project not found" });

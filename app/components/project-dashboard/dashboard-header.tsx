@@ -124,3 +124,23 @@ export function FailureBanner({ studioId, permanent }: { studioId: string; perma
     </div>
   );
 }
+
+/**
+ * A platform admin on a project they have no role in (support access, issue 9): says what they
+ * may do here and that the customer sees the visit in the Activity Log.
+ */
+export function SupportBanner({ ownerName }: { ownerName: string }) {
+  return (
+    <aside
+      aria-label="Support access"
+      className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
+      <p>
+        <strong>Support access.</strong> You are viewing {ownerName || "a customer"}&apos;s project
+        as a platform admin. You can manage members and the domain; deploying and the content studio
+        stay with the project&apos;s team. This visit and every change you make are recorded in the
+        project&apos;s Activity Log.
+      </p>
+    </aside>
+  );
+}

@@ -23,6 +23,10 @@ export type ProjectListData = {
   query: string;
   /** The cursor this page starts after (a no-JavaScript "Load more" link), or null. */
   cursor: string | null;
+  /** "all": a platform admin's list of every project; "mine" for everyone else. */
+  scope: "mine" | "all";
+  /** Platform admins get the 'My projects' / 'All projects' filter. */
+  canSeeAll: boolean;
 };
 
 const SEARCH_DEBOUNCE_MS = 1500; // spec section 9: search inputs other than integrations
@@ -33,7 +37,11 @@ const ROLE_LABEL: Record<ProjectSummary["role"], string> = {
   admin: "Admin",
   developer: "Developer",
   editor: "Editor",
+  support: "None (support access)",
 };
+
+/** The scope parameter as it goes in a URL: only "all" is written. */
+const scopeParam = (scope: ProjectListData["scope"]) => (scope === "all" ? "all" : null);
 
 /**
  * For the list routes: opening or closing the Create New dialog (?dialog=create) changes nothing
@@ -63,6 +71,7 @@ export function ProjectListPage({ page }: { page: ProjectListData }) {
   usePolling(POLL_MS);
   const location = useLocation();
   const createHref = listUrl(location.pathname, {
+    scope: scopeParam(page.scope),
     q: page.query || null,
     cursor: page.cursor,
     dialog: "create",
@@ -77,10 +86,11 @@ export function ProjectListPage({ page }: { page: ProjectListData }) {
           Create New
         </ButtonLink>
       </div>
-      <SearchForm query={page.query} />
-      {/* A new search or start point is a new list: appended pages start over. */}
+      {page.canSeeAll ? <ScopeFilter scope={page.scope} /> : null}
+      <SearchForm query={page.query} scope={page.scope} />
+      {/* A new search, scope or start point is a new list: appended pages start over. */}
       <ProjectList
-        key={`${page.query}\n${page.cursor ?? ""}`}
+        key={`${page.scope}\n${page.query}\n${page.cursor ?? ""}`}
         page={page}
         createHref={createHref}
       />
@@ -88,7 +98,34 @@ export function ProjectListPage({ page }: { page: ProjectListData }) {
   );
 }
 
-function SearchForm({ query }: { query: string }) {
+/**
+ * Platform admins' filter: their own projects, or every project (support access, which each
+ * project's Activity Log records when opened). Links, so it works without JavaScript.
+ */
+function ScopeFilter({ scope }: { scope: ProjectListData["scope"] }) {
+  const location = useLocation();
+  const item = (value: ProjectListData["scope"], label: string) => (
+    <Link
+      to={listUrl(location.pathname, { scope: scopeParam(value) })}
+      aria-current={scope === value ? "page" : undefined}
+      className={
+        scope === value
+          ? "rounded-md bg-brand px-3 py-1.5 text-sm font-medium text-white"
+          : "rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+      }
+    >
+      {label}
+    </Link>
+  );
+  return (
+    <nav aria-label="Projects to show" className="flex gap-2">
+      {item("mine", "My projects")}
+      {item("all", "All projects")}
+    </nav>
+  );
+}
+
+function SearchForm({ query, scope }: { query: string; scope: ProjectListData["scope"] }) {
   const navigate = useNavigate();
   const location = useLocation();
   const [value, setValue] = useState(query);
@@ -105,16 +142,17 @@ function SearchForm({ query }: { query: string }) {
   useEffect(() => {
     if (value.trim() === searched) return;
     const timer = setTimeout(() => {
-      navigate(listUrl(location.pathname, { q: value.trim() || null }), {
+      navigate(listUrl(location.pathname, { scope: scopeParam(scope), q: value.trim() || null }), {
         replace: true,
         preventScrollReset: true,
       });
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [value, searched, navigate, location.pathname]);
+  }, [value, searched, navigate, location.pathname, scope]);
 
   return (
     <Form method="get" role="search" className="flex max-w-xl gap-2">
+      {scope === "all" ? <input type="hidden" name="scope" value="all" /> : null}
       <label htmlFor="project-search" className="sr-only">
         Search projects
       </label>
@@ -144,7 +182,7 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
   // Each fetched page is kept by its cursor, so a revalidated page replaces itself.
   useEffect(() => {
     const next = fetcher.data;
-    if (!next?.cursor || next.query !== page.query) return;
+    if (!next?.cursor || next.query !== page.query || next.scope !== page.scope) return;
     setMore((pages) => {
       const at = pages.findIndex((p) => p.cursor === next.cursor);
       if (at === -1) return [...pages, next];
@@ -152,7 +190,7 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
       copy[at] = next;
       return copy;
     });
-  }, [fetcher.data, page.query]);
+  }, [fetcher.data, page.query, page.scope]);
 
   const projects = useMemo(() => {
     const seen = new Set<string>();
@@ -168,9 +206,14 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
     if (more.some((p) => p.cursor === nextCursor)) return;
     // ?index makes the fetcher call the index route's loader, not its parent's.
     fetcher.load(
-      listUrl(location.pathname, { index: "", q: page.query || null, cursor: nextCursor }),
+      listUrl(location.pathname, {
+        index: "",
+        scope: scopeParam(page.scope),
+        q: page.query || null,
+        cursor: nextCursor,
+      }),
     );
-  }, [nextCursor, fetcher, more, location.pathname, page.query]);
+  }, [nextCursor, fetcher, more, location.pathname, page.query, page.scope]);
 
   // Infinite scroll: load the next page when the end of the list comes into view.
   const sentinel = useRef<HTMLDivElement>(null);
@@ -203,7 +246,10 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
       return (
         <p className="py-12 text-center text-slate-600 dark:text-slate-300">
           No more projects.{" "}
-          <Link to={location.pathname} className="text-brand underline">
+          <Link
+            to={listUrl(location.pathname, { scope: scopeParam(page.scope) })}
+            className="text-brand underline"
+          >
             Back to the newest projects
           </Link>
         </p>
@@ -229,7 +275,10 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
         <p className="text-sm">
           Showing older projects.{" "}
           <Link
-            to={listUrl(location.pathname, { q: page.query || null })}
+            to={listUrl(location.pathname, {
+              scope: scopeParam(page.scope),
+              q: page.query || null,
+            })}
             className="text-brand underline"
           >
             Back to the newest projects
@@ -238,7 +287,9 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
       ) : null}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
-          <caption className="sr-only">Your projects, newest first</caption>
+          <caption className="sr-only">
+            {page.scope === "all" ? "All projects" : "Your projects"}, newest first
+          </caption>
           <thead className="bg-slate-50 text-left dark:bg-slate-900">
             <tr>
               <th scope="col" className="px-4 py-3 font-semibold">
@@ -288,7 +339,11 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
           // A link, so it works without JavaScript (renders the next page); with JavaScript it
           // appends the next page in place.
           <Link
-            to={listUrl(location.pathname, { q: page.query || null, cursor: nextCursor })}
+            to={listUrl(location.pathname, {
+              scope: scopeParam(page.scope),
+              q: page.query || null,
+              cursor: nextCursor,
+            })}
             className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
             aria-disabled={loading || undefined}
             onClick={(event) => {

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "event_logs_support_view_hour_idx" ON "event_logs" USING btree ("project_id","actor_id",date_trunc('hour', "timestamp" at time zone 'UTC')) WHERE "event_logs"."type" = 'support.viewed';
