@@ -1,12 +1,14 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { logInOrSignUp, otherPerson } from "./support/members";
+import { linkIn, waitForMail } from "./support/mail";
+import { logInOrSignUp, otherPerson, PASSWORD } from "./support/members";
 
 /**
  * Issue 9 part 3, once with JavaScript and once without: a platform admin is the support team.
- * A customer (not an admin) creates a project; a platform admin finds it under 'All projects',
- * opens it (a support banner, no studio launch), adds a member; the customer sees 'Support
- * access by ...' in the project's Activity Log.
+ * A customer (not an admin) is let in through a request for access the platform admin approves,
+ * and creates a project; the platform admin finds it under 'All projects', opens it (a support
+ * banner, no studio note), adds a member; the customer sees 'Support access by ...' in the
+ * project's Activity Log.
  */
 
 const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
@@ -39,13 +41,42 @@ test("a platform admin opens a stranger's project, adds a member, and the owner 
   const newMember = `helped-${tag}-${run}@example.com`;
   const customerEmail = `customer-${tag}-${run}@example.com`;
 
-  // 1. A customer, who is no platform admin, creates a project.
+  // 1. A customer, who is no platform admin, requests access; the platform admin approves it;
+  //    the customer signs up from the mail and creates a project.
+  await logInOrSignUp(page, "Sol Support", `support-${tag}@example.com`);
   const { page: customer, problems } = await otherPerson(browser, testInfo);
-  await logInOrSignUp(customer, "Cleo Customer", customerEmail);
+  await customer.goto("/request-access");
+  await customer.getByLabel("Name").fill("Cleo Customer");
+  await customer.getByLabel("Business Email").fill(customerEmail);
+  await customer.getByRole("button", { name: "Request Access" }).click();
+  await customer
+    .getByRole("dialog", { name: "Confirm Request Access?" })
+    .getByRole("button", { name: "Yes, confirm" })
+    .click();
+  await expect(customer.getByRole("heading", { name: "Request sent!" })).toBeVisible();
+  // The request is stored by a job; its mail says it is there.
+  await waitForMail(customerEmail, /request/i);
+  await page.goto(`/admin?q=${encodeURIComponent(customerEmail)}`);
+  const request = page.getByRole("article", { name: "Cleo Customer" });
+  await request
+    .getByRole("button", { name: "Approve request of Cleo Customer" })
+    .or(request.getByRole("link", { name: "Approve request of Cleo Customer" }))
+    .click();
+  await page
+    .getByRole("dialog", { name: "Confirm Request Approval" })
+    .getByRole("button", { name: "Yes, confirm" })
+    .click();
+  await expect(request.getByText("APPROVED")).toBeVisible();
+  await customer.goto(
+    linkIn(await waitForMail(customerEmail, /\/signup\?email=/), "/signup?email="),
+  );
+  await customer.getByLabel("Name").fill("Cleo Customer");
+  await customer.getByLabel("Password").fill(PASSWORD);
+  await customer.getByRole("button", { name: "Sign up" }).click();
+  await expect(customer.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
   const dashboard = await createBusinessProject(customer, projectName);
 
   // 2. The platform admin: 'My projects' does not list it, 'All projects' finds it by name.
-  await logInOrSignUp(page, "Sol Support", `support-${tag}@example.com`);
   await page.goto("/sites");
   const filter = page.getByRole("navigation", { name: "Projects to show" });
   await expect(filter.getByRole("link", { name: "My projects" })).toHaveAttribute(
