@@ -311,7 +311,7 @@ export const rateLimits = pgTable(
 
 /*
  * State of the built-in local providers (PROVIDERS=local): they behave like the vendors, with
- * their data here. Nothing in app/services reads these tables; only app/providers/<kind>/local.ts.
+ * their data here. Nothing in app/services reads these tables; only app/providers/<kind>/local.server.ts.
  */
 export const localStudios = pgTable("local_studios", {
   id: text("id").primaryKey(),

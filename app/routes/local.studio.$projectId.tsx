@@ -6,7 +6,7 @@ import {
   acceptLocalInvite,
   findLocalInvite,
   getLocalStudio,
-} from "~/providers/content-studio/local";
+} from "~/providers/content-studio/local.server";
 import { readForm, requireLocalProviders } from "~/utils/http.server";
 import { getOptionalUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -9,7 +9,7 @@ import { database } from "~/db/client.server";
 import { queue, work } from "~/jobs/queue.server";
 import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
-import { advanceLocalDeploy, LOCAL_ADVANCE_JOB } from "~/providers/hosting/local";
+import { advanceLocalDeploy, LOCAL_ADVANCE_JOB } from "~/providers/hosting/local.server";
 import type { Deployment, HostingProviderName } from "~/providers/hosting/types";
 import { loader as publicSite } from "~/routes/local.sites.$siteId";
 import { resetEnv } from "~/utils/env.server";

@@ -4,7 +4,7 @@
  * 401/403/404/422/429 (with X-RateLimit-Reset) and 5xx to ProviderError.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createNetlifyHosting } from "~/providers/hosting/netlify";
+import { createNetlifyHosting } from "~/providers/hosting/netlify.server";
 import { vendorSiteName } from "~/providers/hosting/status";
 import type { HostingProvider } from "~/providers/hosting/types";
 import { resetEnv } from "~/utils/env.server";

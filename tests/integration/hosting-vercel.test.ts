@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GetDeploymentsResponseBody$inboundSchema } from "@vercel/sdk/models/getdeploymentsop.js";
 import { vendorSiteName } from "~/providers/hosting/status";
 import type { HostingProvider } from "~/providers/hosting/types";
-import { createVercelHosting, TRIGGER_META_KEY } from "~/providers/hosting/vercel";
+import { createVercelHosting, TRIGGER_META_KEY } from "~/providers/hosting/vercel.server";
 import { resetEnv } from "~/utils/env.server";
 import { sdkSchemaViolations, startVercelStandIn, type VercelStandIn } from "../stand-ins/vercel";
 import { rejection } from "../stand-ins/provider-error";

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localStudioInvites, outbox, projects } from "~/db/schema";
-import { acceptLocalInvite } from "~/providers/content-studio/local";
+import { acceptLocalInvite } from "~/providers/content-studio/local.server";
 import { action as inviteApi, loader as inviteApiGet } from "~/routes/api.app.project-invite";
 import { action as resendForm } from "~/routes/resources.studio-invite";
 import { getProject } from "~/services/projects.server";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localDeploys, localSites, localStudioInvites, localStudios, outbox } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import { createLocalContentStudio } from "~/providers/content-studio/local";
+import { createLocalContentStudio } from "~/providers/content-studio/local.server";
 import { loader as loginLoader } from "~/routes/auth.login";
 import { loader as siteLoader } from "~/routes/local.sites.$siteId";
 import { action as studioAction, loader as studioLoader } from "~/routes/local.studio.$projectId";

@@ -1,6 +1,6 @@
 import { env, type Env } from "~/utils/env.server";
-import { createLocalContentStudio } from "./local";
-import { createSanityContentStudio } from "./sanity";
+import { createLocalContentStudio } from "./local.server";
+import { createSanityContentStudio } from "./sanity.server";
 import type { ContentStudioProvider } from "./types";
 
 export type { ContentStudioProvider } from "./types";

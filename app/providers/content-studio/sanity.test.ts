@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSanityStandIn, type SanityStandIn } from "../../../tests/stand-ins/sanity";
-import { createSanityContentStudio, idempotencyTag } from "./sanity";
+import { createSanityContentStudio, idempotencyTag } from "./sanity.server";
 import { rejection } from "../../../tests/stand-ins/provider-error";
 
 let standIn: SanityStandIn | undefined;

@@ -1,13 +1,13 @@
 /**
- * The hosting registry: PROVIDERS=local (default) gives the built-in stand-ins of local.ts,
+ * The hosting registry: PROVIDERS=local (default) gives the built-in stand-ins of local.server.ts,
  * PROVIDERS=live the vendor adapters with the NETLIFY_* / VERCEL_* credentials.
  */
 import { env, type Env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
-import { createLocalHosting, localSitePage } from "./local";
-import { createNetlifyHosting } from "./netlify";
+import { createLocalHosting, localSitePage } from "./local.server";
+import { createNetlifyHosting } from "./netlify.server";
 import type { HostingProvider, HostingProviderName } from "./types";
-import { createVercelHosting } from "./vercel";
+import { createVercelHosting } from "./vercel.server";
 
 export type { HostingProvider, HostingProviderName } from "./types";
 /** What the local stand-in's public website shows (app/routes/local.sites.$siteId.tsx). */

@@ -1,5 +1,5 @@
 import type { JobDefinition } from "~/jobs/types";
-import { advanceLocalDeploy, LOCAL_ADVANCE_JOB } from "./local";
+import { advanceLocalDeploy, LOCAL_ADVANCE_JOB } from "./local.server";
 
 /**
  * Jobs of the local hosting provider: "local-hosting.advance" moves a deployment one state on

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeForStatus, httpProviderError, retryAfterSeconds } from "./vendor-errors";
+import { codeForStatus, httpProviderError, retryAfterSeconds } from "./vendor-errors.server";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 

@@ -16,7 +16,7 @@ import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
 import { vendorSiteName, vercelStatus } from "./status";
 import type { Deployment, HostedSite, HostingProvider } from "./types";
-import { httpProviderError } from "./vendor-errors";
+import { httpProviderError } from "./vendor-errors.server";
 
 const PROVIDER = "vercel";
 const DEFAULT_PER_PAGE = 10;

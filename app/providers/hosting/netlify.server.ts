@@ -14,7 +14,7 @@ import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
 import { netlifyStatus, triggerMarker, vendorSiteName } from "./status";
 import type { Deployment, HostedSite, HostingProvider } from "./types";
-import { httpProviderError } from "./vendor-errors";
+import { httpProviderError } from "./vendor-errors.server";
 
 const PROVIDER = "netlify";
 const DEFAULT_BASE_URL = "https://api.netlify.com/api/v1";
