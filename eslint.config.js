@@ -46,7 +46,7 @@ export default tseslint.config(
       "app/jobs/**",
       "app/db/**",
       "app/utils/**",
-      "app/providers/**/local.ts",
+      "app/providers/**/local.server.ts",
       "app/entry.server.tsx",
       "tests/**",
       "**/*.test.ts",

@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import remixConfig from "./remix.config.js";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -17,16 +18,8 @@ export default defineConfig({
   // for the browser.
   optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite", "pg-boss"] },
   plugins: [
-    !isTest &&
-      remix({
-        future: {
-          v3_fetcherPersist: true,
-          v3_relativeSplatPath: true,
-          v3_throwAbortReason: true,
-          v3_singleFetch: true,
-          v3_lazyRouteDiscovery: true,
-        },
-      }),
+    // The Remix options live in remix.config.js.
+    !isTest && remix(remixConfig),
     tsconfigPaths(),
   ],
 });

@@ -15,7 +15,8 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/setup/global-setup.ts"],
-          setupFiles: ["tests/setup/worker-db.ts"],
+          // matchers.ts: toHaveRedirect and toSendToast for responses.
+          setupFiles: ["tests/setup/worker-db.ts", "tests/setup/matchers.ts"],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

@@ -8,6 +8,7 @@ import { closeDatabase, database, migrate } from "~/db/client.server";
 import { startJobs } from "~/jobs/index.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { env } from "~/utils/env.server";
+import { errorLogLine } from "~/utils/request-id.server";
 import { NonceProvider } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -79,7 +80,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) console.error(errorLogLine(request, loadContext.requestId), error);
         },
       },
     );
@@ -87,7 +88,14 @@ export default function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+/**
+ * Every unexpected server error, logged once with its request's id (the id the error page shows;
+ * server/route-errors.mjs sends page loaders' and actions' errors here too).
+ */
+export function handleError(
+  error: unknown,
+  { request, context }: { request: Request; context?: AppLoadContext },
+) {
   if (request.signal.aborted) return;
-  console.error(error);
+  console.error(errorLogLine(request, context?.requestId), error);
 }

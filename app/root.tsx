@@ -16,6 +16,9 @@ import { ErrorPage } from "~/components/error-page";
 import { getOptionalUser } from "~/utils/session.server";
 import { getTheme } from "~/utils/theme.server";
 import { readToast } from "~/utils/toast.server";
+import { requestIdOf } from "~/utils/request-id.server";
+import { getTimeZone } from "~/utils/time-zone.server";
+import { useTimeZoneCookie } from "~/utils/time-zone";
 import { useNonce } from "~/utils/nonce";
 import styles from "./tailwind.css?url";
 
@@ -26,14 +29,15 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "StackShift" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const [user, theme, { toast, setCookie }] = await Promise.all([
     getOptionalUser(request),
     getTheme(request),
     readToast(request),
   ]);
   return data(
-    { user, theme, toast },
+    // requestId: the error pages quote it when this request's render fails.
+    { user, theme, toast, timeZone: getTimeZone(request), requestId: requestIdOf(context) },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
   );
 }
@@ -62,7 +66,9 @@ function Document({ children, theme }: { children: React.ReactNode; theme: strin
 }
 
 export default function App() {
-  const { toast } = useLoaderData<typeof loader>();
+  const { toast, timeZone } = useLoaderData<typeof loader>();
+  // Dates show in the browser's zone from the next page on (UTC until it is known).
+  useTimeZoneCookie(timeZone);
   // The cookie's mode, or the one a toggle is switching to (optimistic: no wait, no reload).
   const theme = useTheme();
   return (

@@ -10,6 +10,7 @@ const SOURCES = [
   "app",
   "public",
   "vite.config.ts",
+  "remix.config.js",
   "tailwind.config.ts",
   "postcss.config.js",
   "package.json",

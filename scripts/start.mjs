@@ -1,4 +1,9 @@
-// `npm start`: builds when the build is missing or older than the sources, then serves.
+// `npm start`: builds when the build is missing or older than the sources, then serves. With
+// PostgreSQL (DATABASE_URL) it runs WEB_CONCURRENCY server processes (default: one per core)
+// through node:cluster; they share sessions, rate limits and jobs through the database. The
+// embedded PGlite database belongs to one process, so without DATABASE_URL there is one.
+import cluster from "node:cluster";
+import os from "node:os";
 import { buildIfStale } from "./build.mjs";
 
 const dev = process.argv.includes("--dev");
@@ -6,10 +11,60 @@ const dev = process.argv.includes("--dev");
 if (!dev && !buildIfStale()) process.exit(1);
 
 // React needs NODE_ENV on the server. Defaulting it here must not make a local run "production" in
-// the contract's sense (where secrets become mandatory), so remember that it was implied.
+// the sense of docs/configuration.md (where secrets become mandatory), so remember that it was
+// implied.
 if (!process.env.NODE_ENV) {
   process.env.NODE_ENV = dev ? "development" : "production";
   process.env.STACKSHIFT_IMPLIED_NODE_ENV = "1";
 }
-const { startServer } = await import("../server/index.mjs");
-await startServer({ dev });
+/** How many server processes: WEB_CONCURRENCY, else one per core; always one for PGlite or dev. */
+function processCount() {
+  const asked = process.env.WEB_CONCURRENCY;
+  if (dev || !process.env.DATABASE_URL) {
+    if (asked && asked !== "1" && cluster.isPrimary) {
+      console.log("WEB_CONCURRENCY ignored: the embedded database serves one process.");
+    }
+    return 1;
+  }
+  if (asked === undefined || asked === "") return os.availableParallelism();
+  const n = Number(asked);
+  if (!Number.isInteger(n) || n < 1 || n > 64) {
+    console.error(`WEB_CONCURRENCY must be a whole number from 1 to 64, not "${asked}".`);
+    process.exit(1);
+  }
+  return n;
+}
+
+const count = processCount();
+if (count > 1 && cluster.isPrimary) {
+  console.log(`Starting ${count} server processes (WEB_CONCURRENCY)`);
+  const startedAt = new Map();
+  const fork = () => startedAt.set(cluster.fork().id, Date.now());
+  for (let i = 0; i < count; i += 1) fork();
+  let stopping = false;
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    // A process that dies at once (a port in use, a bad setting) would die again: stop instead.
+    if (Date.now() - (startedAt.get(worker.id) ?? 0) < 10_000) {
+      console.error(`A server process exited while starting (${signal ?? code}); stopping.`);
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");
+      process.exitCode = 1;
+      return;
+    }
+    console.error(`A server process exited (${signal ?? code}); starting another.`);
+    fork();
+  });
+  const stop = (signal) => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+} else {
+  const { startServer } = await import("../server/index.mjs");
+  await startServer({ dev });
+}

@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
-import { sameOrigin, securityHeaders } from "./middleware.mjs";
+import { requestId, sameOrigin, securityHeaders } from "./middleware.mjs";
+import { instrumentBuild } from "./route-errors.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -15,9 +16,9 @@ export async function startServer({ dev = false } = {}) {
   if (dev) {
     const { createServer } = await import("vite");
     vite = await createServer({ root, server: { middlewareMode: true } });
-    getBuild = () => vite.ssrLoadModule("virtual:remix/server-build");
+    getBuild = async () => instrumentBuild(await vite.ssrLoadModule("virtual:remix/server-build"));
   } else {
-    const build = await import(path.join(root, "build/server/index.js"));
+    const build = instrumentBuild(await import(path.join(root, "build/server/index.js")));
     getBuild = async () => build;
   }
 
@@ -28,6 +29,7 @@ export async function startServer({ dev = false } = {}) {
   app.disable("x-powered-by");
   // Which X-Forwarded-For hops to believe for req.ip (rate limits): TRUST_PROXY.
   app.set("trust proxy", runtime.trustProxy);
+  app.use(requestId());
   app.use(compression());
   app.use(
     securityHeaders({
@@ -52,9 +54,15 @@ export async function startServer({ dev = false } = {}) {
   app.all(
     "*",
     createRequestHandler({
-      build: getBuild,
+      // The build object itself in production: given a function, Remix derives the route tree
+      // and its static handler again on every request (measured: a fifth of the shell's time).
+      build: vite ? getBuild : build,
       mode: dev ? "development" : "production",
-      getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }),
+      getLoadContext: (req, res) => ({
+        cspNonce: res.locals.cspNonce,
+        clientIp: req.ip,
+        requestId: res.locals.requestId,
+      }),
     }),
   );
 

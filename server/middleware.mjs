@@ -1,9 +1,11 @@
 // Express middlewares of server/index.mjs, apart so tests can mount them on a small app.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import helmet from "helmet";
 
 /**
- * Security headers for every response; the CSP nonce is shared with the Remix render. HSTS only
- * when served over https (it would pin a plain-http local run otherwise).
+ * Security headers for every response, set by helmet (decision 013); the CSP nonce is made here
+ * per request and shared with the Remix render (res.locals.cspNonce). No CSP in dev, as before;
+ * HSTS only when served over https (it would pin a plain-http local run otherwise).
  * @param {{ dev?: boolean; secure: boolean; oidcIssuer?: string; formTargets?: string[] }} options
  * @returns {import("express").RequestHandler}
  */
@@ -11,34 +13,35 @@ export function securityHeaders({ dev, secure, oidcIssuer, formTargets: extra = 
   // Forms may also end in a redirect to the identity provider (logout) or an external studio.
   const formTargets = ["'self'", ...extra];
   if (oidcIssuer) formTargets.push(new URL(oidcIssuer).origin);
+  const headers = helmet({
+    contentSecurityPolicy: dev
+      ? false
+      : {
+          useDefaults: false,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", "data:", "https:"],
+            fontSrc: ["'self'", "data:"],
+            connectSrc: ["'self'"],
+            mediaSrc: ["'self'", "https:"],
+            frameSrc: ["https://www.youtube-nocookie.com"],
+            frameAncestors: ["'none'"],
+            baseUri: ["'self'"],
+            objectSrc: ["'none'"],
+            formAction: formTargets,
+          },
+        },
+    // Windows the app opens ('Take me to Studio') keep their opener, as before.
+    crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: secure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: "deny" },
+  });
   return (req, res, next) => {
-    const nonce = randomBytes(16).toString("base64");
-    res.locals.cspNonce = nonce;
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
-    if (secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    if (!dev) {
-      res.setHeader(
-        "Content-Security-Policy",
-        [
-          "default-src 'self'",
-          `script-src 'self' 'nonce-${nonce}'`,
-          "style-src 'self' 'unsafe-inline'",
-          "img-src 'self' data: https:",
-          "font-src 'self' data:",
-          "connect-src 'self'",
-          "media-src 'self' https:",
-          "frame-src https://www.youtube-nocookie.com",
-          "frame-ancestors 'none'",
-          "base-uri 'self'",
-          "object-src 'none'",
-          `form-action ${formTargets.join(" ")}`,
-        ].join("; "),
-      );
-    }
-    next();
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    headers(req, res, next);
   };
 }
 
@@ -62,6 +65,22 @@ export function sameOrigin(appUrl) {
       res.status(403).json({ error: "Cross-origin request refused" });
       return;
     }
+    next();
+  };
+}
+
+/**
+ * A fresh id for every request (a UUID, never taken from the request: a client must not choose
+ * what the logs say), kept in res.locals for the Remix load context and sent back as
+ * X-Request-Id. Logged errors carry it and the error pages show it, so a report can be matched to
+ * its log line.
+ * @returns {import("express").RequestHandler}
+ */
+export function requestId() {
+  return (_req, res, next) => {
+    const id = randomUUID();
+    res.locals.requestId = id;
+    res.setHeader("X-Request-Id", id);
     next();
   };
 }

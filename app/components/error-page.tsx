@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link } from "@remix-run/react";
 export const SUPPORT_EMAIL = "support@stackshift.app";
 
 /**
- * The one error screen. 404s say so; everything else is the spec's 'Oops! Something went
+ * The one error screen. 404s say so; everything else is 'Oops! Something went
  * wrong...' with no internals shown.
  */
 export function ErrorPage({ error }: { error: unknown }) {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -48,7 +49,8 @@ function openPostgres(url: string): Database {
 function openPglite(dataDir: string): Database {
   const dir = path.resolve(dataDir, "db");
   fs.mkdirSync(dir, { recursive: true });
-  const client = new PGlite(dir);
+  // pg_trgm backs the project name search index (migration 0005).
+  const client = new PGlite(dir, { extensions: { pg_trgm } });
   return {
     kind: "pglite",
     db: drizzlePglite(client, { schema }) as unknown as Db,

@@ -1,6 +1,7 @@
 /**
- * The database, one table per entity of spec section 3. Column names are snake_case in SQL and
- * camelCase here; the JSON API renames to the spec's field names (e.g. `_id`) in the services.
+ * The database, one table per entity of the product (users, access requests, projects, members,
+ * event logs, ...). Column names are snake_case in SQL and camelCase here; the services rename
+ * them to the JSON API's field names (e.g. `_id`).
  */
 import { sql } from "drizzle-orm";
 import {
@@ -134,7 +135,7 @@ export const creationStatus = pgEnum("creation_status", [
 export const siteType = pgEnum("site_type", ["business", "enterprise"]);
 export const hostingProvider = pgEnum("hosting_provider", ["netlify", "vercel"]);
 
-/** Hosting details as the providers report them (spec: studioDetails / siteDetails). */
+/** Hosting details as the providers report them; the JSON API's `studioDetails` / `siteDetails`. */
 export type HostingDetails = {
   state?: string;
   ssl?: boolean;
@@ -184,7 +185,7 @@ export const projects = pgTable(
     chromaticProjectToken: text("chromatic_project_token"),
     netlifyAccountId: text("netlify_account_id"),
     deployRetryCount: integer("deploy_retry_count").notNull().default(0),
-    /** Set once, atomically, when the automatic deployment fires (spec section 4). */
+    /** Set once, atomically, when the automatic deployment fires: it fires once per project. */
     autoDeployedAt: timestamp("auto_deployed_at", { withTimezone: true }),
     /** After 3 failed retries the deployment is classed 'Deployment Error' and handled manually. */
     permanentErrorAt: timestamp("permanent_error_at", { withTimezone: true }),
@@ -199,6 +200,9 @@ export const projects = pgTable(
     // Keyset pagination of the project list: newest first, id breaks ties.
     index("projects_created_idx").on(t.createdAt, t.id),
     index("projects_owner_idx").on(t.ownerId),
+    // The name search (`lower(name) like '%q%'`): trigrams let any substring of 3+ characters use
+    // an index instead of reading every row (pg_trgm, created by the migration; PGlite loads it).
+    index("projects_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
   ],
 );
 

@@ -12,7 +12,7 @@ const holder = globalThis as unknown as { __stackshiftBoss?: PgBoss };
 export function createBoss(): PgBoss {
   const current = database();
   const options: PgBoss.ConstructorOptions = {
-    // Mail must reach SMTP within seconds of the action (CONTRACT.md).
+    // Mail must reach SMTP within seconds of the action.
     schedule: true,
     supervise: true,
   };

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ProjectListPage } from "~/components/projects/project-list";
 import type { loader } from "./_app.sites._index";
 
-// Spec section 2: / is the project list too (and where users land after leaving a project).
+// / is the project list too (and where users land after leaving a project).
 export { loader } from "./_app.sites._index";
 export { listShouldRevalidate as shouldRevalidate } from "~/components/projects/project-list";
 

@@ -1,14 +1,6 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useFetcher,
-  useLoaderData,
-  useNavigation,
-  useSubmit,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { DecisionDialog, type DecisionKind } from "~/components/access-requests/decision-dialog";
 import { toRequestCard, type RequestCardView } from "~/components/access-requests/format";
@@ -22,13 +14,17 @@ import {
   getAccessRequest,
   listAccessRequests,
 } from "~/services/access-requests.server";
-import { actionError, readForm } from "~/utils/http.server";
+import { DomainError } from "~/services/errors";
+import { formErrorOf } from "~/utils/form-errors";
+import { formReply, readForm } from "~/utils/http.server";
 import { requirePlatformAdmin } from "~/utils/session.server";
+import { getTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Manage Requests | StackShift" }];
 
-/** Spec section 9: search inputs other than the integrations search debounce 1500 ms. */
+/** Every search input but the integrations search waits for a 1500 ms pause in typing. */
 const SEARCH_DEBOUNCE_MS = 1500;
 
 /** The page's URL for a search, a page and optionally an open confirm dialog. */
@@ -70,12 +66,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     dialog ? getAccessRequest(dialog.id) : null,
   ]);
   const now = new Date();
+  const timeZone = getTimeZone(request);
   return {
     q,
     cursor: cursor ?? null,
-    items: page.items.map((row) => toRequestCard(row, now)),
+    items: page.items.map((row) => toRequestCard(row, now, timeZone)),
     nextCursor: page.nextCursor,
-    // Only Pending requests can be decided (spec section 4), so only they open a dialog.
+    // Only Pending requests can be decided (a decision is final), so only they open a dialog.
     dialog:
       dialog && target?.requestStatus === "Pending"
         ? { kind: dialog.kind, request: { id: target.id, fullName: target.fullName } }
@@ -85,15 +82,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requirePlatformAdmin(request);
-  const form = await readForm(request);
-  const parsed = decisionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
-  if (!parsed.success) {
-    return data(
-      { status: "error" as const, message: "Choose a request to approve or reject." },
-      { status: 400 },
+  const submission = parseWithZod(await readForm(request), { schema: decisionSchema });
+  if (submission.status !== "success") {
+    return formReply(
+      { result: submission.reply({ formErrors: ["Choose a request to approve or reject."] }) },
+      400,
     );
   }
-  const { intent, id } = parsed.data;
+  const { intent, id } = submission.value;
   try {
     const row = await decideAccessRequest(
       id,
@@ -110,16 +106,16 @@ export async function action({ request }: ActionFunctionArgs) {
           : `We let ${row.businessEmail} know.`,
     });
   } catch (error) {
-    return actionError(error);
+    if (!(error instanceof DomainError)) throw error;
+    return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
   }
 }
 
 export default function ManageRequests() {
   const { q, cursor, items, nextCursor, dialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy =
-    navigation.state === "submitting" && navigation.formData?.get("intent") === dialog?.kind;
+  const decisionError = formErrorOf(actionData?.result);
+  const busy = useIsPending({ intent: dialog?.kind, state: "submitting" });
   const cardHrefs = (id: string) => ({
     approveHref: adminHref({ q, cursor, approve: id }),
     rejectHref: adminHref({ q, cursor, reject: id }),
@@ -142,7 +138,7 @@ export default function ManageRequests() {
 
       <SearchBox q={q} />
 
-      {actionData && !dialog ? <FormError message={actionData.message} /> : null}
+      {decisionError && !dialog ? <FormError message={decisionError} /> : null}
 
       {items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-slate-600 dark:border-slate-700 dark:text-slate-300">
@@ -175,7 +171,7 @@ export default function ManageRequests() {
           closeHref={adminHref({ q, cursor })}
           formAction={adminHref({ q, cursor })}
           busy={busy}
-          error={actionData?.message}
+          error={decisionError}
         />
       ) : null}
     </div>
@@ -238,7 +234,7 @@ function MoreRequests({ q, cursor, hrefs }: { q: string; cursor: string; hrefs: 
 
 /**
  * A GET form, so searching works without JavaScript. With JavaScript the typed keyword (lowercased,
- * spec section 5) updates the URL after a 1500 ms pause.
+ * as in every search input) updates the URL after a 1500 ms pause.
  */
 function SearchBox({ q }: { q: string }) {
   const submit = useSubmit();

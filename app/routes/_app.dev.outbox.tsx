@@ -1,29 +1,33 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { format } from "date-fns";
 import { Fragment } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { listQuerySchema } from "~/services/access-requests.schema";
 import { listOutbox, outboxPageEnabled } from "~/services/mail.server";
+import { invariantResponse } from "~/utils/responses.server";
 import { requirePlatformAdmin } from "~/utils/session.server";
+import { formatDate } from "~/utils/dates";
+import { getTimeZone } from "~/utils/time-zone.server";
 
 export const meta: MetaFunction = () => [{ title: "Outbox | StackShift" }];
 
 const LIMIT = 200;
 
 /**
- * The development outbox (CONTRACT.md: without SMTP_URL mail is kept here), for platform admins.
+ * The development outbox (without SMTP_URL mail is kept here, docs/configuration.md), for
+ * platform admins.
  * It does not exist once mail is really delivered or in production mode, and delivered mails hold
  * no usable token (app/services/mail.server.ts redacts them).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePlatformAdmin(request);
-  if (!outboxPageEnabled()) throw new Response("Not Found", { status: 404 });
+  invariantResponse(outboxPageEnabled(), "Not Found");
   const { q } = listQuerySchema.parse({
     q: new URL(request.url).searchParams.get("q") ?? undefined,
   });
   const rows = await listOutbox(LIMIT, q || undefined);
+  const timeZone = getTimeZone(request);
   return {
     q,
     limit: LIMIT,
@@ -34,8 +38,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       status: m.status,
       text: m.text,
       createdIso: m.createdAt.toISOString(),
-      // Formatted on the server so the hydrated page shows the same text.
-      created: format(m.createdAt, "MMM d, yyyy HH:mm:ss"),
+      // Formatted on the server, in the admin's zone, so the hydrated page shows the same text.
+      created: formatDate(m.createdAt, timeZone, "timestamp"),
     })),
   };
 }

@@ -4,7 +4,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  useLoaderData,
+  useParams,
+  useRouteError,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { loadActivityLog } from "~/components/activity/activity-log.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
@@ -19,6 +25,7 @@ import {
 } from "~/components/project-dashboard/dashboard-header";
 import { requireProjectMemberOrInvitee } from "~/components/project-dashboard/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { isNotFound, RouteError } from "~/components/route-error";
 import {
   ActiveIntegrations,
   AddOns,
@@ -96,7 +103,7 @@ async function loadBuilds(user: User, project: Project, url: URL): Promise<Build
 
 /**
  * /sites/{studioId}: the project dashboard, for its owner and accepted members; the project's
- * invitee gets the invitation card instead (issue 9), everyone else 404. The permission check
+ * invitee gets the invitation card instead, everyone else 404. The permission check
  * comes before any input is read. The Site Builds page comes from the URL, so page links work
  * without JavaScript; with it, the same loader answers the builds fetcher and the 30 s refresh.
  */
@@ -178,6 +185,24 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   }
   return defaultShouldRevalidate;
 };
+
+/**
+ * A dashboard that fails keeps the project navigation (the layout keeps the top bar) with the
+ * error in place of the dashboard. A 404 is a project this person cannot see: 'Not found',
+ * without the navigation of a project that is not theirs.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { studioId } = useParams();
+  return (
+    <article className="space-y-8">
+      {studioId && !isNotFound(error) ? (
+        <ProjectNav studioId={studioId} publishedUrl={null} />
+      ) : null}
+      <RouteError error={error} />
+    </article>
+  );
+}
 
 export default function ProjectDashboardPage() {
   const loaded = useLoaderData<typeof loader>();

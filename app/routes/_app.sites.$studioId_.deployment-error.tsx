@@ -4,6 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { PermanentError } from "~/components/deployments/permanent-error";
 import { NotFoundError } from "~/services/errors";
 import { getDeploymentStatus } from "~/services/deployments.server";
+import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Deployment Error | StackShift" }];
@@ -20,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     status = await getDeploymentStatus(user, params.studioId ?? "");
   } catch (error) {
-    if (error instanceof NotFoundError) throw new Response("Not Found", { status: 404 });
+    if (error instanceof NotFoundError) notFound();
     throw error;
   }
   if (!status.permanent) {

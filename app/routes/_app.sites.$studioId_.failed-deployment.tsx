@@ -1,6 +1,7 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { FailedDeployment } from "~/components/deployments/failed-deployment";
 import { DomainError, NotFoundError } from "~/services/errors";
 import { MAX_DEPLOY_RETRIES, retryDeploymentSchema } from "~/services/deployments.schema";
@@ -9,17 +10,19 @@ import {
   PermanentDeploymentError,
   retryDeployment,
 } from "~/services/deployments.server";
-import { readForm, statusOf } from "~/utils/http.server";
+import { formErrorOf } from "~/utils/form-errors";
+import { formReply, readForm } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Failed Deployment | StackShift" }];
 
-const notFound = () => new Response("Not Found", { status: 404 });
 const sitePath = (studioId: string) => `/sites/${encodeURIComponent(studioId)}`;
 
 /**
- * /sites/{studioId}/failed-deployment (spec 2 "Deployment pages"). Only a failed project shows
+ * /sites/{studioId}/failed-deployment, one of the deployment pages. Only a failed project shows
  * it: a permanent error goes to its own page, anything else back to the dashboard.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -28,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     status = await getDeploymentStatus(user, params.studioId ?? "");
   } catch (error) {
-    if (error instanceof NotFoundError) throw notFound();
+    if (error instanceof NotFoundError) notFound();
     throw error;
   }
   if (status.permanent) throw redirect(`${sitePath(status.studioId)}/deployment-error`);
@@ -45,19 +48,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-/** 'Retry deploy': retries, then the project list with the spec's toast (spec 4 and 8). */
+/**
+ * 'Retry deploy': retries, then the project list with 'Retrying Deployment!'; a retry past the
+ * limit goes to the permanent-error page instead.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request, 16 * 1024);
-  const parsed = retryDeploymentSchema.safeParse({
-    name: form.get("name") ?? undefined,
-    idempotencyKey: form.get("idempotencyKey") ?? undefined,
-  });
-  if (!parsed.success) {
-    return data({ error: parsed.error.issues[0]?.message ?? "Invalid input" }, { status: 400 });
-  }
+  const submission = parseWithZod(form, { schema: retryDeploymentSchema });
+  if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
   try {
-    await retryDeployment(user, parsed.data);
+    await retryDeployment(user, submission.value);
   } catch (error) {
     if (error instanceof PermanentDeploymentError) {
       return redirectWithToast(`${sitePath(params.studioId ?? "")}/deployment-error`, {
@@ -66,9 +67,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
         description: error.message,
       });
     }
-    if (error instanceof NotFoundError) throw notFound();
+    if (error instanceof NotFoundError) notFound();
     if (error instanceof DomainError) {
-      return data({ error: error.message }, { status: statusOf(error) });
+      return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
     }
     throw error;
   }
@@ -82,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function FailedDeploymentPage() {
   const { view } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
-  return <FailedDeployment view={view} busy={busy} error={actionData?.error ?? null} />;
+  const busy = useIsPending();
+  const error = formErrorOf(actionData?.result) ?? null;
+  return <FailedDeployment view={view} busy={busy} error={error} />;
 }

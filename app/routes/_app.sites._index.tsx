@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import {
   CreateProjectDialog,
@@ -19,7 +19,7 @@ import {
 } from "~/services/projects.schema";
 import { listProjects, reviewProject } from "~/services/projects.server";
 import { createProjectAndProvision } from "~/services/provisioning.server";
-import { readForm, statusOf } from "~/utils/http.server";
+import { formReply, readForm } from "~/utils/http.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -31,9 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = sanitizeProjectName((url.searchParams.get("q") ?? "").slice(0, 200)).toLowerCase();
   const cursor = url.searchParams.get("cursor") || null;
-  // Platform admins choose 'My projects' (default) or 'All projects' (support, issue 9).
+  // Platform admins choose 'My projects' (default) or 'All projects' (support, decision 011).
   const scope = user.isAdmin && url.searchParams.get("scope") === "all" ? "all" : "mine";
-  // Pending invitations above the list (issue 9); the section is not shown when there are none.
+  // Pending invitations above the list; the section is not shown when there are none.
   const invitations = await listPendingInvitations(user);
   try {
     const page = await listProjects(user, { query, cursor, scope });
@@ -62,7 +62,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // Opening the Create New dialog (?dialog=create) does not reload the list; polling still does.
 export { listShouldRevalidate as shouldRevalidate } from "~/components/projects/project-list";
 
-const reply = (body: CreateProjectActionData, status = 200) => data(body, { status });
+const reply = (body: CreateProjectActionData, failure?: DomainError | number) =>
+  formReply(body, failure);
 
 /** Only a same-site path, and never one that reopens the dialog. */
 function backTo(value: FormDataEntryValue | null): string | undefined {
@@ -107,7 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!(error instanceof DomainError)) throw error;
       return reply(
         { result: submission.reply({ formErrors: [error.message] }), redirectTo },
-        statusOf(error),
+        error,
       );
     }
   }
@@ -124,12 +125,13 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!(error instanceof DomainError)) throw error;
       return reply(
         { result: submission.reply({ formErrors: [error.message] }), redirectTo },
-        statusOf(error),
+        error,
       );
     }
   }
 
-  return reply({ result: { status: "error", error: { "": ["Unknown action"] } }, redirectTo }, 400);
+  const submission = parseWithZod(formData, { schema: reviewProjectSchema });
+  return reply({ result: submission.reply({ formErrors: ["Unknown action"] }), redirectTo }, 400);
 }
 
 export default function Sites() {

@@ -5,6 +5,8 @@ import {
   useLocation,
   useNavigate,
   useNavigation,
+  useRouteError,
+  useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useCallback } from "react";
@@ -21,6 +23,7 @@ import {
 } from "~/components/shell/shell-helpers";
 import { THEME_ACTION } from "~/components/shell/theme-toggle";
 import { TopBar } from "~/components/shell/top-bar";
+import { RouteError } from "~/components/route-error";
 import { LoadingScreen } from "~/components/ui/spinner";
 import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
@@ -106,6 +109,24 @@ export default function AppLayout() {
       {creating ? (
         <CreateProjectDialog open isAdmin={user.isAdmin} onOpenChange={closeCreate} />
       ) : null}
+    </>
+  );
+}
+
+/**
+ * A page of the signed-in shell that fails keeps the top bar (from this layout's data, when its
+ * own loader is not what failed) and shows the error in place of the page: 'Not found' for a
+ * 404, otherwise 'Oops! Something went wrong...' with the request id, a retry and a way back.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const shell = useRouteLoaderData<typeof loader>("routes/_app");
+  return (
+    <>
+      {shell ? <TopBar user={shell.user} picker={shell.picker} /> : null}
+      <main id="main" className="mx-auto max-w-7xl p-4 wide:p-8">
+        <RouteError error={error} />
+      </main>
     </>
   );
 }

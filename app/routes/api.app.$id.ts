@@ -4,7 +4,7 @@ import { handleApi } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
 /**
- * GET /api/app/{id}: one project by _id or studioId, as spec section 3's entity with members[],
+ * GET /api/app/{id}: one project by _id or studioId, as the full project entity with members[],
  * eventLogs[] (the latest 20; ?eventLogsCursor= for older ones) and integrations[]. 404 for anyone
  * who cannot see the project.
  */

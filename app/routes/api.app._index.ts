@@ -5,8 +5,8 @@ import { handleApi, parseInput } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
 /**
- * GET /api/app?cursor&limit&query[&scope=all] -> { data, nextCursor } (spec section 7, the
- * infinite list; scope=all lists every project for platform admins).
+ * GET /api/app?cursor&limit&query[&scope=all] -> { data, nextCursor } (the project list, read
+ * page by page as it scrolls; scope=all lists every project for platform admins).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {

@@ -23,7 +23,7 @@ export function loader() {
 }
 
 /**
- * The members API (spec section 7 "Members and projects"):
+ * The members API:
  * - POST {studioId, email, role}: invite (201 `{ok, outcome: "sent", member}`), or resend to a
  *   still-invited e-mail (200 `{outcome: "resent"}`); 409 when already a member.
  * - PATCH {studioId, memberInvitationKey, action: "accept", email}: accept (200 `{ok, studioId}`);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { projectInviteSchema } from "~/services/studio.schema";
-import { resendStudioInvite, StudioProviderError } from "~/services/studio.server";
+import { resendStudioInvite } from "~/services/studio.server";
 import { handleApi, parseInput, readJson } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
@@ -21,20 +21,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
     const user = await requireApiUser(request);
     const input = parseInput(projectInviteSchema, await readJson(request, 16 * 1024));
-    try {
-      const result = await resendStudioInvite(user, input.projectId, input.email);
-      return Response.json({ ok: true, ...result });
-    } catch (error) {
-      if (!(error instanceof StudioProviderError)) throw error;
-      return Response.json(
-        { error: error.message },
-        {
-          status: 502,
-          headers: error.retryAfterSeconds
-            ? { "Retry-After": String(error.retryAfterSeconds) }
-            : undefined,
-        },
-      );
-    }
+    // A content provider failure is an UpstreamError: handleApi answers 502 with Retry-After.
+    const result = await resendStudioInvite(user, input.projectId, input.email);
+    return Response.json({ ok: true, ...result });
   });
 }

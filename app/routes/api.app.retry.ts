@@ -12,7 +12,7 @@ export function loader() {
 }
 
 /**
- * POST /api/app/retry {name, idempotencyKey}: retries a failed deployment (spec 8). 202 with the
+ * POST /api/app/retry {name, idempotencyKey}: retries a failed deployment. 202 with the
  * retry count; 404 for projects the caller cannot see; 409 when it has not failed, or after 3
  * failed retries (a permanent 'Deployment Error', handled manually).
  */

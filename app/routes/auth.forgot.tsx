@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
@@ -10,39 +10,49 @@ import { forgotSchema } from "~/services/accounts.schema";
 import { queuePasswordReset } from "~/services/accounts.server";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
-import { readForm } from "~/utils/http.server";
+import { honeypotInputProps, isSpam } from "~/utils/honeypot.server";
+import { formReply, readForm } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password | StackShift" }];
 
 const SENT_MESSAGE =
   "If an account exists for that email, we've sent a link to reset the password.";
 
+export const loader = () => ({ honeypot: honeypotInputProps() });
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: forgotSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), sent: false }, { status: 400 });
+    return formReply({ result: submission.reply(), sent: false }, 400);
   }
+  const sent = () => formReply({ result: submission.reply({ resetForm: true }), sent: true });
+  // A robot filled the honeypot: the usual answer, and no mail.
+  if (isSpam(formData)) return sent();
   try {
     await consume("forgotAddress", context.clientIp ?? "unknown");
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error;
-    return data(
+    return formReply(
       { result: submission.reply({ formErrors: [error.message] }), sent: false },
-      { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
+      error,
     );
   }
   // The same answer, in the same time, whether or not the account exists: the lookup, the
   // per-address mail limit and the mail itself run in the password-reset job.
   await queuePasswordReset(submission.value.email);
-  return data({ result: submission.reply({ resetForm: true }), sent: true });
+  return sent();
 }
 
 export default function Forgot() {
+  const { honeypot } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
     lastResult: actionData?.result,
+    constraint: getZodConstraint(forgotSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -63,6 +73,9 @@ export default function Forgot() {
       )}
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormError message={form.errors?.[0]} />
+        <HoneypotProvider {...honeypot}>
+          <HoneypotInputs />
+        </HoneypotProvider>
         <Field
           label="Email"
           autoComplete="email"

@@ -1,24 +1,18 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useSearchParams,
-} from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { loginSchema } from "~/services/accounts.schema";
-import { DomainError, RateLimitedError } from "~/services/errors";
+import { DomainError } from "~/services/errors";
 import { EmailNotConfirmedError, verifyLogin } from "~/services/accounts.server";
-import { readForm, statusOf } from "~/utils/http.server";
+import { formReply, readForm } from "~/utils/http.server";
 import { oidcEnabled } from "~/utils/oidc.server";
 import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Log in | StackShift" }];
 
@@ -33,9 +27,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return data(
+    return formReply(
       { result: submission.reply({ hideFields: ["password"] }), unconfirmed: null },
-      { status: 400 },
+      400,
     );
   }
   try {
@@ -43,18 +37,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return createUserSession(request, user, safeRedirect(formData.get("redirectTo"), "/"));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return data(
+    return formReply(
       {
         result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }),
         unconfirmed: error instanceof EmailNotConfirmedError ? error.email : null,
       },
-      {
-        status: statusOf(error),
-        headers:
-          error instanceof RateLimitedError
-            ? { "Retry-After": String(error.retryAfterSeconds) }
-            : undefined,
-      },
+      error,
     );
   }
 }
@@ -63,9 +51,11 @@ export default function Login() {
   const { sso } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
     lastResult: actionData?.result,
+    constraint: getZodConstraint(loginSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

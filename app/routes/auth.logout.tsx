@@ -22,7 +22,7 @@ async function endSessionUrl(idToken: string) {
 }
 
 /**
- * Logout (spec section 7): end the session here (its database row is deleted), then, for single
+ * Logout: end the session here (its database row is deleted), then, for single
  * sign-on, send the browser to the provider's end-session endpoint with the id token hint and
  * our logout callback.
  */

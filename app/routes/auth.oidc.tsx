@@ -1,12 +1,15 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
+import { z } from "zod";
 import { AuthCard } from "~/components/auth-card";
 import { FormError } from "~/components/ui/field";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
 import { authenticator } from "~/utils/auth.server";
-import { readForm } from "~/utils/http.server";
+import { formErrorOf } from "~/utils/form-errors";
+import { formReply, readForm } from "~/utils/http.server";
 import { describeFailure, oidcEnabled, rememberReturnTo } from "~/utils/oidc.server";
 import { safeRedirect } from "~/utils/session.server";
 
@@ -16,6 +19,9 @@ export const meta: MetaFunction = () => [{ title: "Single sign-on | StackShift" 
 // renders the page below, which also shows the action's errors (a redirect here would hide them).
 export const loader = () => null;
 
+/** The login page's 'Continue with single sign-on' form: where to come back to. */
+const startSchema = z.object({ redirectTo: z.string().max(2000).optional() });
+
 /**
  * Starts single sign-on: remix-auth-oauth2 answers with a redirect to the provider's authorize
  * endpoint (authorization code + PKCE) and sets the state cookie; we add where to return.
@@ -23,6 +29,7 @@ export const loader = () => null;
 export async function action({ request, context }: ActionFunctionArgs) {
   if (!oidcEnabled()) return redirect("/auth/login");
   const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: startSchema });
   try {
     await consume("oidcAddress", context.clientIp ?? "unknown");
     const auth = await authenticator();
@@ -42,20 +49,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return new Response(null, { status: thrown.status, headers });
     }
     if (thrown instanceof RateLimitedError) {
-      return data(
-        { message: thrown.message },
-        { status: 429, headers: { "Retry-After": String(thrown.retryAfterSeconds) } },
-      );
+      return formReply({ result: submission.reply({ formErrors: [thrown.message] }) }, thrown);
     }
     // Discovery failed: the provider is down or misconfigured. Not the user's fault.
     console.warn(`[oidc] could not start single sign-on: ${describeFailure(thrown)}`);
-    return data(
-      {
-        message:
-          "Single sign-on is unavailable right now. Try again in a moment, or log in with your password.",
-      },
-      { status: 503 },
-    );
+    const unavailable =
+      "Single sign-on is unavailable right now. Try again in a moment, or log in with your password.";
+    return formReply({ result: submission.reply({ formErrors: [unavailable] }) }, 503);
   }
   return redirect("/auth/login");
 }
@@ -65,7 +65,7 @@ export default function SingleSignOn() {
   return (
     <AuthCard title="Single sign-on">
       {actionData ? (
-        <FormError message={actionData.message} />
+        <FormError message={formErrorOf(actionData.result)} />
       ) : (
         <p className="text-sm">Start single sign-on from the login page.</p>
       )}

@@ -1,24 +1,18 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useParams,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { resetSchema } from "~/services/accounts.schema";
 import { resetPassword, resetTokenIsValid } from "~/services/accounts.server";
 import { InvalidError } from "~/services/errors";
-import { readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/utils/http.server";
 import { createUserSession } from "~/utils/session.server";
 import { toastHeader } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password | StackShift" }];
 
@@ -39,9 +33,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const hide = ["password", "confirmPassword"];
   if (submission.status !== "success") {
     const invalidToken = Boolean(submission.error?.token);
-    return data(
+    return formReply(
       { result: submission.reply({ hideFields: hide }), invalid: invalidToken },
-      { status: 400 },
+      400,
     );
   }
   try {
@@ -59,12 +53,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return response;
   } catch (error) {
     if (!(error instanceof InvalidError)) throw error;
-    return data(
+    return formReply(
       {
         result: submission.reply({ formErrors: [error.message], hideFields: hide }),
         invalid: true,
       },
-      { status: 400 },
+      error,
     );
   }
 }
@@ -88,9 +82,11 @@ export default function ResetPassword() {
   const { valid } = useLoaderData<typeof loader>();
   const token = useParams().token ?? "";
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
     lastResult: actionData?.result,
+    constraint: getZodConstraint(resetSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

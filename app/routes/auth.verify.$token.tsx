@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [{ title: "Confirm your email | StackShi
 
 /**
  * The confirmation link of a signup: opening it creates the account and signs the person in
- * (CONTRACT.md: "opening the link completes the account"). It works once, within 24 hours.
+ * (docs/configuration.md, "Accounts"). It works once, within 24 hours.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {

@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
@@ -9,11 +8,13 @@ import { forgotSchema } from "~/services/accounts.schema";
 import { resendConfirmation } from "~/services/accounts.server";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
-import { readForm } from "~/utils/http.server";
+import { formErrorOf } from "~/utils/form-errors";
+import { formReply, readForm } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email | StackShift" }];
 
-/** The page after "Sign up" when the address still has to be confirmed (CONTRACT.md "Accounts"). */
+/** The page after "Sign up" when the address still has to be confirmed (docs/configuration.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const email = (new URL(request.url).searchParams.get("email") ?? "").trim().slice(0, 254);
   return { email };
@@ -23,29 +24,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request, 4 * 1024), { schema: forgotSchema });
   if (submission.status !== "success") {
-    return data(
-      { resent: false, error: "Enter a valid email address", email: null },
-      { status: 400 },
+    return formReply(
+      {
+        result: submission.reply({ formErrors: ["Enter a valid email address"] }),
+        resent: false,
+        email: null,
+      },
+      400,
     );
   }
+  const { email } = submission.value;
   try {
     await consume("signupAddress", context.clientIp ?? "unknown");
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error;
-    return data(
-      { resent: false, error: error.message, email: submission.value.email },
-      { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
+    return formReply(
+      { result: submission.reply({ formErrors: [error.message] }), resent: false, email },
+      error,
     );
   }
-  await resendConfirmation(submission.value.email);
-  return { resent: true, error: null, email: submission.value.email };
+  await resendConfirmation(email);
+  return formReply({ result: submission.reply(), resent: true, email });
 }
 
 export default function CheckYourEmail() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const email = actionData?.email ?? loaded.email;
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   return (
     <AuthCard title="Confirm your email">
       <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -63,7 +69,7 @@ export default function CheckYourEmail() {
       ) : null}
       {email ? (
         <Form method="post" className="mt-4 space-y-2">
-          <FormError message={actionData?.error} />
+          <FormError message={formErrorOf(actionData?.result)} />
           <input type="hidden" name="email" value={email} />
           <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
             {busy ? "Sending..." : "Resend"}

@@ -26,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * /invitations/{invitationKey}: the invitation card (spec section 2). Anyone holding the link
+ * /invitations/{invitationKey}: the invitation card. Anyone holding the link
  * sees it; an unknown, revoked or used key is a 404 page and an expired one a 410 page, never an
  * error screen.
  */

@@ -1,15 +1,20 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { Button } from "~/components/ui/button";
 import {
   acceptLocalInvite,
   findLocalInvite,
   getLocalStudio,
 } from "~/providers/content-studio/local.server";
-import { readForm, requireLocalProviders } from "~/utils/http.server";
+import { formErrorOf } from "~/utils/form-errors";
+import { formReply, readForm, requireLocalProviders } from "~/utils/http.server";
+import { invariantResponse } from "~/utils/responses.server";
 import { getOptionalUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `StackShift Studio - ${data.studio.displayName}` : "StackShift Studio" },
@@ -19,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 async function studioOr404(projectId: string | undefined) {
   requireLocalProviders();
   const studio = await getLocalStudio(projectId ?? "");
-  if (!studio) throw new Response("Not Found", { status: 404 });
+  invariantResponse(studio, "Not Found");
   return studio;
 }
 
@@ -57,22 +62,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { studio, accept };
 }
 
+/** The accept form: the invitation it answers. */
+const acceptSchema = z.object({ inviteId: z.string().max(200) });
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const studio = await studioOr404(params.projectId);
   const form = await readForm(request, 4 * 1024);
-  const inviteId = form.get("inviteId");
-  const invite = typeof inviteId === "string" ? await findLocalInvite(studio.id, inviteId) : null;
-  const invalid = () => data({ error: "This invitation is no longer valid." }, { status: 404 });
+  const submission = parseWithZod(form, { schema: acceptSchema });
+  const refuse = (message: string, status: number) =>
+    formReply({ result: submission.reply({ formErrors: [message] }) }, status);
+  const inviteId = submission.status === "success" ? submission.value.inviteId : undefined;
+  const invite = inviteId ? await findLocalInvite(studio.id, inviteId) : null;
+  const invalid = () => refuse("This invitation is no longer valid.", 404);
   if (!invite || invite.status === "revoked") return invalid();
   const user = await getOptionalUser(request);
   if (!user) throw redirect(loginUrl(studio.id, invite.id));
   const result = await acceptLocalInvite(studio.id, invite.id, user.email);
   if (result.outcome === "missing") return invalid();
   if (result.outcome === "otherAddress") {
-    return data(
-      { error: "This invitation is for another address. Log in with the invited address." },
-      { status: 403 },
-    );
+    return refuse("This invitation is for another address. Log in with the invited address.", 403);
   }
   return redirectWithToast(`/local/studio/${encodeURIComponent(studio.id)}`, {
     type: "success",
@@ -83,17 +91,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function LocalStudio() {
   const { studio, accept } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const refused = formErrorOf(useActionData<typeof action>()?.result);
+  const busy = useIsPending();
   return (
     <main className="mx-auto max-w-2xl space-y-6 p-10">
       <header>
         <p className="text-sm text-slate-500">Local content studio (stands in for Sanity)</p>
         <h1 className="mt-1 text-2xl font-semibold">StackShift Studio - {studio.displayName}</h1>
       </header>
-      {result?.error ? (
+      {refused ? (
         <p role="alert" className="text-red-600 dark:text-red-400">
-          {result.error}
+          {refused}
         </p>
       ) : null}
       {accept?.state === "missing" ? (

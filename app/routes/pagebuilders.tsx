@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 
-/** Spec section 2 lists /pagebuilders; the project list lives at /sites. */
+/** /pagebuilders is another address of the project list, which lives at /sites. */
 export function loader() {
   return redirect("/sites");
 }

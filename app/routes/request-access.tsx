@@ -1,23 +1,30 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
+import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { ConfirmRequestDialog } from "~/components/access-requests/confirm-request-dialog";
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { LIMITS, requestAccessSchema } from "~/services/access-requests.schema";
 import { submitAccessRequest } from "~/services/access-requests.server";
-import { DomainError, RateLimitedError } from "~/services/errors";
-import { readForm, statusOf } from "~/utils/http.server";
+import { DomainError } from "~/services/errors";
+import { isSpam, honeypotInputProps } from "~/utils/honeypot.server";
+import { formReply, readForm } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Request access | StackShift" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+  if (new URL(request.url).searchParams.get("sent") === "1") return { sent: true as const };
+  // The form's honeypot (decision 012); the success page has no form.
+  return { sent: false as const, honeypot: honeypotInputProps() };
 }
+
+const SENT = "/request-access?sent=1";
 
 /**
  * Two steps over one form: intent=review validates and answers with the values to confirm (the
@@ -29,41 +36,45 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
   const submission = parseWithZod(formData, { schema: requestAccessSchema });
   if (intent !== "review" && intent !== "confirm" && intent !== "edit") {
-    return data(
+    return formReply(
       { step: "form" as const, result: submission.reply({ formErrors: ["Unknown action"] }) },
-      { status: 400 },
+      400,
     );
   }
   if (submission.status !== "success") {
-    return data({ step: "form" as const, result: submission.reply() }, { status: 400 });
+    return formReply({ step: "form" as const, result: submission.reply() }, 400);
   }
-  if (intent === "edit") return { step: "form" as const, result: submission.reply() };
+  // A robot filled the honeypot: it sees the request sent, and nothing is recorded.
+  if (isSpam(formData)) return redirect(SENT);
+  if (intent === "edit") return formReply({ step: "form" as const, result: submission.reply() });
   if (intent === "review") {
-    return { step: "review" as const, result: submission.reply(), values: submission.value };
+    return formReply({
+      step: "review" as const,
+      result: submission.reply(),
+      values: submission.value,
+    });
   }
   try {
     await submitAccessRequest(submission.value, { clientIp: context.clientIp });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return data(
+    return formReply(
       { step: "form" as const, result: submission.reply({ formErrors: [error.message] }) },
-      {
-        status: statusOf(error),
-        headers:
-          error instanceof RateLimitedError
-            ? { "Retry-After": String(error.retryAfterSeconds) }
-            : undefined,
-      },
+      error,
     );
   }
   // Post/redirect/get: a refresh of the success page cannot submit twice.
-  return redirect("/request-access?sent=1");
+  return redirect(SENT);
 }
 
 export default function RequestAccess() {
-  const { sent } = useLoaderData<typeof loader>();
-  if (sent) return <Sent />;
-  return <RequestForm />;
+  const page = useLoaderData<typeof loader>();
+  if (page.sent) return <Sent />;
+  return (
+    <HoneypotProvider {...page.honeypot}>
+      <RequestForm />
+    </HoneypotProvider>
+  );
 }
 
 function Sent() {
@@ -82,9 +93,8 @@ function Sent() {
 
 function RequestForm() {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const submittingIntent =
-    navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const reviewing = useIsPending({ intent: "review", state: "submitting" });
+  const confirming = useIsPending({ intent: "confirm", state: "submitting" });
   // With JavaScript, Cancel closes the dialog of this particular answer without a round trip.
   const [closed, setClosed] = useState<unknown>(null);
   const review =
@@ -94,6 +104,8 @@ function RequestForm() {
 
   const [form, fields] = useForm({
     lastResult: actionData?.result,
+    constraint: getZodConstraint(requestAccessSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: requestAccessSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -106,6 +118,7 @@ function RequestForm() {
       </p>
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormError message={form.errors?.[0]} />
+        <HoneypotInputs />
         <Field
           label="Name"
           autoComplete="name"
@@ -161,13 +174,7 @@ function RequestForm() {
           errors={fields.additionalInfo.errors}
           {...getTextareaProps(fields.additionalInfo)}
         />
-        <Button
-          type="submit"
-          name="intent"
-          value="review"
-          className="w-full"
-          disabled={submittingIntent === "review"}
-        >
+        <Button type="submit" name="intent" value="review" className="w-full" disabled={reviewing}>
           Request Access
         </Button>
       </Form>
@@ -184,7 +191,7 @@ function RequestForm() {
       {review ? (
         <ConfirmRequestDialog
           values={review}
-          busy={submittingIntent === "confirm"}
+          busy={confirming}
           onClose={() => setClosed(actionData)}
         />
       ) : null}

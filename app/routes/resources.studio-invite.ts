@@ -4,6 +4,7 @@ import { DomainError, NotFoundError } from "~/services/errors";
 import { projectInviteSchema } from "~/services/studio.schema";
 import { resendStudioInvite } from "~/services/studio.server";
 import { readForm } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -53,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return redirectWithToast(back, { type: "success", title: "Sanity Email Resent!" });
   } catch (error) {
-    if (error instanceof NotFoundError) throw new Response("Not Found", { status: 404 });
+    if (error instanceof NotFoundError) notFound();
     if (!(error instanceof DomainError)) throw error;
     return redirectWithToast(back, {
       type: "error",

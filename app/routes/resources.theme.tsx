@@ -1,8 +1,9 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { otherTheme } from "~/components/shell/shell-helpers";
-import { actionError, parseInput, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/utils/http.server";
 import { safeRedirect } from "~/utils/session.server";
 import { getTheme, setTheme } from "~/utils/theme.server";
 
@@ -17,18 +18,17 @@ const themeSchema = z.object({
  * the JavaScript toggle sends none and gets data, so the page does not reload.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  try {
-    const form = await readForm(request);
-    const input = parseInput(themeSchema, Object.fromEntries(form));
-    const theme = input.theme ?? otherTheme(await getTheme(request));
-    const headers = { "Set-Cookie": await setTheme(theme) };
-    if (input.redirectTo !== undefined) {
-      return redirect(safeRedirect(input.redirectTo, "/"), { headers });
-    }
-    return data({ theme }, { headers });
-  } catch (error) {
-    return actionError(error);
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: themeSchema });
+  if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+  const input = submission.value;
+  const theme = input.theme ?? otherTheme(await getTheme(request));
+  const headers = { "Set-Cookie": await setTheme(theme) };
+  // The no-JavaScript form sends the field (even empty: conform reads "" as no value).
+  if (form.has("redirectTo")) {
+    return redirect(safeRedirect(input.redirectTo, "/"), { headers });
   }
+  return data({ theme }, { headers });
 }
 
 export const loader = () => redirect("/");

@@ -1,17 +1,20 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { signupSchema } from "~/services/accounts.schema";
 import { NotEligibleError, signUp } from "~/services/accounts.server";
-import { DomainError, InvalidError, RateLimitedError } from "~/services/errors";
+import { DomainError, InvalidError } from "~/services/errors";
 import { rememberedAddressProof } from "~/utils/address-proof.server";
-import { readForm, statusOf } from "~/utils/http.server";
+import { honeypotInputProps, isSpam } from "~/utils/honeypot.server";
+import { formReply, readForm } from "~/utils/http.server";
 import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Sign up | StackShift" }];
 
@@ -23,18 +26,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // `proof` shows the person reads that mailbox, so no confirmation mail is needed.
   const email = (url.searchParams.get("email") ?? "").trim().slice(0, 254);
   const proof = (url.searchParams.get("proof") ?? "").slice(0, 100);
-  return { email, redirectTo, proof };
+  return { email, redirectTo, proof, honeypot: honeypotInputProps() };
 }
+
+/** Where a signup that needs its address confirmed goes: the 'Confirm your email' page. */
+const verifyPage = (email: string) => `/auth/verify?email=${encodeURIComponent(email)}`;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: signupSchema });
   if (submission.status !== "success") {
-    return data(
+    return formReply(
       { result: submission.reply({ hideFields: ["password"] }), notEligible: false },
-      { status: 400 },
+      400,
     );
   }
+  // A robot filled the honeypot: the usual 'confirm your email' page, and no account or mail.
+  if (isSpam(formData)) return redirect(verifyPage(submission.value.email));
   const redirectTo = safeRedirect(formData.get("redirectTo"));
   const typed = formData.get("proof");
   const proof =
@@ -47,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       clientIp: context.clientIp ?? "unknown",
     });
     if (result.kind === "created") return createUserSession(request, result.user, redirectTo);
-    return redirect(`/auth/verify?email=${encodeURIComponent(result.email)}`);
+    return redirect(verifyPage(result.email));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // Eligibility, duplicates and limits are about the address: say so beside the Email field.
@@ -55,29 +63,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
       error instanceof InvalidError && Object.keys(error.fieldErrors).length > 0
         ? error.fieldErrors
         : { email: [error.message] };
-    return data(
+    return formReply(
       {
         result: submission.reply({ fieldErrors, hideFields: ["password"] }),
         notEligible: error instanceof NotEligibleError,
       },
-      {
-        status: statusOf(error),
-        headers:
-          error instanceof RateLimitedError
-            ? { "Retry-After": String(error.retryAfterSeconds) }
-            : undefined,
-      },
+      error,
     );
   }
 }
 
 export default function Signup() {
-  const { email, redirectTo, proof } = useLoaderData<typeof loader>();
+  const { email, redirectTo, proof, honeypot } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: { email },
+    constraint: getZodConstraint(signupSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -86,6 +90,9 @@ export default function Signup() {
     <AuthCard title="Sign up for StackShift">
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormError message={form.errors?.[0]} />
+        <HoneypotProvider {...honeypot}>
+          <HoneypotInputs />
+        </HoneypotProvider>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {proof ? <input type="hidden" name="proof" value={proof} /> : null}
         <Field

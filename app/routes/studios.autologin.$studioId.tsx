@@ -1,12 +1,14 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { LaunchError, RecapSplash } from "~/components/studio/recap-splash";
 import { DomainError } from "~/services/errors";
 import { splashSchema } from "~/services/studio.schema";
-import { finishLaunch, resolveLaunch, StudioProviderError } from "~/services/studio.server";
-import { readForm, statusOf } from "~/utils/http.server";
+import { finishLaunch, resolveLaunch } from "~/services/studio.server";
+import { formReply, readForm, statusOf } from "~/utils/http.server";
 import { requireUser } from "~/utils/session.server";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [
   { title: "StackShift Studio" },
@@ -19,8 +21,7 @@ export const headers = () => ({ "Cache-Control": "no-store" });
 
 function failed(error: unknown) {
   if (!(error instanceof DomainError)) throw error;
-  const status = error instanceof StudioProviderError ? 502 : statusOf(error);
-  return data({ status: "error" as const }, { status });
+  return data({ status: "error" as const }, { status: statusOf(error) });
 }
 
 /**
@@ -46,25 +47,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** The splash's 'Take me to Studio': saves the checkbox, then opens the studio. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request, 4 * 1024);
-  const choice = splashSchema.safeParse({ hideSplash: form.get("hideSplash") ?? undefined });
+  const submission = parseWithZod(await readForm(request, 4 * 1024), { schema: splashSchema });
   try {
     const { studioUrl } = await finishLaunch(
       user,
       params.studioId ?? "",
-      choice.success && choice.data.hideSplash,
+      submission.status === "success" && submission.value.hideSplash,
     );
     return redirect(studioUrl);
   } catch (error) {
-    return failed(error);
+    if (!(error instanceof DomainError)) throw error;
+    // The page shows its error screen; the message stays out of it, as the loader's does.
+    return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
   }
 }
 
 export default function StudioAutologin() {
   const view = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
-  if (view.status !== "splash" || result?.status === "error") return <LaunchError />;
+  const refused = useActionData<typeof action>()?.result.status === "error";
+  const busy = useIsPending();
+  if (view.status !== "splash" || refused) return <LaunchError />;
   return <RecapSplash projectName={view.projectName} label={view.label} busy={busy} />;
 }
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * Input rules of the request-access form (spec section 3 "Access request"), shared by the action
- * and the form's client-side validation. No server imports here.
+ * Input rules of the request-access form, shared by the action and the form's client-side
+ * validation. No server imports here.
  */
 
 export const LIMITS = {
@@ -82,7 +82,7 @@ export const requestAccessSchema = z.object({
 
 export type RequestAccessInput = z.output<typeof requestAccessSchema>;
 
-/** The fields in the order the form and the confirm dialog list them, with the spec's labels. */
+/** The fields in the order the form and the confirm dialog list them, with their labels. */
 export const REQUEST_FIELDS = [
   { name: "fullName", label: "Name" },
   { name: "businessEmail", label: "Business Email" },

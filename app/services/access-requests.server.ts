@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { consume, tryConsume } from "./rate-limit.server";
 
-/** Requests for access (spec sections 2, 3 "Access request", 4 "Request status"). */
+/** A request for access: Pending until a platform admin approves or rejects it, once. */
 export type AccessRequest = typeof accessRequests.$inferSelect;
 export type RequestStatus = AccessRequest["requestStatus"];
 export type Decision = "Approved" | "Rejected";

@@ -30,7 +30,7 @@ import {
 /** Tokens are mailed; only their sha256 is stored. */
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
-/** What the rest of the app knows about the signed-in person (spec section 3 "User"). */
+/** What the rest of the app knows about the signed-in person. */
 export type User = {
   id: string;
   name: string;
@@ -59,8 +59,8 @@ export async function findUserByEmail(address: string) {
 }
 
 /**
- * Who may create an account (CONTRACT.md "Accounts"): platform admins, people whose access request
- * was approved, and people with a pending project invitation.
+ * Who may create an account (docs/configuration.md, "Accounts"): platform admins, people whose
+ * access request was approved, and people with a pending project invitation.
  */
 export async function canSignUp(address: string): Promise<boolean> {
   const lower = address.trim().toLowerCase();
@@ -111,8 +111,8 @@ export type SignupResult =
   { kind: "created"; user: User } | { kind: "confirm"; email: string; redirectTo: string };
 
 /**
- * Creates an account (CONTRACT.md "Accounts"). With a proof that the person reads mail at the
- * address (the link of an approval or invitation mail) the account exists at once; otherwise
+ * Creates an account (docs/configuration.md, "Accounts"). With a proof that the person reads mail
+ * at the address (the link of an approval or invitation mail) the account exists at once; otherwise
  * nothing is created yet: a confirmation link is mailed and opening it creates the account.
  */
 export async function signUp(

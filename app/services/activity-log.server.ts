@@ -1,6 +1,6 @@
 /**
- * Reading the activity log (spec sections 2 "Activity Log", 3 "Event log entry", 9). Events are
- * written by `logEvent` (activity.server.ts) in the transaction of the change they record.
+ * Reading a project's Activity Log, newest first. Events are written by `logEvent`
+ * (activity.server.ts) in the transaction of the change they record.
  */
 import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
@@ -10,11 +10,11 @@ import { EVENT_TYPES, HIDDEN_EVENT_TYPES, type EventType } from "./activity.serv
 import { InvalidError } from "./errors";
 import { requireProjectAction } from "./permissions.server";
 
-/** Spec section 9: the dashboard shows the 3 latest; 'Show more' expands to up to 1000. */
+/** The dashboard shows the 3 latest events; 'Show more' expands to at most 1000. */
 export const ACTIVITY_DEFAULT_LIMIT = 3;
 export const ACTIVITY_MAX_LIMIT = 1000;
 
-/** One entry as the spec names its fields. */
+/** One entry, with the field names of the JSON API's `eventLogs[]`. */
 export type ActivityEntry = {
   _key: string;
   type: string;

@@ -2,7 +2,7 @@ import { eventLogs } from "~/db/schema";
 import type { Queryable } from "~/db/client.server";
 
 /**
- * The activity log's event types (spec sections 3 and 9). `sites.create` is recorded but hidden
+ * The activity log's event types. `sites.create` is recorded but hidden
  * from the log.
  */
 export const EVENT_TYPES = [

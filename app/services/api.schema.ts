@@ -18,7 +18,7 @@ export const errorBody = z.object({
   fieldErrors: z.record(z.string(), z.array(text)).optional(),
 });
 
-/** The hosting provider's own record (spec section 3 lists the fields the dashboard reads). */
+/** The hosting provider's own record, passed through (`HostingDetails` in app/db/schema.ts). */
 const hostingDetails = z.looseObject({}).nullable();
 
 export const projectBody = z.strictObject({
@@ -112,7 +112,7 @@ export const projectSummaryBody = z.looseObject({
   createdAt: text,
   isOwner: z.boolean(),
   role,
-  /** The derived project badge (spec section 4), as the list and the dashboard show it. */
+  /** The derived project badge (project-status.ts), as the list and the dashboard show it. */
   badge: z.strictObject({
     state: z.enum(["building", "getting-ready", "ready", "error"]),
     label: z.enum(["In Progress", "Getting Ready", "Ready", "Build Error"]),

@@ -2,11 +2,11 @@ import { z } from "zod";
 import { idempotencyKey, projectName } from "./projects.schema";
 
 /**
- * Input rules of deployments (spec section 7 "Deployments and domains", section 8 "Deployment
- * retry"), shared by the API routes and the failed-deployment page's form. No server imports.
+ * Input rules of deployments (deploying on request, retrying a failed deployment), shared by the
+ * API routes and the failed-deployment page's form. No server imports.
  */
 
-/** Spec 4 "Failed deployment": after this many failed retries the error is permanent. */
+/** After this many failed retries the error is permanent ('Deployment Error', handled manually). */
 export const MAX_DEPLOY_RETRIES = 3;
 
 /** POST /api/app/deployments {id}: the project's _id or its studioId. */

@@ -1,7 +1,6 @@
 /**
- * Deployments (spec sections 4 "Deployment list", "Failed deployment", 7 "Deployments and
- * domains", 8 "Deployment retry"): the site's deployment list, deploying on request, retrying a
- * failed deployment, and the permanent 'Deployment Error' class. The work itself runs in jobs
+ * Deployments: the site's deployment list, deploying on request, retrying a failed deployment,
+ * and the permanent 'Deployment Error' class. The work itself runs in jobs
  * (provisioning.server.ts); these functions check permissions and record what is asked.
  */
 import { and, desc, eq, isNotNull } from "drizzle-orm";
@@ -11,7 +10,14 @@ import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import type { Deployment, DeploymentPageRequest } from "~/providers/hosting/types";
 import type { User } from "./accounts.server";
-import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  UpstreamError,
+  type DomainError,
+} from "./errors";
 import {
   listDeploymentsSchema,
   MAX_DEPLOY_RETRIES,
@@ -32,16 +38,7 @@ export const PROVIDER_ERROR_MESSAGE =
   "The hosting provider reported an error. Our team has the details.";
 
 /** The hosting provider did not answer (or refused); the message is safe to show. */
-export class HostingUnavailableError extends DomainError {
-  constructor(
-    message: string,
-    /** Worth trying again later (the vendor was down or rate-limiting). */
-    readonly retryable: boolean,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
-}
+export class HostingUnavailableError extends UpstreamError {}
 
 export const PERMANENT_ERROR_MESSAGE = `This deployment failed after ${MAX_DEPLOY_RETRIES} retries and is now a Deployment Error: it is handled manually by our team, so it cannot be retried.`;
 
@@ -65,9 +62,9 @@ export type DeploymentList = {
 };
 
 /**
- * A deployment as spec section 3 names its fields: the JSON API's shape. The one mapping from the
- * UI's camelCase view; `null` where the provider has no value. `label` (Published / Error) is the
- * list's marker (spec section 4 "Deployment list").
+ * A deployment in the JSON API's shape and field names. The one mapping from the UI's camelCase
+ * view; `null` where the provider has no value. `label` (Published / Error) is the marker the
+ * deployment list shows.
  */
 export type DeploymentEntity = {
   id: string;

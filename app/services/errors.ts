@@ -27,6 +27,19 @@ export class InvalidError extends DomainError {
     super(message);
   }
 }
+/**
+ * An outside service (hosting, content studio) failed: 503 when trying again later may work,
+ * else 502. `retryAfterSeconds` is the vendor's own wait, when it gave one.
+ */
+export class UpstreamError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
 export class RateLimitedError extends DomainError {
   constructor(
     message: string,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { email } from "./accounts.schema";
 
 /**
- * Input rules of members and invitations (spec sections 3, 5, 7), shared by the JSON API, the
+ * Input rules of members and invitations, shared by the JSON API, the
  * dashboard's forms (server) and the invite form's as-you-type check (client). No server imports.
  */
 export const MEMBER_ROLES = ["editor", "developer", "admin"] as const;
@@ -16,13 +16,13 @@ export const ROLE_LABEL: Record<MemberRole | "owner", string> = {
   editor: "Editor",
 };
 
-/** Invitations expire after 7 days; an expired one can be resent (issue 4). */
+/** Invitations expire after 7 days; an expired one can be resent. */
 export const INVITATION_TTL_DAYS = 7;
 
-/** Spec section 5: beside the Email field, with 'Send Invitation' disabled. */
+/** Shown beside the invite form's Email field, with 'Send Invitation' disabled. */
 export const DUPLICATE_MEMBER_MESSAGE = "The email has been invited and/or is a member!";
 
-/** Spec section 8 "Members": the toasts, typos included ('Invitaton resent!'). */
+/** The members toasts, word for word as the product's copy has them, typos included. */
 export const MEMBER_TOASTS = {
   sent: (address: string) => `Invitation sent to ${address}!`,
   accepted: "Yay, invitation accepted!",

@@ -1,6 +1,6 @@
 /**
- * Members, invitations and roles (spec sections 2 "Invitation card", 3 "Member", 4 "Member
- * status", 5 "Invite member", 6, 7 "Members and projects"; issue 4 section 1).
+ * Members, invitations and roles: the Members table, the invite form, the invitation card, and
+ * the members API.
  *
  * A member row goes invited -> accepted (accept) and is deleted when revoked, removed or when the
  * member leaves. Every change writes its activity-log event in the same transaction; e-mails are
@@ -154,7 +154,7 @@ export type DisplayedMember = {
   isSelf: boolean;
   /** An invitation past its 7 days (it can be resent). */
   expired: boolean;
-  /** Only while invited, and only for those who manage members (spec section 3). */
+  /** Only while invited, and only for those who manage members: the key accepts the invitation. */
   memberInvitationKey: string | null;
 };
 
@@ -169,7 +169,7 @@ export type MembersView = {
 };
 
 /**
- * The Members table (spec sections 3 and 6): owner, member admins and platform admins see
+ * The Members table: owner, member admins and platform admins see
  * everyone; a plain member sees only their own row.
  */
 export async function listMembers(user: User, studioId: string): Promise<MembersView> {
@@ -229,7 +229,7 @@ export async function listMembers(user: User, studioId: string): Promise<Members
 // ---------------------------------------------------------------------------------------------
 // Invite and resend
 
-/** The e-mail is already invited or a member: 409 with the spec's message. */
+/** The e-mail is already invited or a member: 409 with `DUPLICATE_MEMBER_MESSAGE`. */
 export class DuplicateMemberError extends ConflictError {
   readonly fieldErrors = { email: [DUPLICATE_MEMBER_MESSAGE] };
   constructor() {
@@ -373,7 +373,7 @@ export async function inviteMember(
 }
 
 /**
- * The table's Resend (spec: 'Invitaton resent!'): a fresh key and expiry, a new e-mail; the old
+ * The table's Resend ('Invitaton resent!'): a fresh key and expiry, a new e-mail; the old
  * link stops working. Expired invitations can be resent.
  */
 export async function resendInvitation(
@@ -630,7 +630,7 @@ export async function declineInvitation(user: User, key: string): Promise<{ proj
 }
 
 // ---------------------------------------------------------------------------------------------
-// Invitations inside the product (issue 9 part 2): /sites lists the signed-in user's pending
+// Invitations inside the product: /sites lists the signed-in user's pending
 // invitations and a project's dashboard shows its card to the invitee. Both answer by project,
 // without the key: the session proves who is answering, and permissions.server.ts decides that
 // they are the invited actor ("invitation.respond": matched by account or by e-mail).

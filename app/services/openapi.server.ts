@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the JSON API (spec section 7), served at /api/openapi.json. It is
+ * The OpenAPI 3.1 document of the JSON API, served at /api/openapi.json (decision 006). It is
  * generated from the zod schemas the routes parse with (requests) and from api.schema.ts
  * (responses) by zod's own JSON Schema conversion (2020-12, OpenAPI 3.1's dialect), so there is
  * nothing to write twice; tests/integration/openapi.test.ts checks every response against it.
@@ -190,7 +190,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: "StackShift dashboard API",
       version: "1.0.0",
       description:
-        "The JSON API of spec section 7. Sessions are cookies (log in through /auth/login); " +
+        "The JSON API of the StackShift dashboard. Sessions are cookies (log in through /auth/login); " +
         "state-changing requests need Origin (or Sec-Fetch-Site: same-origin) and a JSON body.",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",

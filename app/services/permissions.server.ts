@@ -1,5 +1,5 @@
 /**
- * The one place that answers "may actor X do Y on project P" (ARCHITECTURE.md). Services call
+ * The one place that answers "may actor X do Y on project P" (docs/architecture.md). Services call
  * `requireProjectAction` (or `actorOn` + `can`) before they read or change a project; routes
  * never decide access themselves. tests/integration/permissions-table.test.ts checks every route
  * against every actor.
@@ -14,7 +14,7 @@
  * The relation is read from the database on every call (`actorOn`), so a role change or a
  * removal applies on the very next request.
  *
- * Rules (spec section 6; "PA" = platform admin, on any project):
+ * Rules ("PA" = platform admin, on any project):
  *
  *   action               anon outsider invited editor developer admin owner  PA
  *   project.view           -     -        -       x       x       x     x    x   (1)
@@ -38,29 +38,31 @@
  *
  * A PA who is also the owner or a member has their role's rights plus the PA column.
  *
- * (1) Platform admins are the support team (issue 9): the spec gives them rights on projects
- *     they do not belong to (adding members, domains, theme preview, Dev Console, configure
- *     paths with their user id), which needs seeing those projects. So a PA opens any project,
- *     and each visit of one they neither own nor belong to ("support access", `isSupport`) is
- *     written to that project's Activity Log (`recordSupportAccess`): every change, and views at
- *     most once per admin, project and hour, so customers see who looked without a flood.
- * (2) The spec names no role for deploying, retrying a failed deployment or launching the studio;
+ * (1) Platform admins are the support team (decision 011): the product gives them rights on
+ *     projects they do not belong to (adding members, domains, theme preview, Dev Console,
+ *     configure paths with their user id), which needs seeing those projects. So a PA opens any
+ *     project, and each visit of one they neither own nor belong to ("support access",
+ *     `isSupport`) is written to that project's Activity Log (`recordSupportAccess`): every
+ *     change, and views at most once per admin, project and hour, so customers see who looked
+ *     without a flood.
+ * (2) No rule names a role for deploying, retrying a failed deployment or launching the studio;
  *     every member could before this module, and still can: members all work on the site. Support
  *     does not: building or editing the customer's content is theirs, not the help desk's.
- * (3) "Removing or revoking goes through the table for admins"; the issue adds role changes for
- *     "admins and owner". Which member may be removed (never the owner, who has no member row;
+ * (3) Admins and the owner remove members, revoke invitations and change roles, from the
+ *     Members table. Which member may be removed (never the owner, who has no member row;
  *     leaving rather than removing oneself) is the members service's rule about the target.
- * (4) Spec 4 "a member may leave"; the issue says the owner cannot leave.
+ * (4) A member may leave; the owner cannot.
  * (5) Accepting or declining one's invitation: the only thing an invited member may do. The
  *     project stays hidden from them (every page and API but the dashboard is a 404); the
- *     dashboard shows them the invitation card instead (issue 9), and /sites lists their pending
+ *     dashboard shows them the invitation card instead, and /sites lists their pending
  *     invitations (`invitationsAddressedTo`, the same relation as SQL).
- * (6) Spec: "Add-on toggles: admin only", right beside rules that say "admin role or platform
- *     admin" (domains) and "..., or platform admin" (theme preview). We read the omission as
- *     deliberate: add-ons change what the customer pays for, an owner-level decision, so a
- *     platform admin needs the owner or admin role here like anyone else.
- * (7) "Adding needs canManage{product}Payments" and "removing is disabled for non-admins": we
- *     give both to the owner, member admins and platform admins, the people who manage money.
+ * (6) Add-on toggles are for admins only, while domains and theme preview also allow platform
+ *     admins. We read the difference as deliberate: add-ons change what the customer pays for,
+ *     an owner-level decision, so a platform admin needs the owner or admin role here like
+ *     anyone else.
+ * (7) Adding a payment account needs the right to manage payments, and removing one is for
+ *     admins: we give both to the owner, member admins and platform admins, the people who
+ *     manage money.
  * (8) Not about one project: `can` answers them from the flag alone.
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
@@ -338,7 +340,7 @@ export async function authorizeOn(
   return actor as Actor & { project: ActorProject };
 }
 
-/** Spec section 6: only platform admins may choose the site type when creating a project. */
+/** Only platform admins may choose the site type when creating a project. */
 export function canChooseSiteType(user: User): boolean {
   return can(globalActor(user), "sitetype.choose");
 }

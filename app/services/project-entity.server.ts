@@ -1,5 +1,5 @@
 /**
- * GET /api/app/{id}: the project entity of spec section 3 with its members[], eventLogs[] and
+ * GET /api/app/{id}: the full project entity with its members[], eventLogs[] and
  * integrations[], each filtered by what the caller may see, exactly as the dashboard shows them.
  */
 import { asc, eq } from "drizzle-orm";
@@ -10,7 +10,7 @@ import { EVENT_LOG_PAGE, listActivityPage, type ActivityEntry } from "./activity
 import { can, requireProjectAction } from "./permissions.server";
 import { getProject, type Project } from "./projects.server";
 
-/** Spec section 3 "Member". `invitationKey` only while invited, and only for those who manage. */
+/** A member. `invitationKey` only while invited, and only for those who manage members. */
 export type MemberEntity = {
   user: { _id: string; name: string; email: string; status: "invited" | "accepted" } | null;
   invitedEmail: string;
@@ -19,7 +19,7 @@ export type MemberEntity = {
   invitationKey: string | null;
 };
 
-/** Spec section 3 "Integration"; none exist until the integrations area lands. */
+/** An integration; none exist until the integrations area lands. */
 export type IntegrationEntity = { id: string; name: string; predefined: boolean };
 
 export type ProjectEntity = Project & {

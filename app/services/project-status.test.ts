@@ -245,7 +245,7 @@ describe("addresses", () => {
     expect(publishedSiteUrl({ publishForgeSiteUrl: "https://pub.example" })).toBe(
       "https://pub.example/",
     );
-    // No fallback to the site URL (issue 9, part 4).
+    // No fallback to the site URL: 'Visit' already opens that.
     const noPublish = { publishForgeSiteUrl: null, siteUrl: "https://x.app" };
     expect(publishedSiteUrl(noPublish)).toBeNull();
     expect(publishedSiteUrl({ publishForgeSiteUrl: "javascript:alert(1)" })).toBeNull();

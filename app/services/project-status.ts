@@ -1,10 +1,10 @@
 /**
- * The project's derived statuses (spec section 4 "Project badge", "Deployment list"; section 9
- * schema thresholds). Pure functions with no server imports: the dashboard's loader derives them
- * and the browser may call them too. Unit-tested in project-status.test.ts.
+ * The project's derived statuses: the project badge, the hosting providers of the deployment
+ * list, and the schema-version thresholds. Pure functions with no server imports: the dashboard's
+ * loader derives them and the browser may call them too. Unit-tested in project-status.test.ts.
  */
 
-/** What the hosting provider reports about a site or studio (spec: siteDetails, studioDetails). */
+/** What the hosting provider reports about a site or studio (the API's site/studioDetails). */
 export type HostingDetailsLike = {
   state?: string | null;
   ssl?: boolean | null;
@@ -34,8 +34,8 @@ export const BUILD_STATE_LABEL: Record<BuildState, string> = {
 };
 
 /**
- * How long a project counts as 'New': its first 24 hours. The spec leaves the age open (section
- * 9); a day covers provisioning, the automatic deployment at 15 minutes and a retry or two, and
+ * How long a project counts as 'New': its first 24 hours. The product leaves the age open; a
+ * day covers provisioning, the automatic deployment at 15 minutes and a retry or two, and
  * a project a user made yesterday still reads as new to them.
  */
 export const NEW_PROJECT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -64,13 +64,13 @@ export function isNewProject(project: Pick<StatusInput, "_createdAt">, now: Date
 }
 
 /**
- * Spec section 4 "Project badge", in this order:
+ * The project badge, decided in this order:
  * 1. error: a state of error (site, studio, Vercel readyState, or a failed creation status) while
  *    nothing is published. With a published deploy the site still serves, so a later failed
  *    build does not turn the project into 'Build Error'.
  * 2. building: a new project (the hosting provider has not reported the site yet), a site or
  *    studio state of new/building (Netlify's 'enqueued' too), or a readyState of queued/building.
- *    A rebuild of a published site is 'In Progress' again, as the spec's order says.
+ *    A rebuild of a published site is 'In Progress' again: building is checked before ready.
  * 3. getting ready: published without SSL; 4. ready: published with SSL.
  * Anything else (reported, nothing published, no error) is still on its way: building.
  */
@@ -116,7 +116,7 @@ export function projectBadge(project: StatusInput, now: Date): ProjectBadge {
 // ---------------------------------------------------------------------------------------------
 // Live
 
-/** Spec section 2: 'Live' when the site finished creating and has its own domain. */
+/** 'Live' when the site finished creating and has its own domain. */
 export function isLive(project: {
   siteCreationStatus: string;
   siteCustomDomain: string | null;
@@ -125,7 +125,7 @@ export function isLive(project: {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Schema versions (spec sections 5 and 9)
+// Schema versions: the site template version each feature needs
 
 /** A site without a schema version is version 1. */
 export const DEFAULT_SCHEMA_VERSION = 1;
@@ -170,11 +170,11 @@ export function upgradeTooltip(required: number) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hosting providers (spec section 4 "Deployment list", "Site deploy primary")
+// Hosting providers: whose deployments the list shows, and which one a site deploys to
 
 export type HostingProvider = "netlify" | "vercel";
 
-/** The first and the second hosting provider, in the spec's order. */
+/** The first (Netlify) and the second (Vercel) hosting provider, in that order. */
 export const HOSTING_PROVIDERS: readonly HostingProvider[] = ["netlify", "vercel"];
 
 export const PROVIDER_LABEL: Record<HostingProvider, string> = {
@@ -245,7 +245,7 @@ export function siteAddress(project: {
 }
 
 /**
- * The project navigation's external link (spec section 2): the publish site address only. A
+ * The project navigation's external link: the publish site address only. A
  * project without one gets no link, not its site URL: 'Visit' already opens that.
  */
 export function publishedSiteUrl(project: { publishForgeSiteUrl: string | null }): string | null {

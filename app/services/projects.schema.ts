@@ -4,7 +4,7 @@ import { z } from "zod";
  * Input rules of projects, shared by the actions and API routes (server) and the Create New form
  * (client). No server imports here.
  *
- * Project name rules (spec section 5 says a sanitizer runs on input but not what it does; ours):
+ * Project name rules (a sanitizer runs on input; what it does is ours to choose):
  *   1. Unicode NFC normalisation, so the same visible name is stored the same way.
  *   2. Line breaks, tabs and other whitespace become a plain space.
  *   3. Control characters (Cc), invisible format characters (Cf: zero-width spaces and joiners,

@@ -60,7 +60,7 @@ export type ViewerRole = ProjectRole | "support";
 /** /sites for platform admins: their own projects, or every project (support). */
 export type ProjectScope = "mine" | "all";
 
-/** A project as the API returns it, with spec section 3's field names. */
+/** A project as the JSON API returns it, with its field names (`_id`, `_createdAt`, ...). */
 export type Project = {
   _id: string;
   name: string;
@@ -408,7 +408,7 @@ export async function createProject(
           siteType: type,
           siteCreationStatus: "pending",
           studioCreationStatus: "pending",
-          // The site template's current version (issue 9): a new site is built from it.
+          // The site template's current version (SITE_SCHEMA_VERSION): a new site is built from it.
           schemaVersion: env().SITE_SCHEMA_VERSION,
         })
         .onConflictDoNothing()

@@ -1,8 +1,8 @@
 /**
- * The project lifecycle behind the jobs in app/jobs/lifecycle.server.ts (spec sections 3 and 4,
- * issue 3 section 2): provisioning (content studio, then a site on the primary hosting provider,
- * then the first deployment), polling the deployment to success or failure, automatic
- * deployment, and the sweep that resumes work a crashed instance left behind.
+ * The project lifecycle behind the jobs in app/jobs/lifecycle.server.ts: provisioning (content
+ * studio, then a site on the primary hosting provider, then the first deployment), polling the
+ * deployment to success or failure, automatic deployment, and the sweep that resumes work a
+ * crashed instance left behind.
  *
  * Every step is idempotent, so a job re-run after a crash at any point finishes the work without
  * duplicates: the vendors' create calls carry idempotency keys, deployments carry trigger keys,
@@ -65,7 +65,7 @@ type CreationStatus = ProjectRow["siteCreationStatus"];
 
 const RETRY = { retryLimit: 5, retryDelay: 5, retryBackoff: true } as const;
 
-/** Spec 4 "Deployment list": business sites are primary on the second provider, enterprise on the first. */
+/** Business sites are primary on the second provider (Vercel), enterprise on the first. */
 export function primaryProvider(siteType: ProjectRow["siteType"]): HostingProviderName {
   return siteType === "enterprise" ? "netlify" : "vercel";
 }
@@ -412,7 +412,7 @@ async function createSite(project: ProjectRow, providers: LifecycleProviders) {
 // ---------------------------------------------------------------------------------------------
 // Polling
 
-/** spec 3 siteDetails from what the provider reports. `state` is the latest deployment's. */
+/** The API's siteDetails from what the provider reports. `state` is the latest deployment's. */
 export function siteDetailsOf(site: HostedSite, latest: Deployment | null): HostingDetails {
   return {
     state: latest?.state ?? site.state,
@@ -603,7 +603,7 @@ export async function scheduleRetry(tx: Tx, project: ProjectRow, retryCount: num
 // The sweep: automatic deployment and resuming lost work
 
 /**
- * Spec 4 "Auto deployment": once a project is AUTO_DEPLOY_AFTER_MINUTES old and its site is
+ * Automatic deployment: once a project is AUTO_DEPLOY_AFTER_MINUTES old and its site is
  * neither failed nor successful, deploy it once. Each candidate is claimed with a conditional
  * UPDATE whose row lock makes exactly one instance win, and the deployment job is enqueued in
  * the same transaction: claimed if and only if the job exists. Returns the claimed project ids.

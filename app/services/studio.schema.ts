@@ -27,5 +27,5 @@ export const splashSchema = z.object({
     .transform((value) => value !== undefined),
 });
 
-/** How long a launch token lives (spec section 7: a short-lived token). */
+/** How long a launch token lives: short, as it opens the studio to whoever holds it. */
 export const LAUNCH_TOKEN_TTL_SECONDS = 120;

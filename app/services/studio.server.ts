@@ -1,6 +1,6 @@
 /**
- * Studio activation and launch (spec "Studio activation", "Recap screen", section 7 "Launch and
- * session"): whether the user accepted the content provider's invitation, resending it, and the
+ * Studio activation and launch (the activation card, the recap screen, the launch): whether the
+ * user accepted the content provider's invitation, resending it, and the
  * short-lived signed token that opens the studio in a new window.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
@@ -13,18 +13,22 @@ import type { StudioRole } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
 import { env } from "~/utils/env.server";
 import { getUser, type User } from "./accounts.server";
-import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  UpstreamError,
+} from "./errors";
 import { requireProjectAction } from "./permissions.server";
 import { getProject, type Project } from "./projects.server";
 import { LAUNCH_TOKEN_TTL_SECONDS } from "./studio.schema";
 
 /** The content provider failed (down, rate limited, refused). The UI offers a retry. */
-export class StudioProviderError extends DomainError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
+export class StudioProviderError extends UpstreamError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    // Not `retryable`: a 502 either way; the UI's retry button is the way to try again.
+    super(message, false, retryAfterSeconds);
   }
 }
 

@@ -30,9 +30,9 @@ export function parseTrustProxy(value: string): number | string[] | null {
 }
 
 /**
- * The operating contract's environment (shared CONTRACT.md), parsed once. Everything is optional
- * for a local run; secrets missing locally are generated once into DATA_DIR so restarts keep
- * sessions and encrypted data readable.
+ * The environment (docs/configuration.md; scripts outside the repository rely on it), parsed
+ * once. Everything is optional for a local run; secrets missing locally are generated once into
+ * DATA_DIR so restarts keep sessions and encrypted data readable.
  */
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
 import type { z } from "zod";
 import {
@@ -8,6 +9,7 @@ import {
   NotFoundError,
   RateLimitedError,
   UnauthorizedError,
+  UpstreamError,
   type FieldErrors,
 } from "~/services/errors";
 import { env } from "./env.server";
@@ -19,13 +21,17 @@ export function statusOf(error: DomainError): number {
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ConflictError) return 409;
   if (error instanceof RateLimitedError) return 429;
+  if (error instanceof UpstreamError) return error.retryable ? 503 : 502;
   return 400;
 }
 
+/** Retry-After for a rate limit, and for an outside service that said when to come back. */
 function headersOf(error: DomainError): HeadersInit | undefined {
-  return error instanceof RateLimitedError
-    ? { "Retry-After": String(error.retryAfterSeconds) }
-    : undefined;
+  const seconds =
+    error instanceof RateLimitedError || error instanceof UpstreamError
+      ? error.retryAfterSeconds
+      : undefined;
+  return seconds === undefined ? undefined : { "Retry-After": String(seconds) };
 }
 
 /** JSON body of every API error: `{ error, fieldErrors? }`. */
@@ -152,17 +158,18 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   return result.data;
 }
 
-/** For UI actions: a domain error turned into a data() response the form can render. */
-export function actionError(error: unknown) {
-  if (error instanceof DomainError) {
-    return data(
-      {
-        status: "error" as const,
-        message: error.message,
-        fieldErrors: error instanceof InvalidError ? error.fieldErrors : {},
-      },
-      { status: statusOf(error), headers: headersOf(error) },
-    );
-  }
-  throw error;
+/** What every form action answers when it does not redirect: conform's reply, under `result`. */
+export type FormReply = { result: SubmissionResult<string[]> };
+
+/**
+ * The one answer of a form action that does not redirect (pages and their forms, not the JSON
+ * API, which answers through handleApi/apiError). `body.result` is conform's `submission.reply()`
+ * (field and form errors: the form reads it as useForm's `lastResult`, or with `formErrorOf`),
+ * beside any data the page needs. `failure` sets the status: a domain error's own (429 with
+ * Retry-After for RateLimitedError, 502/503 for an outside service), or a number; none is 200.
+ */
+export function formReply<T extends FormReply>(body: T, failure?: DomainError | number) {
+  if (failure === undefined) return data(body);
+  if (typeof failure === "number") return data(body, { status: failure });
+  return data(body, { status: statusOf(failure), headers: headersOf(failure) });
 }

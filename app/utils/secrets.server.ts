@@ -1,7 +1,7 @@
 /**
- * Third-party secrets at rest (ARCHITECTURE.md "Security defaults": Stripe secret keys, Instagram
- * tokens, Chromatic tokens): AES-256-GCM under a key derived from ENCRYPTION_KEY, a random 12-byte
- * IV per value, stored as one text column:
+ * Third-party secrets at rest (docs/architecture.md "Security defaults": Stripe secret keys,
+ * Instagram tokens, Chromatic tokens): AES-256-GCM under a key derived from ENCRYPTION_KEY, a
+ * random 12-byte IV per value, stored as one text column:
  *
  *   v1.<keyId>.<iv b64url>.<tag b64url>.<ciphertext b64url>
  *

@@ -10,6 +10,7 @@ import {
   type SessionData,
 } from "~/services/sessions.server";
 import { env } from "./env.server";
+import { invariantResponse } from "./responses.server";
 
 export {
   SESSION_IDLE_TIMEOUT_MS,
@@ -108,7 +109,7 @@ export async function requireApiUser(request: Request): Promise<User> {
 export async function requirePlatformAdmin(request: Request): Promise<User> {
   const user = await requireUser(request);
   // 404 rather than 403: the admin pages do not exist for anyone else.
-  if (!user.isAdmin) throw new Response("Not Found", { status: 404 });
+  invariantResponse(user.isAdmin, "Not Found");
   return user;
 }
 

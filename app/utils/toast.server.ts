@@ -7,7 +7,7 @@ export type Toast = {
   type: "success" | "error" | "info";
   title: string;
   description?: string;
-  /** Milliseconds; spec section 9: 7000 for launch messages, otherwise 3 to 5 s. */
+  /** Milliseconds: 7000 for launch messages, otherwise 3 to 5 s. */
   duration?: number;
 };
 

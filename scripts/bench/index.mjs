@@ -53,6 +53,8 @@ function startServer() {
       PROVIDERS: "local",
       // The benchmark signs in many times from one address: the documented switch for benchmarks.
       RATE_LIMITS: "off",
+      // One process, as the figures in docs/performance.md are read (`--cluster` for all cores).
+      WEB_CONCURRENCY: process.argv.includes("--cluster") ? "" : "1",
       // Seeded projects are old: no automatic deployments during the run.
       AUTO_DEPLOY_AFTER_MINUTES: "1000000",
       SMTP_URL: "",
@@ -215,7 +217,7 @@ function appendReport({ data, rows, fixed, js, pages }) {
   if (!fs.existsSync(file)) {
     fs.writeFileSync(
       file,
-      "# Performance\n\nFigures printed by `npm run bench` (scripts/bench/), one section per run, newest last.\nTargets: see the performance issue; a page slower than its budget is not done.\n",
+      '# Performance\n\nFigures printed by `npm run bench` (scripts/bench/), one section per run, newest last.\nTargets: see "Targets" in this file; a page slower than its budget is not done.\n',
     );
   }
   fs.appendFileSync(file, section);

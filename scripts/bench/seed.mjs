@@ -91,6 +91,26 @@ export async function seed(client, { projects }) {
      from generate_series(1, 5000) i`,
     [big.id],
   );
+  // Its site at the local hosting provider, with 40 deployments, so Site Builds shows a real
+  // list (a missing site would measure the error path and its log lines instead).
+  await client.query(
+    `insert into local_sites (id, provider, name, idempotency_key, published_deploy_id)
+     select site_id, 'netlify', name, 'bench-site-' || studio_id, site_id || '-deploy-40'
+     from projects where id = $1`,
+    [big.id],
+  );
+  await client.query(
+    `insert into local_deploys (id, site_id, state, title, created_at)
+     select p.site_id || '-deploy-' || i, p.site_id, 'ready', 'Deploy ' || i,
+       now() - (40 - i) * interval '1 hour'
+     from projects p, generate_series(1, 40) i where p.id = $1`,
+    [big.id],
+  );
+  await client.query(
+    `insert into project_sites (project_id, provider, site_id, url)
+     select id, 'netlify', site_id, site_url from projects where id = $1`,
+    [big.id],
+  );
   await client.query(
     `insert into event_logs (project_id, type, content, timestamp)
      select p.id, 'members.invited', 'Event ' || i, now() - i * interval '1 second'

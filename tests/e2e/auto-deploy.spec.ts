@@ -1,6 +1,6 @@
 import { AUTO_DEPLOY_PORT } from "../../playwright.config";
-import { expect, jsDisabled, test } from "./support/fixtures";
-import { createProject, reloadUntil, signInAdmin, uniqueName } from "./support/lifecycle";
+import { expect, test } from "./support/fixtures";
+import { adminAccount, createProject, reloadUntil, uniqueName } from "./support/lifecycle";
 
 /**
  * Spec 4 "Auto deployment", in the browser: on a server whose AUTO_DEPLOY_AFTER_MINUTES is 3
@@ -8,15 +8,13 @@ import { createProject, reloadUntil, signInAdmin, uniqueName } from "./support/l
  * automatic deployment, listed in its Site Builds.
  */
 test("a project still deploying after the configured age gets one automatic deployment", async ({
-  browser,
+  openPage,
+  signIn,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const context = await browser.newContext({
-    baseURL: `http://localhost:${AUTO_DEPLOY_PORT}`,
-    javaScriptEnabled: !jsDisabled(testInfo),
-  });
-  const page = await context.newPage();
-  await signInAdmin(page, testInfo);
+  const page = await openPage({ baseURL: `http://localhost:${AUTO_DEPLOY_PORT}` });
+  const context = page.context();
+  await signIn(page, adminAccount(testInfo));
   const name = uniqueName(testInfo, "Auto");
   const studioId = await createProject(page, name);
   const builds = page.getByRole("table", { name: /Deployments of the site/ });

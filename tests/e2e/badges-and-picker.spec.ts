@@ -1,7 +1,7 @@
-import type { Browser, Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { AUTO_DEPLOY_PORT, PICKER_PORT } from "../../playwright.config";
 import { expect, jsDisabled, test } from "./support/fixtures";
-import { createProject, reloadUntil, signInAdmin, uniqueName } from "./support/lifecycle";
+import { adminAccount, createProject, reloadUntil, uniqueName } from "./support/lifecycle";
 
 /**
  * Issue 9, parts 1 and 4, once with JavaScript and once without: a new project's entry in the
@@ -10,12 +10,10 @@ import { createProject, reloadUntil, signInAdmin, uniqueName } from "./support/l
  * of 120 projects through 'Load more'.
  */
 
-async function openOn(browser: Browser, testInfo: TestInfo, port: number) {
-  const context = await browser.newContext({
-    baseURL: `http://localhost:${port}`,
-    javaScriptEnabled: !jsDisabled(testInfo),
-  });
-  return { context, page: await context.newPage() };
+/** A page on another test server (a watched browser context of the running project). */
+async function openOn(openPage: (o: { baseURL: string }) => Promise<Page>, port: number) {
+  const page = await openPage({ baseURL: `http://localhost:${port}` });
+  return { context: page.context(), page };
 }
 
 /** The list's row of a project, found by its name link. */
@@ -26,13 +24,14 @@ const listRow = (page: Page, name: string) =>
     .filter({ has: page.getByRole("link", { name, exact: true }) });
 
 test("a new project's list entry goes from In Progress to Ready and never shows UPGRADE REQUIRED", async ({
-  browser,
+  openPage,
+  signIn,
 }, testInfo) => {
   // The second server's deployments take 20 s a step, so 'In Progress' lasts long enough to
   // see; the list refreshes itself every 60 s (spec section 7).
   test.setTimeout(240_000);
-  const { context, page } = await openOn(browser, testInfo, AUTO_DEPLOY_PORT);
-  await signInAdmin(page, testInfo);
+  const { context, page } = await openOn(openPage, AUTO_DEPLOY_PORT);
+  await signIn(page, adminAccount(testInfo));
   const name = uniqueName(testInfo, "Badges");
   const studioId = await createProject(page, name);
 
@@ -75,11 +74,12 @@ test("a new project's list entry goes from In Progress to Ready and never shows 
 });
 
 test("the picker counts its matches and reaches the 120th of 120 projects with Load more", async ({
-  browser,
+  openPage,
+  signIn,
 }, testInfo) => {
   test.setTimeout(180_000);
-  const { context, page } = await openOn(browser, testInfo, PICKER_PORT);
-  await signInAdmin(page, testInfo, `picker-${testInfo.project.name}@example.com`);
+  const { context, page } = await openOn(openPage, PICKER_PORT);
+  await signIn(page, adminAccount(testInfo, `picker-${testInfo.project.name}@example.com`));
 
   // 120 projects through the JSON API, with the page's session; "... 001" is the oldest, so the
   // picker (newest first) lists it 120th.

@@ -27,6 +27,7 @@ async function invite(page: Page, dashboard: string, email: string, role: string
 test("an invited user accepts from /sites, and from the project's dashboard card", async ({
   page,
   browser,
+  signIn,
 }, testInfo) => {
   test.setTimeout(150_000);
   const tag = testInfo.project.name;
@@ -37,7 +38,7 @@ test("an invited user accepts from /sites, and from the project's dashboard card
   const secondName = `Second ${tag} ${run}`;
 
   // 1. The owner (a platform admin) creates a project and invites an e-mail as Editor.
-  await logInOrSignUp(page, "Ines Inviter", ownerEmail);
+  await signIn(page, { name: "Ines Inviter", email: ownerEmail });
   const first = await createProject(page, firstName);
   await invite(page, first, inviteeEmail, "Editor");
 

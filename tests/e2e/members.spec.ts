@@ -1,12 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import {
-  createProject,
-  invitationLink,
-  logInOrSignUp,
-  otherPerson,
-  PASSWORD,
-} from "./support/members";
+import { createProject, invitationLink, otherPerson, PASSWORD } from "./support/members";
 
 /**
  * Issue 4's "done when", once with JavaScript and once without: the owner invites an e-mail, the
@@ -34,6 +28,7 @@ async function invite(page: Page, email: string, role: string) {
 test("the owner invites; the invitee signs up, accepts, sees only their row, leaves; re-invite, role, remove, revoke; the activity log shows it all", async ({
   page,
   browser,
+  signIn,
 }, testInfo) => {
   test.setTimeout(120_000);
   const tag = testInfo.project.name;
@@ -44,7 +39,7 @@ test("the owner invites; the invitee signs up, accepts, sees only their row, lea
   const projectName = `Team ${tag} ${run}`;
 
   // 1. The owner (a platform admin) creates a project and invites an e-mail as Editor.
-  await logInOrSignUp(page, "Ada Admin", ownerEmail);
+  await signIn(page, { name: "Ada Admin", email: ownerEmail });
   const dashboard = await createProject(page, projectName);
   await page.goto(dashboard);
   const members = membersOf(page);

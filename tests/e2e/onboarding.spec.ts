@@ -1,6 +1,6 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { E2E_PORT } from "../../playwright.config";
-import { expect, jsDisabled, test } from "./support/fixtures";
+import { expect, newWatchedPage, test } from "./support/fixtures";
 import { confirmSignup, linkIn, waitForMail } from "./support/mail";
 
 /**
@@ -9,12 +9,13 @@ import { confirmSignup, linkIn, waitForMail } from "./support/mail";
  */
 const PASSWORD = "a long enough password";
 
+/** Another person's browser; its console is held to the same rule as the test's page. */
 async function newPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
-  const context = await browser.newContext({
+  const { page } = await newWatchedPage(browser, testInfo, {
     baseURL: `http://localhost:${E2E_PORT}`,
-    javaScriptEnabled: !jsDisabled(testInfo),
+    label: "requester",
   });
-  return context.newPage();
+  return page;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { expect, test } from "./support/fixtures";
 import {
+  adminAccount,
   buildStateLabel,
   createProject,
   reloadUntil,
-  signInAdmin,
   statusBadges,
   uniqueName,
 } from "./support/lifecycle";
@@ -18,8 +18,8 @@ import { waitForMail } from "./support/mail";
  */
 const dashboard = (studioId: string) => `/sites/${encodeURIComponent(studioId)}`;
 
-test.beforeEach(async ({ page }, testInfo) => {
-  await signInAdmin(page, testInfo);
+test.beforeEach(async ({ page, signIn }, testInfo) => {
+  await signIn(page, adminAccount(testInfo));
 });
 
 test("a new project provisions and deploys, its dashboard shows the progression, Visit opens the site", async ({

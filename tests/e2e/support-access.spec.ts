@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { linkIn, waitForMail } from "./support/mail";
-import { logInOrSignUp, otherPerson, PASSWORD } from "./support/members";
+import { otherPerson, PASSWORD } from "./support/members";
 
 /**
  * Issue 9 part 3, once with JavaScript and once without: a platform admin is the support team.
@@ -33,6 +33,7 @@ async function createBusinessProject(page: Page, name: string): Promise<string> 
 test("a platform admin opens a stranger's project, adds a member, and the owner sees it", async ({
   page,
   browser,
+  signIn,
 }, testInfo) => {
   test.setTimeout(150_000);
   const tag = testInfo.project.name;
@@ -43,7 +44,7 @@ test("a platform admin opens a stranger's project, adds a member, and the owner 
 
   // 1. A customer, who is no platform admin, requests access; the platform admin approves it;
   //    the customer signs up from the mail and creates a project.
-  await logInOrSignUp(page, "Sol Support", `support-${tag}@example.com`);
+  await signIn(page, { name: "Sol Support", email: `support-${tag}@example.com` });
   const { page: customer, problems } = await otherPerson(browser, testInfo);
   await customer.goto("/request-access");
   await customer.getByLabel("Name").fill("Cleo Customer");

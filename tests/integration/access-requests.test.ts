@@ -106,7 +106,7 @@ describe("/request-access", () => {
     const values = valid();
     const res = await submit({ ...values, intent: "confirm" });
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/request-access?sent=1");
+    expect(res).toHaveRedirect("/request-access?sent=1");
 
     const [row] = await rowsFor(values.businessEmail);
     expect(row).toMatchObject({
@@ -182,7 +182,7 @@ describe("/request-access", () => {
     });
     // The page says nothing about the address; its mailbox hears that a request is waiting.
     expect(again.status).toBe(302);
-    expect(again.headers.get("Location")).toBe("/request-access?sent=1");
+    expect(again).toHaveRedirect("/request-access?sent=1");
     expect(await rowsFor(values.businessEmail)).toHaveLength(1);
     const subjects = (await mailsTo(values.businessEmail)).map((m) => m.subject).sort();
     expect(subjects).toEqual([
@@ -276,7 +276,7 @@ describe("/admin access", () => {
   it("sends anonymous visitors to login", async () => {
     const res = await call(adminLoader, makeRequest("/admin"));
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/auth/login?redirectTo=%2Fadmin");
+    expect(res).toHaveRedirect("/auth/login?redirectTo=%2Fadmin");
     const post = await call(
       adminAction,
       makeRequest("/admin", { form: { intent: "approve", id: crypto.randomUUID() } }),
@@ -416,7 +416,7 @@ describe("/admin decisions", () => {
 
     const res = await decide("approve", row.id, "?q=new.customer");
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/admin?q=new.customer");
+    expect(res).toHaveRedirect("/admin?q=new.customer");
     expect(res.headers.get("Set-Cookie")).toContain("stackshift_toast=");
 
     const [after] = await db().select().from(accessRequests).where(eq(accessRequests.id, row.id));
@@ -437,9 +437,9 @@ describe("/admin decisions", () => {
     expect((await decide("approve", row.id)).status).toBe(302);
     const again = await decide("approve", row.id);
     expect(again.status).toBe(409);
-    expect((await again.json()).message).toBe(
+    expect((await again.json()).result.error[""]).toEqual([
       "This request has already been approved. Only pending requests can be approved or rejected.",
-    );
+    ]);
     expect(await mailsTo(row.businessEmail)).toHaveLength(1);
   });
 
@@ -453,7 +453,7 @@ describe("/admin decisions", () => {
 
     const approve = await decide("approve", row.id);
     expect(approve.status).toBe(409);
-    expect((await approve.json()).message).toContain("already been rejected");
+    expect((await approve.json()).result.error[""][0]).toContain("already been rejected");
   });
 
   it("lets exactly one of two concurrent approvals win, with exactly one mail", async () => {

@@ -12,7 +12,7 @@ describe("login", () => {
       }),
     );
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/sites");
+    expect(res).toHaveRedirect("/sites");
     expect(res.headers.get("Set-Cookie")).toMatch(/stackshift_session=.+HttpOnly/i);
   });
 

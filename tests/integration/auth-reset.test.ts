@@ -107,7 +107,7 @@ describe("reset password", () => {
     const token = await mailedToken(user.email);
     const res = await reset(token, { password: newPassword, confirmPassword: newPassword });
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/");
+    expect(res).toHaveRedirect("/");
     const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
     expect(cookies.some((c) => c.startsWith("stackshift_session="))).toBe(true);
     const { toast } = await readToast(makeRequest("/", { cookie: cookies.join("; ") }));

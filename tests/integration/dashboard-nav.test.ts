@@ -66,7 +66,7 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
       expect((await load(cookies.owner, "no-such-studio")).status, section).toBe(404);
       const anonymous = await load(undefined);
       expect(anonymous.status, `${section} anonymous`).toBe(302);
-      expect(anonymous.headers.get("Location")).toMatch(/^\/auth\/login\?redirectTo=/);
+      expect(anonymous).toHaveRedirect(/^\/auth\/login\?redirectTo=/);
     }
   });
 

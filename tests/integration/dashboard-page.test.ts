@@ -164,7 +164,7 @@ describe("/sites/{studioId} (the project dashboard)", () => {
     expect((await get(await sessionCookie(owner.id), "no-such-studio")).status).toBe(404);
     const anonymous = await get(undefined, project.studioId);
     expect(anonymous.status).toBe(302);
-    expect(anonymous.headers.get("Location")).toMatch(/^\/auth\/login\?redirectTo=/);
+    expect(anonymous).toHaveRedirect(/^\/auth\/login\?redirectTo=/);
   });
 
   it("pages a Netlify site's builds by number from ?page=", async () => {

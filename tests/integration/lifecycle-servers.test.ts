@@ -36,6 +36,8 @@ function serverEnv(values: Record<string, string>) {
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-lifecycle-")),
     PROVIDERS: "local",
     LOCAL_DEPLOY_FAILURE_RATE: "0",
+    // One process per server: these tests SIGKILL a server, which must take all of it down.
+    WEB_CONCURRENCY: "1",
     ...values,
   };
 }

@@ -23,7 +23,7 @@ describe("login limits", () => {
     for (const person of people) {
       const res = await login(person.email, person.password, office);
       expect(res.status, person.email).toBe(302);
-      expect(res.headers.get("Location")).toBe("/sites");
+      expect(res).toHaveRedirect("/sites");
     }
   });
 

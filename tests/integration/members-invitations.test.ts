@@ -23,7 +23,7 @@ import {
   ownedProject,
   type Actor,
 } from "./members-support";
-import { toastOf } from "./studio-fixtures";
+import { toastOf } from "../setup/matchers";
 
 async function sites(who: Actor) {
   const res = await call(sitesLoader, makeRequest("/sites", { cookie: who.cookie }));
@@ -119,8 +119,8 @@ describe("/sites: the pending invitations above the projects", () => {
       studioId: project.studioId,
     });
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(`/sites/${project.studioId}`);
-    expect(await toastOf(res)).toMatchObject({
+    expect(res).toHaveRedirect(`/sites/${project.studioId}`);
+    await expect(res).toSendToast({
       type: "success",
       title: "Yay, invitation accepted!",
     });
@@ -142,8 +142,8 @@ describe("/sites: the pending invitations above the projects", () => {
       intent: "invitation-accept",
       studioId: project.studioId,
     });
-    expect(again.headers.get("Location")).toBe("/sites");
-    expect(await toastOf(again)).toMatchObject({
+    expect(again).toHaveRedirect("/sites");
+    await expect(again).toSendToast({
       type: "error",
       title: "Ooops, something went wrong accepting invitation!",
     });
@@ -160,8 +160,8 @@ describe("/sites: the pending invitations above the projects", () => {
       studioId: project.studioId,
     });
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/sites");
-    expect(await toastOf(res)).toMatchObject({
+    expect(res).toHaveRedirect("/sites");
+    await expect(res).toSendToast({
       type: "info",
       title: "Invitation declined",
       description: `You declined the invitation to ${project.name}.`,
@@ -184,8 +184,8 @@ describe("/sites: the pending invitations above the projects", () => {
     for (const who of [stranger, member, owner]) {
       for (const intent of ["invitation-accept", "invitation-decline"]) {
         const res = await sitesPost(who, { intent, studioId: project.studioId });
-        expect(res.headers.get("Location")).toBe("/sites");
-        expect(await toastOf(res)).toMatchObject({
+        expect(res).toHaveRedirect("/sites");
+        await expect(res).toSendToast({
           type: "error",
           title: "Ooops, something went wrong accepting invitation!",
         });
@@ -200,11 +200,11 @@ describe("/sites: the pending invitations above the projects", () => {
       intent: "invitation-accept",
       studioId: project.studioId,
     });
-    expect(await toastOf(unknown)).toMatchObject({
+    await expect(unknown).toSendToast({
       description: (await toastOf(hidden))!.description,
     });
     const empty = await sitesPost(invitee, { intent: "invitation-accept", studioId: "" });
-    expect(await toastOf(empty)).toMatchObject({ type: "error" });
+    await expect(empty).toSendToast({ type: "error" });
     expect(await memberRow(project._id, invitee.email)).toMatchObject({ status: "invited" });
     expect((await memberRow(project._id, member.email)).status).toBe("accepted");
 
@@ -217,7 +217,7 @@ describe("/sites: the pending invitations above the projects", () => {
       intent: "invitation-accept",
       studioId: project.studioId,
     });
-    expect(await toastOf(late)).toMatchObject({ description: expect.stringMatching(/expired/) });
+    await expect(late).toSendToast({ description: expect.stringMatching(/expired/) });
     expect(await memberRow(project._id, invitee.email)).toMatchObject({ status: "invited" });
 
     // Without a session: to login.
@@ -225,7 +225,7 @@ describe("/sites: the pending invitations above the projects", () => {
       intent: "invitation-accept",
       studioId: project.studioId,
     });
-    expect(anonymous.headers.get("Location")).toMatch(/^\/auth\/login\?redirectTo=/);
+    expect(anonymous).toHaveRedirect(/^\/auth\/login\?redirectTo=/);
   });
 });
 
@@ -291,8 +291,8 @@ describe("the dashboard of a project the user is invited to", () => {
 
     const res = await dashboardPost(late, project.studioId, "invitation-accept");
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(`/sites/${project.studioId}`);
-    expect(await toastOf(res)).toMatchObject({
+    expect(res).toHaveRedirect(`/sites/${project.studioId}`);
+    await expect(res).toSendToast({
       type: "success",
       title: "Yay, invitation accepted!",
     });
@@ -310,8 +310,8 @@ describe("the dashboard of a project the user is invited to", () => {
 
     // Accepted already: the card's form now refuses, the member stays.
     const again = await dashboardPost(late, project.studioId, "invitation-accept");
-    expect(again.headers.get("Location")).toBe(`/sites/${project.studioId}`);
-    expect(await toastOf(again)).toMatchObject({
+    expect(again).toHaveRedirect(`/sites/${project.studioId}`);
+    await expect(again).toSendToast({
       type: "error",
       title: "Ooops, something went wrong accepting invitation!",
       description: "You have no pending invitation to this project",
@@ -324,8 +324,8 @@ describe("the dashboard of a project the user is invited to", () => {
     const invitee = await actor();
     await invite(owner.cookie, project.studioId, invitee.email);
     const res = await dashboardPost(invitee, project.studioId, "invitation-decline");
-    expect(res.headers.get("Location")).toBe("/");
-    expect(await toastOf(res)).toMatchObject({ type: "info", title: "Invitation declined" });
+    expect(res).toHaveRedirect("/");
+    await expect(res).toSendToast({ type: "info", title: "Invitation declined" });
     expect(await memberRow(project._id, invitee.email)).toBeUndefined();
     expect((await dashboard(invitee, project.studioId)).status).toBe(404);
   });

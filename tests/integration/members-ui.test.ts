@@ -26,7 +26,7 @@ import {
   memberRow,
   ownedProject,
 } from "./members-support";
-import { toastOf } from "./studio-fixtures";
+import { locationOf } from "../setup/matchers";
 
 async function dashboard(cookie: string, studioId: string) {
   const res = await call(dashboardLoader, makeRequest(`/sites/${studioId}`, { cookie }), {
@@ -137,8 +137,8 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       redirectTo: `/sites/${project.studioId}?page=2&confirm=leave`,
     });
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(`/sites/${project.studioId}?page=2`);
-    expect(await toastOf(res)).toMatchObject({
+    expect(res).toHaveRedirect(`/sites/${project.studioId}?page=2`);
+    await expect(res).toSendToast({
       type: "success",
       title: "Invitation sent to form@example.com!",
     });
@@ -158,8 +158,8 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       });
       expect(res.status).toBe(409);
       const body = await res.json();
-      expect(body.invite.error.email).toEqual([DUPLICATE_MEMBER_MESSAGE]);
-      expect(body.invite.initialValue).toMatchObject({ email, role: "admin" });
+      expect(body.result.error.email).toEqual([DUPLICATE_MEMBER_MESSAGE]);
+      expect(body.result.initialValue).toMatchObject({ email, role: "admin" });
     }
     expect(await mailsTo("taken@example.com")).toHaveLength(1);
 
@@ -168,7 +168,7 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       email: "nope",
     });
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).invite.error.email).toBeDefined();
+    expect((await invalid.json()).result.error.email).toBeDefined();
   });
 
   it("shows the spec's failure toast when the actor may not invite, 404 to outsiders", async () => {
@@ -180,7 +180,7 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       email: "x@example.com",
     });
     expect(res.status).toBe(302);
-    expect(await toastOf(res)).toMatchObject({
+    await expect(res).toSendToast({
       type: "error",
       title: "Ooops, something went wrong adding member!",
     });
@@ -197,7 +197,7 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       email: "x@example.com",
     });
     expect(anonymous.status).toBe(302);
-    expect(anonymous.headers.get("Location")).toMatch(/^\/auth\/login\?redirectTo=/);
+    expect(anonymous).toHaveRedirect(/^\/auth\/login\?redirectTo=/);
     const unknown = await post(owner.cookie, project.studioId, { intent: "explode" });
     expect(unknown.status).toBe(400);
   });
@@ -213,7 +213,7 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       intent: "member-resend",
       memberId: pending.id,
     });
-    expect(await toastOf(resent)).toMatchObject({ type: "success", title: "Invitaton resent!" });
+    await expect(resent).toSendToast({ type: "success", title: "Invitaton resent!" });
     const renewed = await memberRow(project._id, "pending@example.com");
     expect(renewed.invitationKey).not.toBe(pending.invitationKey);
 
@@ -223,7 +223,7 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       memberId: member.memberId,
       role: "developer",
     });
-    expect(await toastOf(role)).toMatchObject({ type: "success", title: "Role updated!" });
+    await expect(role).toSendToast({ type: "success", title: "Role updated!" });
     expect((await memberRow(project._id, member.email)).role).toBe("developer");
 
     // The stale key of the first invitation: refused, nothing removed.
@@ -233,7 +233,7 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       memberEmail: pending.invitedEmail,
       memberInvitationKey: pending.invitationKey!,
     });
-    expect(await toastOf(stale)).toMatchObject({
+    await expect(stale).toSendToast({
       type: "error",
       title: "Ooops, something went wrong removing invitation/member!",
     });
@@ -243,21 +243,21 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       memberEmail: renewed.invitedEmail,
       memberInvitationKey: renewed.invitationKey!,
     });
-    expect(await toastOf(revoked)).toMatchObject({ type: "success", title: "Invitation revoked!" });
+    await expect(revoked).toSendToast({ type: "success", title: "Invitation revoked!" });
     const removed = await post(owner.cookie, studioId, {
       intent: "member-remove",
       memberId: member.memberId,
       memberEmail: member.email,
       memberInvitationKey: "",
     });
-    expect(await toastOf(removed)).toMatchObject({ type: "success", title: "Member removed!" });
+    await expect(removed).toSendToast({ type: "success", title: "Member removed!" });
     expect((await dashboard(member.cookie, studioId)).status).toBe(404);
 
     const ownerRemoval = await post(owner.cookie, studioId, {
       intent: "member-remove",
       memberId: owner.id,
     });
-    expect(await toastOf(ownerRemoval)).toMatchObject({
+    await expect(ownerRemoval).toSendToast({
       type: "error",
       title: "Ooops, something went wrong removing invitation/member!",
       description: "The project owner cannot be removed",
@@ -266,7 +266,7 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
       intent: "member-resend",
       memberId: renewed.id,
     });
-    expect(await toastOf(resendGone)).toMatchObject({
+    await expect(resendGone).toSendToast({
       type: "error",
       title: "Ooops, something went wrong resending invitation!",
     });
@@ -296,15 +296,15 @@ describe("the Members forms (dashboard action, no JavaScript)", () => {
     const member = await acceptedMember(owner, project, "admin");
     const left = await post(member.cookie, project.studioId, { intent: "member-leave" });
     expect(left.status).toBe(302);
-    expect(left.headers.get("Location")).toBe("/");
-    expect(await toastOf(left)).toMatchObject({
+    expect(left).toHaveRedirect("/");
+    await expect(left).toSendToast({
       type: "success",
       title: "You've left the project!",
     });
     expect((await dashboard(member.cookie, project.studioId)).status).toBe(404);
 
     const ownerLeaves = await post(owner.cookie, project.studioId, { intent: "member-leave" });
-    expect(await toastOf(ownerLeaves)).toMatchObject({
+    await expect(ownerLeaves).toSendToast({
       type: "error",
       title: "Ooops, something went wrong leaving project!",
     });
@@ -340,7 +340,7 @@ describe("the invitation card /invitations/{invitationKey}", () => {
 
     // Accept without a session: sign up first (the e-mail pre-filled), then back to the card.
     const toSignup = await cardPost(key, undefined, "accept");
-    const location = toSignup.headers.get("Location")!;
+    const location = locationOf(toSignup)!;
     expect(location).toBe(
       `/signup?email=newbie%40example.com&redirectTo=${encodeURIComponent(`/invitations/${key}`)}`,
     );
@@ -357,7 +357,7 @@ describe("the invitation card /invitations/{invitationKey}", () => {
       }),
     );
     // No confirmation mail: the invitation's link proved the address.
-    expect(signedUp.headers.get("Location")).toBe(`/invitations/${key}`);
+    expect(signedUp).toHaveRedirect(`/invitations/${key}`);
     const [account] = await db().select().from(users).where(eq(users.email, "newbie@example.com"));
     const cookie = await sessionCookie(account.id);
     expect((await (await card(key, cookie)).json()).invitation).toMatchObject({
@@ -366,8 +366,8 @@ describe("the invitation card /invitations/{invitationKey}", () => {
     });
 
     const accepted = await cardPost(key, cookie, "accept");
-    expect(accepted.headers.get("Location")).toBe(`/sites/${project.studioId}`);
-    expect(await toastOf(accepted)).toMatchObject({
+    expect(accepted).toHaveRedirect(`/sites/${project.studioId}`);
+    await expect(accepted).toSendToast({
       type: "success",
       title: "Yay, invitation accepted!",
     });
@@ -389,7 +389,7 @@ describe("the invitation card /invitations/{invitationKey}", () => {
       viewer: "anonymous",
     });
     const res = await cardPost(key, undefined, "accept");
-    expect(res.headers.get("Location")).toBe(
+    expect(res).toHaveRedirect(
       `/auth/login?redirectTo=${encodeURIComponent(`/invitations/${key}`)}`,
     );
   });
@@ -404,8 +404,8 @@ describe("the invitation card /invitations/{invitationKey}", () => {
       viewer: "other",
     });
     const res = await cardPost(key, other.cookie, "accept");
-    expect(res.headers.get("Location")).toBe(`/invitations/${key}`);
-    expect(await toastOf(res)).toMatchObject({
+    expect(res).toHaveRedirect(`/invitations/${key}`);
+    await expect(res).toSendToast({
       type: "error",
       title: "Ooops, something went wrong accepting invitation!",
     });
@@ -436,7 +436,7 @@ describe("the invitation card /invitations/{invitationKey}", () => {
       .set({ invitationExpiresAt: sql`now() - interval '1 second'` })
       .where(eq(members.invitationKey, lateKey));
     const acceptLate = await cardPost(lateKey, late.cookie, "accept");
-    expect(await toastOf(acceptLate)).toMatchObject({
+    await expect(acceptLate).toSendToast({
       title: "Ooops, something went wrong accepting invitation!",
       description: expect.stringMatching(/expired/),
     });
@@ -448,9 +448,9 @@ describe("the invitation card /invitations/{invitationKey}", () => {
       expect((await res.json()).invitation).toEqual({ state: "invalid" });
     }
     const postUnknown = await cardPost(unknown, late.cookie, "accept");
-    expect(postUnknown.headers.get("Location")).toBe(`/invitations/${unknown}`);
+    expect(postUnknown).toHaveRedirect(`/invitations/${unknown}`);
     const badIntent = await cardPost(unknown, late.cookie, "explode");
-    expect(await toastOf(badIntent)).toMatchObject({ type: "error" });
+    await expect(badIntent).toSendToast({ type: "error" });
   });
 
   it("lets the invitee decline (Ignore), logged as declined", async () => {
@@ -461,11 +461,11 @@ describe("the invitation card /invitations/{invitationKey}", () => {
     const key = await keyOf(project._id, invitee.email);
     const stranger = await actor();
     const refused = await cardPost(key, stranger.cookie, "decline");
-    expect(await toastOf(refused)).toMatchObject({ type: "error" });
+    await expect(refused).toSendToast({ type: "error" });
     expect(await memberRow(project._id, invitee.email)).toBeDefined();
 
     const res = await cardPost(key, invitee.cookie, "decline");
-    expect(res.headers.get("Location")).toBe("/");
+    expect(res).toHaveRedirect("/");
     expect(await memberRow(project._id, invitee.email)).toBeUndefined();
     const [event] = await eventsOf(project._id, "members.invitation.declined");
     expect(event).toMatchObject({ metadata: { email: invitee.email }, actorId: invitee.id });

@@ -20,6 +20,7 @@ import { resetEnv } from "~/utils/env.server";
 import { readToast } from "~/utils/toast.server";
 import { POLICIES } from "~/services/rate-limit.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { locationOf } from "../setup/matchers";
 
 const CLIENT_ID = "stackshift-dashboard";
 let provider: OAuth2Server;
@@ -84,12 +85,12 @@ async function signIn(who: Record<string, unknown>, redirectTo = "/sites") {
     { clientIp: `10.3.0.${++ip}` },
   );
   expect(start.status).toBe(302);
-  const authorizeUrl = new URL(start.headers.get("Location")!);
+  const authorizeUrl = new URL(locationOf(start)!);
   applyCookies(jar, start);
   // The provider signs the user in and sends the browser back with code and state.
   const authorize = await fetch(authorizeUrl, { redirect: "manual" });
   expect(authorize.status).toBe(302);
-  const back = new URL(authorize.headers.get("Location")!);
+  const back = new URL(locationOf(authorize)!);
   const callback = await call(
     callbackLoader,
     makeRequest(back.pathname + back.search, { cookie: cookieHeader(jar) }),
@@ -129,7 +130,7 @@ describe("single sign-on login", () => {
       name: "Sso Person",
     });
     expect(callback.status).toBe(302);
-    expect(callback.headers.get("Location")).toBe("/sites");
+    expect(callback).toHaveRedirect("/sites");
     const [user] = await db().select().from(users).where(eq(users.oidcSubject, "subject-42"));
     expect(user).toMatchObject({ email: "sso.person@example.com", name: "Sso Person" });
     expect(user.passwordHash).toBeNull();
@@ -161,7 +162,7 @@ describe("single sign-on login", () => {
       sub: "subject-unconfirmed",
       email: "unconfirmed@example.com",
     });
-    expect(callback.headers.get("Location")).toBe("/auth/login");
+    expect(callback).toHaveRedirect("/auth/login");
     expect(cookiesOf(callback)).not.toContain("stackshift_session=");
     const [row] = await db().select().from(users).where(eq(users.id, unconfirmed.id));
     expect(row.oidcSubject).toBeNull();
@@ -175,7 +176,7 @@ describe("single sign-on login", () => {
       ),
     ).toBe("/sites");
     const { callback } = await signIn({ sub: "subject-intruder", email: "owned@example.com" });
-    expect(callback.headers.get("Location")).toBe("/auth/login");
+    expect(callback).toHaveRedirect("/auth/login");
     expect(cookiesOf(callback)).not.toContain("stackshift_session=");
     const [row] = await db().select().from(users).where(eq(users.email, "owned@example.com"));
     expect(row.oidcSubject).toBe("subject-owner");
@@ -184,7 +185,7 @@ describe("single sign-on login", () => {
   it("gives no account to someone who may not sign up, and says so on the login page", async () => {
     const { callback } = await signIn({ sub: "subject-outsider", email: "outsider@example.com" });
     expect(callback.status).toBe(302);
-    expect(callback.headers.get("Location")).toBe("/auth/login");
+    expect(callback).toHaveRedirect("/auth/login");
     expect(cookiesOf(callback)).not.toContain("stackshift_session=");
     const { toast } = await readToast(makeRequest("/auth/login", { cookie: cookiesOf(callback) }));
     expect(toast).toMatchObject({
@@ -204,7 +205,7 @@ describe("single sign-on login", () => {
       email: "unverified@example.com",
       email_verified: false,
     });
-    expect(callback.headers.get("Location")).toBe("/auth/login");
+    expect(callback).toHaveRedirect("/auth/login");
     expect(
       await db().select().from(users).where(eq(users.email, "unverified@example.com")),
     ).toEqual([]);
@@ -218,8 +219,8 @@ describe("single sign-on login", () => {
       {},
       { clientIp: `10.3.0.${++ip}` },
     );
-    const authorize = await fetch(attacker.headers.get("Location")!, { redirect: "manual" });
-    const back = new URL(authorize.headers.get("Location")!);
+    const authorize = await fetch(locationOf(attacker)!, { redirect: "manual" });
+    const back = new URL(locationOf(authorize)!);
     // The victim's browser has a login attempt of its own (another state) or none at all.
     const victim = applyCookies(
       new Map(),
@@ -233,7 +234,7 @@ describe("single sign-on login", () => {
     for (const cookie of [cookieHeader(victim), undefined]) {
       const res = await call(callbackLoader, makeRequest(back.pathname + back.search, { cookie }));
       expect(res.status).toBe(302);
-      expect(res.headers.get("Location")).toBe("/auth/login");
+      expect(res).toHaveRedirect("/auth/login");
       const { toast } = await readToast(makeRequest("/", { cookie: cookiesOf(res) }));
       expect(toast?.title).toBe("Single sign-on expired");
     }
@@ -250,7 +251,7 @@ describe("single sign-on login", () => {
       { clientIp: `10.3.0.${++ip}` },
     );
     const jar = applyCookies(new Map(), start);
-    const state = new URL(start.headers.get("Location")!).searchParams.get("state")!;
+    const state = new URL(locationOf(start)!).searchParams.get("state")!;
     const res = await call(
       callbackLoader,
       makeRequest(`/auth/oidc/callback?error=access_denied&state=${encodeURIComponent(state)}`, {
@@ -258,7 +259,7 @@ describe("single sign-on login", () => {
       }),
     );
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/auth/login");
+    expect(res).toHaveRedirect("/auth/login");
     const { toast } = await readToast(makeRequest("/", { cookie: cookiesOf(res) }));
     expect(toast?.description).toBe("The sign-on provider refused the request (access_denied).");
   });
@@ -271,7 +272,7 @@ describe("single sign-on login", () => {
     const limited = await start();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect((await limited.json()).message).toMatch(/Too many attempts/);
+    expect((await limited.json()).result.error[""][0]).toMatch(/Too many attempts/);
   });
 
   it("answers 503 with a message when the provider is down, and password login still works", async () => {
@@ -291,7 +292,9 @@ describe("single sign-on login", () => {
         { clientIp: `10.3.0.${++ip}` },
       );
       expect(res.status).toBe(503);
-      expect((await res.json()).message).toMatch(/Single sign-on is unavailable right now/);
+      expect((await res.json()).result.error[""][0]).toMatch(
+        /Single sign-on is unavailable right now/,
+      );
 
       const user = await createUser();
       const login = await call(
@@ -311,9 +314,9 @@ describe("single sign-on login", () => {
   it("never starts a login from a GET", async () => {
     const start = await call(startLoader, makeRequest("/auth/oidc"));
     expect(start.status).toBe(200);
-    expect(start.headers.get("Location")).toBeNull();
+    expect(start).not.toHaveRedirect();
     const callback = await call(callbackLoader, makeRequest("/auth/oidc/callback"));
-    expect(callback.headers.get("Location")).toBe("/auth/login");
+    expect(callback).toHaveRedirect("/auth/login");
   });
 });
 
@@ -329,7 +332,7 @@ describe("single sign-on logout", () => {
       makeRequest("/auth/logout", { method: "POST", cookie: cookieHeader(jar) }),
     );
     expect(res.status).toBe(302);
-    const endSession = new URL(res.headers.get("Location")!);
+    const endSession = new URL(locationOf(res)!);
     expect(endSession.origin + endSession.pathname).toBe(`${provider.issuer.url}/endsession`);
     expect(endSession.searchParams.get("id_token_hint")).toBe(session.idToken);
     expect(endSession.searchParams.get("post_logout_redirect_uri")).toBe(
@@ -340,10 +343,10 @@ describe("single sign-on logout", () => {
 
     // The provider ends its session and sends the browser to our callback, which shows login.
     const provided = await fetch(endSession, { redirect: "manual" });
-    const back = new URL(provided.headers.get("Location")!);
+    const back = new URL(locationOf(provided)!);
     expect(back.pathname).toBe("/api/auth/logout-callback");
     const done = await call(logoutCallback, makeRequest(back.pathname + back.search));
-    expect(done.headers.get("Location")).toBe("/auth/login");
+    expect(done).toHaveRedirect("/auth/login");
   });
 
   it("logs a password user out locally, without the provider", async () => {
@@ -356,6 +359,6 @@ describe("single sign-on logout", () => {
     );
     const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
     const res = await call(logoutAction, makeRequest("/auth/logout", { method: "POST", cookie }));
-    expect(res.headers.get("Location")).toBe("/auth/login");
+    expect(res).toHaveRedirect("/auth/login");
   });
 });

@@ -31,7 +31,7 @@ describe("/dev/outbox", () => {
   it("sends anonymous visitors to login and is a 404 for users who are not platform admins", async () => {
     const anonymous = await call(loader, makeRequest("/dev/outbox"));
     expect(anonymous.status).toBe(302);
-    expect(anonymous.headers.get("Location")).toBe("/auth/login?redirectTo=%2Fdev%2Foutbox");
+    expect(anonymous).toHaveRedirect("/auth/login?redirectTo=%2Fdev%2Foutbox");
     const user = await call(loader, makeRequest("/dev/outbox", { cookie: userCookie }));
     expect(user.status).toBe(404);
   });

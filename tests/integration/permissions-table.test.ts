@@ -32,8 +32,8 @@ import type { User } from "~/services/accounts.server";
 import { createProject } from "~/services/projects.server";
 import { primaryProvider } from "~/services/provisioning.server";
 import { createLaunchToken } from "~/services/studio.server";
-import { readToast } from "~/utils/toast.server";
 import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { locationOf, toastOf } from "../setup/matchers";
 
 // ---------------------------------------------------------------------------------------------
 // Actors and expectations
@@ -982,6 +982,7 @@ const ROWS: Row[] = [
     file: "auth.forgot.tsx",
     public: "asking for a password reset needs no session",
     cases: [
+      { name: "GET", fn: "loader", request: () => ({ path: "/auth/forgot" }), expect: PUBLIC },
       {
         name: "POST",
         fn: "action",
@@ -1636,26 +1637,17 @@ const importRoute = (file: string) =>
 
 const APP_URL = BASE;
 
-function locationOf(res: Response) {
-  const raw = res.headers.get("Location");
+/** The redirect's target as a path of the app (an absolute URL on APP_URL shortened). */
+function redirectPath(res: Response) {
+  const raw = locationOf(res);
   if (!raw) return null;
   return raw.startsWith(`${APP_URL}/`) ? raw.slice(APP_URL.length) : raw;
-}
-
-/** The toast a redirect flashes (error toasts mark a refusal). */
-async function toastOf(res: Response) {
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  if (!cookie) return null;
-  return (await readToast(makeRequest("/", { cookie }))).toast;
 }
 
 async function classify(res: Response): Promise<"allow" | "deny" | "refused" | "other"> {
   if (res.status >= 200 && res.status < 300) return "allow";
   if (res.status >= 300 && res.status < 400) {
-    const location = locationOf(res) ?? "";
+    const location = redirectPath(res) ?? "";
     if (location.startsWith("/auth/login")) return "deny";
     if (!location.startsWith("/") || location.startsWith("//")) return "other";
     return (await toastOf(res))?.type === "error" ? "refused" : "allow";
@@ -1667,14 +1659,14 @@ async function classify(res: Response): Promise<"allow" | "deny" | "refused" | "
 async function matches(res: Response, expected: Expect) {
   if (typeof expected === "string") return (await classify(res)) === expected;
   if (res.status !== expected.status) return false;
-  return expected.location === undefined || (locationOf(res) ?? "").startsWith(expected.location);
+  return expected.location === undefined || (redirectPath(res) ?? "").startsWith(expected.location);
 }
 
 const show = (e: Expect) =>
   typeof e === "string" ? e : `${e.status}${e.location ? ` -> ${e.location}` : ""}`;
 
 async function describeResponse(res: Response) {
-  const location = locationOf(res);
+  const location = redirectPath(res);
   const toast = await toastOf(res);
   if (toast) return `${res.status} -> ${location} (${toast.type} toast: ${toast.title})`;
   let body = "";

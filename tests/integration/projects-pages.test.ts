@@ -8,6 +8,7 @@ import { action as sitesAction, loader as sitesLoader } from "~/routes/_app.site
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { loader as pagebuildersLoader } from "~/routes/pagebuilders";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { locationOf } from "../setup/matchers";
 
 let adminUser: ReturnType<typeof createUser> | undefined;
 const getAdmin = () => (adminUser ??= createUser({ email: "admin@example.com" }));
@@ -85,13 +86,13 @@ describe("/ and /sites (the project list)", () => {
       makeRequest("/sites?q=abc&cursor=%%%garbage", { cookie: await sessionCookie(me.id) }),
     );
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/sites?q=abc");
+    expect(res).toHaveRedirect("/sites?q=abc");
   });
 
   it("sends visitors without a session to login", async () => {
     const res = await call(sitesLoader, makeRequest("/sites"));
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toMatch(/^\/auth\/login\?redirectTo=/);
+    expect(res).toHaveRedirect(/^\/auth\/login\?redirectTo=/);
   });
 });
 
@@ -125,7 +126,7 @@ describe("/dashboard and /pagebuilders", () => {
     for (const loader of [dashboardLoader, pagebuildersLoader]) {
       const res = await call(loader, makeRequest("/dashboard"));
       expect(res.status).toBe(302);
-      expect(res.headers.get("Location")).toBe("/sites");
+      expect(res).toHaveRedirect("/sites");
     }
   });
 });
@@ -170,7 +171,7 @@ describe("the Create New dialog's action (POST /sites?index)", () => {
     expect(res.status).toBe(302);
     const [row] = await db().select().from(projects).where(eq(projects.ownerId, me.id));
     expect(row).toMatchObject({ name: "Corner Shop", siteType: "business" });
-    expect(res.headers.get("Location")).toBe(`/sites/${row.studioId}`);
+    expect(res).toHaveRedirect(`/sites/${row.studioId}`);
     expect(res.headers.get("Set-Cookie")).toMatch(/stackshift_toast=/);
     const logs = await db().select().from(eventLogs).where(eq(eventLogs.projectId, row.id));
     expect(logs.map((l) => l.type)).toEqual(["sites.create"]);
@@ -183,7 +184,7 @@ describe("the Create New dialog's action (POST /sites?index)", () => {
     const confirm = { intent: "create", ...review.confirm };
     const [a, b] = await Promise.all([post(cookie, confirm), post(cookie, confirm)]);
     expect([a.status, b.status]).toEqual([302, 302]);
-    expect(a.headers.get("Location")).toBe(b.headers.get("Location"));
+    expect(a).toHaveRedirect(locationOf(b)!);
     expect(await db().select().from(projects).where(eq(projects.ownerId, me.id))).toHaveLength(1);
   });
 
@@ -193,10 +194,10 @@ describe("the Create New dialog's action (POST /sites?index)", () => {
     const create = (key: string, redirectTo: string) =>
       post(cookie, { intent: "create", name: "Back", idempotencyKey: key, redirectTo });
     const back = await create("key-back-1", "/sites/abc?dialog=create&tab=x");
-    expect(back.headers.get("Location")).toBe("/sites/abc?tab=x");
+    expect(back).toHaveRedirect("/sites/abc?tab=x");
     for (const [i, evil] of ["//evil.example/x", "https://evil.example", "/\\evil"].entries()) {
       const res = await create(`key-evil-${i}`, evil);
-      expect(res.headers.get("Location")).toMatch(/^\/sites\/[a-z0-9]{12}$/);
+      expect(res).toHaveRedirect(/^\/sites\/[a-z0-9]{12}$/);
     }
   });
 

@@ -66,12 +66,12 @@ describe("GET /auth/login signed in", () => {
   it("sends the user to / for ?redirectTo=/%09/evil.example", async () => {
     const res = await loginRedirect("redirectTo=/%09/evil.example");
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/");
+    expect(res).toHaveRedirect("/");
   });
 
   it("sends the user on to a same-origin ?redirectTo=", async () => {
     const res = await loginRedirect(`redirectTo=${encodeURIComponent("/sites/abc?x=1#y")}`);
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/sites/abc?x=1#y");
+    expect(res).toHaveRedirect("/sites/abc?x=1#y");
   });
 });

@@ -40,13 +40,15 @@ async function checkContract(base: string) {
   expect(csp).toContain("frame-ancestors 'none'");
   expect(page.headers.get("x-content-type-options")).toBe("nosniff");
   expect(page.headers.get("strict-transport-security")).toBeNull(); // plain http
+  // Every response names its request, as the logs and the error pages do.
+  expect(page.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   // The nonce in the header is the one on the page's inline scripts.
   const nonce = csp.match(/'nonce-([^']+)'/)![1];
   expect(await page.text()).toContain(`nonce="${nonce}"`);
 
   const anonymous = await fetch(`${base}/`, { redirect: "manual" });
   expect(anonymous.status).toBe(302);
-  expect(anonymous.headers.get("location")).toBe("/auth/login?redirectTo=%2F");
+  expect(anonymous).toHaveRedirect("/auth/login?redirectTo=%2F");
 
   const crossSite = await fetch(`${base}/auth/login`, {
     method: "POST",
@@ -91,15 +93,21 @@ describe("npm start", () => {
   }, 180_000);
 
   it.runIf(process.env.DATABASE_URL)(
-    "uses PostgreSQL when DATABASE_URL is set",
+    "uses PostgreSQL when DATABASE_URL is set, in WEB_CONCURRENCY processes that stop together",
     async () => {
       const { base, proc, output } = await startServer({
         DATABASE_URL: process.env.DATABASE_URL!,
         DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-start-pg-")),
+        WEB_CONCURRENCY: "2",
       });
-      expect(output.join("")).toContain("database: postgres");
+      expect(output.join("")).toContain("Starting 2 server processes (WEB_CONCURRENCY)");
+      // Both processes migrate (one at a time, under an advisory lock) and listen on the port.
+      await expect
+        .poll(() => output.join("").match(/database: postgres/g)?.length ?? 0, { timeout: 60_000 })
+        .toBe(2);
       await checkContract(base);
       expect(await stopAndWait(proc)).toBe(0);
+      expect(output.join("").match(/SIGTERM: shutting down/g)?.length).toBe(2);
     },
     180_000,
   );

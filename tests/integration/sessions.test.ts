@@ -60,7 +60,7 @@ describe("session timeouts", () => {
     expect(await getOptionalUser(makeRequest("/", { cookie }))).toBeNull();
     const res = await call(sitesLoader, makeRequest("/sites", { cookie }));
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/auth/login?redirectTo=%2Fsites");
+    expect(res).toHaveRedirect("/auth/login?redirectTo=%2Fsites");
     // Reading an idle session does not revive it.
     expect((await rowOf(id)).lastSeenAt.getTime()).toBeLessThan(ago(7 * DAY).getTime());
   });

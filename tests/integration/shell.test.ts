@@ -33,7 +33,7 @@ describe("_app layout loader", () => {
   it("sends anonymous visitors to login, coming back to the page afterwards", async () => {
     const res = await call(appLoader, makeRequest("/sites/integrations?pq=x"));
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(
+    expect(res).toHaveRedirect(
       `/auth/login?redirectTo=${encodeURIComponent("/sites/integrations?pq=x")}`,
     );
   });
@@ -136,7 +136,7 @@ describe("colour mode action", () => {
       makeRequest("/resources/theme", { form: { theme: "dark", redirectTo: "/sites?pq=a" } }),
     );
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/sites?pq=a");
+    expect(res).toHaveRedirect("/sites?pq=a");
     const setCookie = res.headers.get("Set-Cookie");
     expect(setCookie).toMatch(/stackshift_theme=.+Max-Age=31536000/);
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -151,7 +151,7 @@ describe("colour mode action", () => {
         makeRequest("/resources/theme", { form: { theme: "light", redirectTo } }),
       );
       expect(res.status).toBe(302);
-      expect(res.headers.get("Location")).toBe("/");
+      expect(res).toHaveRedirect("/");
     },
   );
 

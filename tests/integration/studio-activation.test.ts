@@ -10,7 +10,7 @@ import { activationState } from "~/services/studio.server";
 import { resetEnv } from "~/utils/env.server";
 import { startSanityStandIn, type SanityStandIn } from "../stand-ins/sanity";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
-import { addMember, asUser, provisionedProject, toastOf } from "./studio-fixtures";
+import { addMember, asUser, provisionedProject } from "./studio-fixtures";
 
 const postApi = (cookie: string | undefined, body: unknown, raw?: string) =>
   call(
@@ -197,8 +197,8 @@ describe("Resend Invitation form", () => {
       redirectTo: `/sites/${project.studioId}?page=2&dialog=resend-studio-invite`,
     });
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(`/sites/${project.studioId}?page=2`);
-    expect(await toastOf(res)).toMatchObject({ type: "success", title: "Sanity Email Resent!" });
+    expect(res).toHaveRedirect(`/sites/${project.studioId}?page=2`);
+    await expect(res).toSendToast({ type: "success", title: "Sanity Email Resent!" });
   });
 
   it("says 'Failed to resend sanity email!' when it cannot, and never leaves the site", async () => {
@@ -210,14 +210,14 @@ describe("Resend Invitation form", () => {
       email: owner.email,
       redirectTo: "//evil.example/x",
     });
-    expect(res.headers.get("Location")).toBe(`/sites/${project.studioId}`);
-    expect(await toastOf(res)).toMatchObject({
+    expect(res).toHaveRedirect(`/sites/${project.studioId}`);
+    await expect(res).toSendToast({
       type: "error",
       title: "Failed to resend sanity email!",
     });
 
     const invalid = await postForm(await sessionCookie(owner.id), { projectId: project.studioId });
-    expect(await toastOf(invalid)).toMatchObject({ title: "Failed to resend sanity email!" });
+    await expect(invalid).toSendToast({ title: "Failed to resend sanity email!" });
 
     const outsider = await createUser();
     const hidden = await postForm(await sessionCookie(outsider.id), {
@@ -227,7 +227,7 @@ describe("Resend Invitation form", () => {
     expect(hidden.status).toBe(404);
 
     const anonymous = await postForm(undefined, { projectId: project.studioId, email: "a@b.co" });
-    expect(anonymous.headers.get("Location")).toMatch(/^\/auth\/login/);
+    expect(anonymous).toHaveRedirect(/^\/auth\/login/);
   });
 });
 
@@ -253,7 +253,7 @@ describe("with Sanity (PROVIDERS=live) against the stand-in", () => {
     const form = { projectId: project.studioId, email: owner.email };
 
     const ok = await postForm(cookie, form);
-    expect((await toastOf(ok))?.title).toBe("Sanity Email Resent!");
+    await expect(ok).toSendToast({ title: "Sanity Email Resent!" });
     expect(standIn.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
 
     const down = {
@@ -262,14 +262,14 @@ describe("with Sanity (PROVIDERS=live) against the stand-in", () => {
     };
     standIn.failNext(/\/invites$/, down, "GET");
     const failed = await postForm(cookie, form);
-    expect(await toastOf(failed)).toMatchObject({
+    await expect(failed).toSendToast({
       type: "error",
       title: "Failed to resend sanity email!",
     });
 
     // Retrying works once the vendor is back.
     const retried = await postForm(cookie, form);
-    expect((await toastOf(retried))?.title).toBe("Sanity Email Resent!");
+    await expect(retried).toSendToast({ title: "Sanity Email Resent!" });
 
     standIn.failNext(/\/invites$/, { ...down, status: 429, headers: { "Retry-After": "30" } });
     const api = await postApi(cookie, form);

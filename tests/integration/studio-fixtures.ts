@@ -5,8 +5,7 @@ import { members, projects } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { User } from "~/services/accounts.server";
 import { createProject } from "~/services/projects.server";
-import { readToast } from "~/utils/toast.server";
-import { type createUser, makeRequest } from "../helpers";
+import type { createUser } from "../helpers";
 
 export type TestUser = Awaited<ReturnType<typeof createUser>>;
 
@@ -50,13 +49,4 @@ export async function addMember(
   await db()
     .insert(members)
     .values({ projectId, userId: user.id, invitedEmail: user.email, role, status });
-}
-
-/** The toast a redirect flashed. */
-export async function toastOf(res: Response) {
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return (await readToast(makeRequest("/", { cookie }))).toast;
 }

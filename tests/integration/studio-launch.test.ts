@@ -10,6 +10,7 @@ import {
 import { InvalidError } from "~/services/errors";
 import { createLaunchToken, verifyLaunchToken } from "~/services/studio.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { locationOf } from "../setup/matchers";
 import { addMember, asUser, provisionedProject } from "./studio-fixtures";
 
 const expectInvalid = (run: () => unknown) => expect(run).toThrow(InvalidError);
@@ -77,7 +78,7 @@ describe("'Take me to Studio'", () => {
 
     const res = await launch(cookie, project.studioId);
     expect(res.status).toBe(302);
-    const location = res.headers.get("Location")!;
+    const location = locationOf(res)!;
     expect(location).toMatch(new RegExp(`^/studios/autologin/${project.studioId}\\?token=`));
     expect(verifyLaunchToken(tokenOf(location))).toMatchObject({
       studioId: project.studioId,
@@ -97,13 +98,9 @@ describe("'Take me to Studio'", () => {
 
     expect((await launch(outsider, project.studioId, true)).status).toBe(404);
     const page = await launch(outsider, project.studioId);
-    expect(page.headers.get("Location")).toBe(
-      `/studios/autologin/${project.studioId}?error=launch`,
-    );
+    expect(page).toHaveRedirect(`/studios/autologin/${project.studioId}?error=launch`);
     expect((await launch(undefined, project.studioId, true)).status).toBe(401);
-    expect((await launch(undefined, project.studioId)).headers.get("Location")).toMatch(
-      /^\/auth\/login/,
-    );
+    expect(await launch(undefined, project.studioId)).toHaveRedirect(/^\/auth\/login/);
     expect((await launch(await sessionCookie(owner.id), "", true)).status).toBe(400);
 
     await db()
@@ -119,7 +116,7 @@ describe("autologin page", () => {
     const owner = await createUser({ name: "Grace" });
     const project = await provisionedProject(owner);
     const cookie = await sessionCookie(owner.id);
-    const token = tokenOf((await launch(cookie, project.studioId)).headers.get("Location")!);
+    const token = tokenOf(locationOf(await launch(cookie, project.studioId))!);
 
     const splash = await autologin(project.studioId, token);
     expect(splash.status).toBe(200);
@@ -135,7 +132,7 @@ describe("autologin page", () => {
       makeRequest(`/studios/autologin/${project.studioId}`, { cookie, form: {} }),
       { studioId: project.studioId },
     );
-    expect(plain.headers.get("Location")).toBe(project.studioUrl);
+    expect(plain).toHaveRedirect(project.studioUrl);
     expect((await autologin(project.studioId, token)).status).toBe(200);
 
     const hide = await call(
@@ -147,19 +144,17 @@ describe("autologin page", () => {
       { studioId: project.studioId },
     );
     expect(hide.status).toBe(302);
-    expect(hide.headers.get("Location")).toBe(project.studioUrl);
+    expect(hide).toHaveRedirect(project.studioUrl);
     const [row] = await db().select().from(users).where(eq(users.id, owner.id));
     expect(row.hideStudioSplash).toBe(true);
 
     // From now on, for every project of this user, the page goes straight to the studio.
     const next = await autologin(project.studioId, token);
     expect(next.status).toBe(302);
-    expect(next.headers.get("Location")).toBe(project.studioUrl);
+    expect(next).toHaveRedirect(project.studioUrl);
     const other = await provisionedProject(owner);
-    const otherToken = tokenOf((await launch(cookie, other.studioId)).headers.get("Location")!);
-    expect((await autologin(other.studioId, otherToken)).headers.get("Location")).toBe(
-      other.studioUrl,
-    );
+    const otherToken = tokenOf(locationOf(await launch(cookie, other.studioId))!);
+    expect(await autologin(other.studioId, otherToken)).toHaveRedirect(other.studioUrl);
   });
 
   it("shows the error page for bad, expired or misused tokens, never a 500", async () => {
@@ -199,6 +194,6 @@ describe("autologin page", () => {
       makeRequest(`/studios/autologin/${project.studioId}`, { form: { hideSplash: "on" } }),
       { studioId: project.studioId },
     );
-    expect(anonymous.headers.get("Location")).toMatch(/^\/auth\/login/);
+    expect(anonymous).toHaveRedirect(/^\/auth\/login/);
   });
 });

@@ -10,7 +10,6 @@ import { loader as siteLoader } from "~/routes/local.sites.$siteId";
 import { action as studioAction, loader as studioLoader } from "~/routes/local.studio.$projectId";
 import { resetEnv } from "~/utils/env.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
-import { toastOf } from "./studio-fixtures";
 import { rejection } from "../stand-ins/provider-error";
 
 const studio = createLocalContentStudio();
@@ -102,8 +101,8 @@ describe("local content studio", () => {
       { projectId },
     );
     expect(accepted.status).toBe(302);
-    expect(accepted.headers.get("Location")).toBe(`/local/studio/${projectId}`);
-    expect((await toastOf(accepted))?.title).toBe("Invitation accepted");
+    expect(accepted).toHaveRedirect(`/local/studio/${projectId}`);
+    await expect(accepted).toSendToast({ title: "Invitation accepted" });
     expect(await studio.invitationStatus(projectId, email)).toBe("accepted");
     const after = await call(studioLoader, makeRequest(url.pathname + url.search, { cookie }), {
       projectId,
@@ -139,7 +138,9 @@ describe("local content studio", () => {
       { projectId },
     );
     expect(refused.status).toBe(404);
-    expect(await refused.json()).toEqual({ error: "This invitation is no longer valid." });
+    expect((await refused.json()).result.error[""]).toEqual([
+      "This invitation is no longer valid.",
+    ]);
     expect(
       (await rejection(studio.inviteMember("nope1234", { email: "a@b.co", role: "editor" })))
         .details.status,
@@ -182,7 +183,7 @@ describe("local content studio", () => {
         { projectId },
       );
       expect(post.status).toBe(302);
-      expect(post.headers.get("Location")).toBe(loginUrl);
+      expect(post).toHaveRedirect(loginUrl);
       expect(await studio.invitationStatus(projectId, email)).toBe("pending");
 
       // Once logged in as the invitee, the login page sends them back to the invitation.
@@ -192,7 +193,7 @@ describe("local content studio", () => {
         makeRequest(loginUrl, { cookie: await sessionCookie(invitee.id) }),
       );
       expect(back.status).toBe(302);
-      expect(back.headers.get("Location")).toBe(path);
+      expect(back).toHaveRedirect(path);
     });
 
     it("signed in as someone else, the page says the invitation is for another address, and accepting is refused", async () => {
@@ -210,9 +211,9 @@ describe("local content studio", () => {
         { projectId },
       );
       expect(post.status).toBe(403);
-      expect(await post.json()).toEqual({
-        error: "This invitation is for another address. Log in with the invited address.",
-      });
+      expect((await post.json()).result.error[""]).toEqual([
+        "This invitation is for another address. Log in with the invited address.",
+      ]);
       expect(await studio.invitationStatus(projectId, email)).toBe("pending");
     });
 

@@ -1,10 +1,11 @@
 import { Form } from "@remix-run/react";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { Button } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { REQUEST_FIELDS, type RequestAccessInput } from "~/services/access-requests.schema";
 
 /**
- * The spec's 'Request-access submit dialog'. The reviewed values travel in hidden inputs, so
+ * The request-access form's confirmation dialog. The reviewed values travel in hidden inputs, so
  * 'Yes, confirm' posts them (intent=confirm) without JavaScript, and Cancel posts intent=edit to
  * get the filled form back. With JavaScript Cancel just closes the dialog.
  */
@@ -41,6 +42,8 @@ export function ConfirmRequestDialog({
         ))}
       </dl>
       <Form method="post" className="mt-6 flex justify-end gap-2">
+        {/* The page's honeypot (decision 012): the confirming post is checked as well. */}
+        <HoneypotInputs />
         {REQUEST_FIELDS.map(({ name }) =>
           values[name] ? <input key={name} type="hidden" name={name} value={values[name]} /> : null,
         )}

@@ -28,7 +28,7 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 const muted = "text-slate-500 dark:text-slate-400";
 const notSpecified = <span className={muted}>Not specified</span>;
 
-/** One request on the admin page (spec section 2, "Request-access admin page"). */
+/** One request on the request-access admin page (/admin, 'Manage Requests'). */
 export function RequestCard({
   request,
   approveHref,

@@ -21,7 +21,7 @@ export type ActivityLogSectionProps = {
 type Fetched = { entries: ActivityEntry[]; total: number };
 
 /**
- * The dashboard's Activity Log (spec sections 2 and 9): the 3 latest events; 'Show more'
+ * The dashboard's Activity Log: the 3 latest events; 'Show more'
  * expands to up to 1000 and 'Collapse' returns. Both are links (`?log=all` and back), so they
  * work without JavaScript; with it, 'Show more' fetches the full log in place and 'Collapse'
  * shows the 3 latest again, without leaving the page.

@@ -13,9 +13,10 @@ export type FailedDeploymentView = {
 };
 
 /**
- * Spec 2 "Deployment pages": 'Oops! Failed Deployment...' with 'Retry deploy' (a plain form post,
- * so it works before JavaScript loads; it sends the site's name and idempotency key, spec 4) and
- * 'Go back to Dashboard'.
+ * The failed-deployment page: 'Oops! Failed Deployment...' with 'Retry deploy' (a plain form
+ * post, so it works before JavaScript loads; it sends the site's name and the project's
+ * idempotency key, which together name the project, as the retry API expects) and 'Go back to
+ * Dashboard'.
  */
 export function FailedDeployment({
   view,

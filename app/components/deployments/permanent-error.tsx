@@ -8,7 +8,7 @@ export type PermanentErrorView = {
 };
 
 /**
- * Spec 2 "Deployment pages" and 4 "Failed deployment": after 3 failed retries the deployment is
+ * The permanent-error page: after 3 failed retries the deployment is
  * a permanent 'Deployment Error', handled manually; the page says so and leads back.
  */
 export function PermanentError({ view }: { view: PermanentErrorView }) {

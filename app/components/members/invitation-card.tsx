@@ -1,15 +1,16 @@
-import { Form, Link, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
 import { LOGOUT_ACTION } from "~/components/shell/logout-button";
 import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
 import type { InvitationView, ProjectInvitationView } from "~/services/members.server";
+import { useIsPending } from "~/utils/use-is-pending";
 import { INVITATION_INTENTS } from "./member-intents";
 
 const note =
   "rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800";
 
 /**
- * The invitation card (spec section 2): 'You are invited to collaborate!', the project and role,
+ * The invitation card: 'You are invited to collaborate!', the project and role,
  * Ignore and Accept Invitation; the no-new-password note when the e-mail has an account. Expired
  * and invalid links get their own clear page.
  */
@@ -61,8 +62,8 @@ function GoHome() {
 }
 
 /**
- * The same card inside the product: a project's dashboard shows it to the project's invitee
- * (issue 9). Its forms post to the dashboard, which answers the invitation of its project.
+ * The same card inside the product: a project's dashboard shows it to the project's invitee.
+ * Its forms post to the dashboard, which answers the invitation of its project.
  */
 export function ProjectInvitationScreen({
   invitation,
@@ -110,11 +111,9 @@ function InvitationCard({
   /** The `intent` values of Accept and Decline where the card's forms post. */
   intents?: { accept: string; decline: string };
 }) {
-  const navigation = useNavigation();
-  const busy =
-    navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST"
-      ? String(navigation.formData?.get("intent") ?? "")
-      : null;
+  const accepting = useIsPending({ intent: intents.accept });
+  const declining = useIsPending({ intent: intents.decline });
+  const busy = accepting ? intents.accept : declining ? intents.decline : null;
   // The card's own page (/invitations/{key}): where login or signup comes back to.
   const back = encodeURIComponent(useLocation().pathname);
   const [searchParams] = useSearchParams();

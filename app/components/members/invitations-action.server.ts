@@ -6,6 +6,7 @@ import {
   declineProjectInvitation,
   ProjectNotFoundError,
 } from "~/services/members.server";
+import { notFound } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { InvitationIntent } from "./member-intents";
 
@@ -18,8 +19,8 @@ const NO_LONGER_VALID =
  *
  * - On /sites (the pending invitations) the form names the project by its studioId. Accept
  *   lands on the project's dashboard, as the mailed card does; Decline comes back to /sites.
- *   Whatever fails comes back to /sites with the spec's failure toast; an unknown project reads
- *   like a spent invitation, so ids cannot be probed.
+ *   Whatever fails comes back to /sites with the invitations' failure toast; an unknown project
+ *   reads like a spent invitation, so ids cannot be probed.
  * - On the project's dashboard (its invitation card) the page's project is the one answered.
  *   Accept lands on the dashboard, Decline on / like the card's; someone the project is hidden
  *   from gets the page's own answer, 404.
@@ -32,7 +33,7 @@ export async function invitationsAction(
 ) {
   const back = on.page === "sites" ? "/sites" : `/sites/${on.studioId}`;
   const failed = (description: string | undefined) =>
-    // The spec has one failure toast for invitations (the card uses it for Ignore too).
+    // Invitations have one failure toast (the card uses it for Ignore too).
     redirectWithToast(back, { type: "error", title: MEMBER_TOASTS.acceptFailed, description });
 
   const parsed = projectInvitationSchema.safeParse({
@@ -57,7 +58,7 @@ export async function invitationsAction(
     });
   } catch (error) {
     if (on.page === "dashboard" && error instanceof ProjectNotFoundError) {
-      throw new Response("Not Found", { status: 404 });
+      notFound();
     }
     if (!(error instanceof DomainError)) throw error;
     return failed(error instanceof NotFoundError ? NO_LONGER_VALID : error.message);

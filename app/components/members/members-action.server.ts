@@ -1,6 +1,4 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "@remix-run/node";
 import { DomainError } from "~/services/errors";
 import {
   changeRoleSchema,
@@ -19,13 +17,14 @@ import {
   removeMember,
   resendInvitation,
 } from "~/services/members.server";
-import { readForm } from "~/utils/http.server";
+import { formReply, readForm, type FormReply } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { MEMBER_INTENTS, type MemberIntent } from "./member-intents";
 
 /** What the dashboard action answers when it does not redirect: the invite form's errors. */
-export type MembersActionData = { invite: SubmissionResult<string[]> };
+export type MembersActionData = FormReply;
 
 /** Back to the dashboard the form was on, without the `?confirm=` that opened a confirmation. */
 function backTo(redirectTo: FormDataEntryValue | null, studioId: string) {
@@ -49,22 +48,22 @@ export function isMemberIntent(value: unknown): value is MemberIntent {
 /**
  * The Members section's forms on /sites/{studioId} (with fetchers, or plain posts without
  * JavaScript): invite, resend, revoke/remove, leave and role change. Each calls one service and
- * goes back with the spec's toast; a refused invite re-renders the form with the message beside
- * the field.
+ * goes back with its toast (`MEMBER_TOASTS`); a refused invite re-renders the form with the
+ * message beside the field.
  */
 export async function membersAction(request: Request, studioId: string, form?: FormData) {
   const user = await requireUser(request);
   const formData = form ?? (await readForm(request, 16 * 1024));
   const intent = formData.get("intent");
   if (!isMemberIntent(intent)) {
-    throw Response.json({ error: "Unknown action" }, { status: 400 });
+    throw new Response("Unknown action", { status: 400 });
   }
   // The page's project is the one acted on, whatever the form says.
   formData.set("studioId", studioId);
   const back = backTo(formData.get("redirectTo"), studioId);
   const failed = (error: unknown) => {
     // The project itself is hidden from this user (or gone): the page's own answer, 404.
-    if (error instanceof ProjectNotFoundError) throw new Response("Not Found", { status: 404 });
+    if (error instanceof ProjectNotFoundError) notFound();
     if (!(error instanceof DomainError)) throw error;
     return redirectWithToast(back, {
       type: "error",
@@ -78,16 +77,16 @@ export async function membersAction(request: Request, studioId: string, form?: F
   if (intent === "member-invite") {
     const submission = parseWithZod(formData, { schema: inviteMemberSchema });
     if (submission.status !== "success") {
-      return data<MembersActionData>({ invite: submission.reply() }, { status: 400 });
+      return formReply({ result: submission.reply() }, 400);
     }
     try {
       const { member } = await inviteMember(user, submission.value, { onExisting: "reject" });
       return redirectWithToast(back, { type: "success", title: MEMBER_TOASTS.sent(member.email) });
     } catch (error) {
       if (error instanceof DuplicateMemberError) {
-        return data<MembersActionData>(
-          { invite: submission.reply({ fieldErrors: { email: [DUPLICATE_MEMBER_MESSAGE] } }) },
-          { status: 409 },
+        return formReply(
+          { result: submission.reply({ fieldErrors: { email: [DUPLICATE_MEMBER_MESSAGE] } }) },
+          409,
         );
       }
       return failed(error);

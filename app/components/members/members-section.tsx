@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import {
   Link,
   useActionData,
@@ -9,6 +9,7 @@ import {
   useSearchParams,
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -18,12 +19,12 @@ import {
   DEFAULT_MEMBER_ROLE,
   DUPLICATE_MEMBER_MESSAGE,
   inviteFormSchema,
+  inviteMemberSchema,
   isTakenEmail,
   MEMBER_ROLES,
   ROLE_LABEL,
 } from "~/services/members.schema";
 import type { DisplayedMember, MembersView } from "~/services/members.server";
-import { useHydrated } from "~/utils/hydrated";
 import type { MembersActionData } from "./members-action.server";
 
 /** `?confirm=remove:{id}`, `?confirm=revoke:{id}` or `?confirm=leave`: works without JavaScript. */
@@ -64,7 +65,7 @@ function useSettled(fetcher: { state: string; data: unknown }, onDone: (refused:
 }
 
 /**
- * The Members section of the dashboard (spec sections 2, 3, 5, 6): the invite form and the
+ * The Members section of the dashboard: the invite form and the
  * table for the owner, member admins and platform admins; a plain member's own row with Leave.
  */
 export function MembersSection({
@@ -411,8 +412,8 @@ function ConfirmDialog({
 
 /**
  * Email (required, valid) and Role (editor default). An address already invited or a member
- * shows the spec's message and disables 'Send Invitation' as it is typed (with JavaScript); the
- * action checks again against the database either way.
+ * shows `DUPLICATE_MEMBER_MESSAGE` and disables 'Send Invitation' as it is typed (with
+ * JavaScript); the action checks again against the database either way.
  */
 function InviteMemberForm({ studioId, takenEmails }: { studioId: string; takenEmails: string[] }) {
   const hydrated = useHydrated();
@@ -422,7 +423,7 @@ function InviteMemberForm({ studioId, takenEmails }: { studioId: string; takenEm
   // After a successful invite the fetcher keeps its previous answer; `stale` hides it.
   const [stale, setStale] = useState<unknown>(null);
   const answer = fetcher.data ?? actionData ?? null;
-  const lastResult = answer && answer !== stale && "invite" in answer ? answer.invite : undefined;
+  const lastResult = answer && answer !== stale && "result" in answer ? answer.result : undefined;
   // Bumped after a successful invite: remounts the form empty.
   const [generation, setGeneration] = useState(0);
   const initialEmail = lastResult?.initialValue?.email;
@@ -441,6 +442,9 @@ function InviteMemberForm({ studioId, takenEmails }: { studioId: string; takenEm
     defaultValue: { role: DEFAULT_MEMBER_ROLE },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    // The schema without the page's duplicate check, which no HTML attribute can express.
+    constraint: getZodConstraint(inviteMemberSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteFormSchema(takenEmails) }),
   });
   // Busy state adding_member.

@@ -1,13 +1,14 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { PendingInvitation } from "~/services/members.server";
+import { useIsPending } from "~/utils/use-is-pending";
 import { INVITATION_INTENTS } from "./member-intents";
 
 const [ACCEPT, DECLINE] = INVITATION_INTENTS;
 
 /**
- * The signed-in user's pending invitations above the project list on /sites (issue 9): the
+ * The signed-in user's pending invitations above the project list on /sites: the
  * project, who invited and the role, with Accept and Decline (plain form posts to the page's
  * action, so they work before JavaScript loads). Nothing is shown when there are none.
  */
@@ -30,13 +31,10 @@ export function PendingInvitations({ invitations }: { invitations: PendingInvita
 }
 
 function InvitationItem({ invitation }: { invitation: PendingInvitation }) {
-  const navigation = useNavigation();
-  const busy =
-    navigation.state !== "idle" &&
-    navigation.formMethod?.toUpperCase() === "POST" &&
-    navigation.formData?.get("studioId") === invitation.studioId
-      ? String(navigation.formData.get("intent") ?? "")
-      : null;
+  const fields = { studioId: invitation.studioId };
+  const accepting = useIsPending({ intent: ACCEPT, fields });
+  const declining = useIsPending({ intent: DECLINE, fields });
+  const busy = accepting ? ACCEPT : declining ? DECLINE : null;
   const headingId = `invitation-${invitation.studioId}`;
   return (
     <article

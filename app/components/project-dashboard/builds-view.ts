@@ -1,6 +1,6 @@
 import type { DeploymentView } from "~/services/deployments.server";
 
-/** Which page of builds was asked for: Netlify by number, Vercel by cursor (spec section 7). */
+/** Which page of builds was asked for: Netlify pages by number, Vercel by cursor. */
 export type BuildsRequest = { page?: number; next?: string; prev?: string };
 
 /** The Site Builds list as the dashboard's loader sends it. */

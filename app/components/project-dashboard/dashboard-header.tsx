@@ -126,7 +126,7 @@ export function FailureBanner({ studioId, permanent }: { studioId: string; perma
 }
 
 /**
- * A platform admin on a project they have no role in (support access, issue 9): says what they
+ * A platform admin on a project they have no role in (support access, decision 011): says what they
  * may do here and that the customer sees the visit in the Activity Log.
  */
 export function SupportBanner({ ownerName }: { ownerName: string }) {

@@ -2,6 +2,7 @@ import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
 import { getProjectInvitation, type ProjectInvitationView } from "~/services/members.server";
 import { getProject, type Project } from "~/services/projects.server";
+import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/utils/session.server";
 import { toProjectView, type ProjectView } from "./project-view";
 
@@ -18,14 +19,14 @@ export async function requireProjectMember(
   try {
     return { user, project: await getProject(user, studioId ?? "") };
   } catch (error) {
-    if (error instanceof NotFoundError) throw new Response("Not Found", { status: 404 });
+    if (error instanceof NotFoundError) notFound();
     throw error;
   }
 }
 
 /**
  * The dashboard's check: like `requireProjectMember`, but the project's invitee (not accepted
- * yet, matched by account or e-mail) gets the invitation card instead of 404 (issue 9).
+ * yet, matched by account or e-mail) gets the invitation card instead of 404.
  * Everyone else with no relation to the project still gets 404.
  */
 export async function requireProjectMemberOrInvitee(
@@ -42,7 +43,7 @@ export async function requireProjectMemberOrInvitee(
     if (!(error instanceof NotFoundError)) throw error;
     const invitation = await getProjectInvitation(user, studioId ?? "");
     if (invitation) return { user, invitation };
-    throw new Response("Not Found", { status: 404 });
+    notFound();
   }
 }
 

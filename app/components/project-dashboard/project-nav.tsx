@@ -1,6 +1,6 @@
 import { NavLink } from "@remix-run/react";
 
-/** The project navigation pages (spec section 2), in the order the navigation shows them. */
+/** The project navigation pages, in the order the navigation shows them. */
 export const PROJECT_SECTIONS = [
   { section: "website", label: "Website" },
   { section: "analytics", label: "Analytics" },

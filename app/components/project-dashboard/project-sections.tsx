@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { formatDate, statusLabel } from "~/components/projects/project-status";
+import { LocalDate } from "~/components/local-date";
+import { statusLabel } from "~/components/projects/project-status";
 import { Badge } from "~/components/ui/badge";
 import {
   SCHEMA_VERSION_CARDS,
@@ -132,7 +133,7 @@ export function ProjectFacts({ project }: { project: ProjectView }) {
       </dd>
       <dt className="font-medium text-slate-600 dark:text-slate-300">Created</dt>
       <dd>
-        <time dateTime={project.createdAt}>{formatDate(project.createdAt)}</time>
+        <LocalDate value={project.createdAt} />
       </dd>
       <dt className="font-medium text-slate-600 dark:text-slate-300">Sites</dt>
       <dd>

@@ -1,5 +1,5 @@
 /**
- * The project dashboard's smart refresh (spec section 7 "Refresh behaviour"): every 30 s, paused
+ * The project dashboard's smart refresh: every 30 s, paused
  * after 2 minutes without user activity and while the tab is hidden. The pure rules; the hook
  * in use-smart-refresh.ts supplies the clock and the browser's events. Unit-tested.
  */

@@ -6,7 +6,7 @@ import { externalUrl, PROVIDER_LABEL, type ProviderRow } from "~/services/projec
 import type { DeploymentView } from "~/services/deployments.server";
 import { buildsHref, numberedPages, type BuildsRequest, type BuildsView } from "./builds-view";
 
-/** Spec section 9: "3 skeleton rows while loading". */
+/** 3 skeleton rows while a page of builds loads. */
 const SKELETON_ROWS = 3;
 const COLUMNS = 7;
 

@@ -2,7 +2,7 @@ import * as Tooltip from "@radix-ui/react-tooltip";
 import { useId } from "react";
 import { Badge } from "~/components/ui/badge";
 import { upgradeTooltip, type BuildState, type ProjectBadge } from "~/services/project-status";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 
 /** The build state's colour, wherever a badge shows it. */
 export const STATE_TONE: Record<BuildState, "blue" | "yellow" | "green" | "red"> = {

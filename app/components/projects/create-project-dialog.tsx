@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Link, useFetcher, useLocation, type Location } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Field, FormError } from "~/components/ui/field";
@@ -11,7 +12,6 @@ import {
   SITE_TYPE_LABEL,
   type SiteType,
 } from "~/services/projects.schema";
-import { useHydrated } from "~/utils/hydrated";
 
 /** Where the dialog posts: the action of app/routes/_app.sites._index.tsx. */
 export const CREATE_PROJECT_ACTION = "/sites?index";
@@ -43,7 +43,7 @@ function clientIdempotencyKey() {
 }
 
 /**
- * The 'Create New' modal (spec sections 2 and 4): idle -> confirming (the first submit asks
+ * The 'Create New' modal: idle -> confirming (the first submit asks
  * 'Create a Business project named "X"?') -> creating (the second submit) -> idle, form cleared.
  *
  * Without JavaScript the first submit goes to the server (intent "review"), which validates, adds
@@ -75,7 +75,7 @@ export function CreateProjectDialog({
   const [confirm, setConfirm] = useState<Confirm | null>(lastResult?.confirm ?? null);
   const initialName = serverData?.result?.initialValue?.name;
   const [name, setName] = useState(typeof initialName === "string" ? initialName : "");
-  // Bumped after a successful create: remounts the form empty (spec: "form cleared").
+  // Bumped after a successful create: remounts the form empty, ready for the next project.
   const [generation, setGeneration] = useState(0);
 
   const formId = `create-project-${useId().replace(/:/g, "")}-${generation}`;
@@ -84,6 +84,8 @@ export function CreateProjectDialog({
     lastResult: serverData?.result,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
+    constraint: getZodConstraint(reviewProjectSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: reviewProjectSchema }),
     onSubmit(event, { submission }) {
       // With JavaScript the review step is local: no round trip before the confirmation.

@@ -12,7 +12,8 @@ import { Spinner } from "~/components/ui/spinner";
 import { SITE_TYPE_LABEL } from "~/services/projects.schema";
 import type { ProjectSummary } from "~/services/projects.server";
 import { onlyOverlayChanged } from "~/components/shell/shell-helpers";
-import { formatDate, ProjectStatus } from "./project-status";
+import { LocalDate } from "~/components/local-date";
+import { ProjectStatus } from "./project-status";
 import { usePolling } from "./use-polling";
 
 /** What the list pages' loaders return (/ and /sites share it). */
@@ -29,8 +30,8 @@ export type ProjectListData = {
   canSeeAll: boolean;
 };
 
-const SEARCH_DEBOUNCE_MS = 1500; // spec section 9: search inputs other than integrations
-const POLL_MS = 60_000; // spec section 7: the studio list polls every 60 s
+const SEARCH_DEBOUNCE_MS = 1500; // as every search input but the integrations search
+const POLL_MS = 60_000; // the project list refreshes every 60 s
 
 const ROLE_LABEL: Record<ProjectSummary["role"], string> = {
   owner: "Owner",
@@ -327,7 +328,7 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
                 </td>
                 <td className="px-4 py-3">{ROLE_LABEL[project.role]}</td>
                 <td className="px-4 py-3">
-                  <time dateTime={project.createdAt}>{formatDate(project.createdAt)}</time>
+                  <LocalDate value={project.createdAt} />
                 </td>
               </tr>
             ))}

@@ -15,8 +15,8 @@ export function statusLabel(status: string) {
 }
 
 /**
- * A project's badges in the list: the same derivation and component as the dashboard (spec
- * section 4 "Project badge"): 'New' in its first day, the build state, 'Live', 'UPGRADE REQUIRED'.
+ * A project's badges in the list: the same derivation (project-status.ts) and component as the
+ * dashboard: 'New' in its first day, the build state, 'Live', 'UPGRADE REQUIRED'.
  */
 export function ProjectStatus({
   project,
@@ -24,11 +24,4 @@ export function ProjectStatus({
   project: Pick<ProjectSummary, "badge" | "live" | "upgradeTo">;
 }) {
   return <StatusBadges badge={project.badge} live={project.live} upgradeTo={project.upgradeTo} />;
-}
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-
-/** UTC, so the server's render and the browser's hydration print the same day. */
-export function formatDate(iso: string) {
-  return dateFormat.format(new Date(iso));
 }

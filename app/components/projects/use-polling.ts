@@ -2,7 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 
 /**
- * Re-runs the page's loaders every `intervalMs` (spec section 7 "Refresh behaviour"), paused while
+ * Re-runs the page's loaders every `intervalMs`, paused while
  * the tab is hidden: a background tab costs the server nothing, and coming back refreshes at once.
  */
 export function usePolling(intervalMs: number) {

@@ -19,7 +19,7 @@ export const LEARN_MORE_VIDEO = "https://www.youtube-nocookie.com/embed/aqz-KE-b
 
 const external = { target: "_blank", rel: "noopener noreferrer" } as const;
 
-/** Spec section 2, top bar: the 'Learn More About StackShift' panel. */
+/** The top bar's 'Learn More About StackShift' panel. */
 export function LearnMorePanel() {
   return (
     <section
@@ -55,7 +55,7 @@ export function LearnMorePanel() {
   );
 }
 
-/** The user menu's 'Documentation' entry opens this drawer (spec: "Documentation (drawer)"). */
+/** The user menu's 'Documentation' entry opens this drawer (?drawer=docs). */
 export function DocumentationDrawer({ overlay }: { overlay: UrlOverlay }) {
   return (
     <Sheet overlay={overlay} title="Documentation">

@@ -1,12 +1,12 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { forwardRef, type ButtonHTMLAttributes } from "react";
+import { useIsPending } from "~/utils/use-is-pending";
 
 export const LOGOUT_ACTION = "/auth/logout";
 
 /** 'Logout' while idle, 'Logging out...' while the logout POST is under way. */
 export function useLoggingOut() {
-  const navigation = useNavigation();
-  return navigation.state !== "idle" && navigation.formAction === LOGOUT_ACTION;
+  return useIsPending({ formAction: LOGOUT_ACTION });
 }
 
 /** A POST form (logout changes state, so never a link). */

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { STATE_TONE } from "~/components/project-dashboard/status-badges";
 import { Badge } from "~/components/ui/badge";
 import { Spinner } from "~/components/ui/spinner";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 import {
   OVERLAY_PARAMS,
   projectCount,
@@ -14,7 +14,7 @@ import {
   type PickerProject,
 } from "./shell-helpers";
 
-/** Spec section 9: "Other search inputs debounce 1500 ms". */
+/** As every search input but the integrations search, the picker waits for a 1500 ms pause. */
 export const PICKER_SEARCH_DEBOUNCE_MS = 1500;
 export const PICKER_SEARCH_ACTION = "/resources/picker";
 
@@ -40,7 +40,7 @@ function Chevron() {
 }
 
 /**
- * The top bar's project picker (spec section 2). Before JavaScript: a <details> disclosure whose
+ * The top bar's project picker. Before JavaScript: a <details> disclosure whose
  * search is a GET form (`?pq=`, read by the layout loader). With JavaScript: a Radix Popover whose
  * search loads /resources/picker through a fetcher, lowercased and debounced.
  */
@@ -196,7 +196,7 @@ function PickerPopover({ picker, label }: { picker: PickerData; label: string })
             autoComplete="off"
             value={query}
             onChange={(e) => {
-              // Spec section 5: search inputs are lowercased and debounced.
+              // Search inputs are lowercased and debounced.
               const q = e.target.value.toLowerCase();
               setQuery(q);
               clearTimeout(timer.current);

@@ -1,7 +1,7 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { UrlOverlay } from "./use-url-overlay";
 
 /**

@@ -1,7 +1,7 @@
 /** Pure helpers behind the top bar; unit-tested in shell-helpers.test.ts. */
 import { isLive, PICKER_COUNT_CAP, type ProjectBadge } from "~/services/project-status";
 
-/** Spec section 9: "Project-name display limit 27 characters". */
+/** Project names are shown cut to 27 characters. */
 export const PROJECT_NAME_LIMIT = 27;
 
 /** The picker's label: names longer than the limit are cut and get '...'. */
@@ -58,7 +58,7 @@ export function projectCount(total: number) {
 
 /** /sites/{segment} pages that are not a project. */
 const SITE_PAGES = new Set(["integrations", "domains", "support", "user-settings"]);
-/** /sites/{section}/{studioId}: the project navigation pages (spec section 2). */
+/** /sites/{section}/{studioId}: the project navigation pages (project-nav.tsx). */
 const PROJECT_SECTIONS = new Set([
   "website",
   "analytics",

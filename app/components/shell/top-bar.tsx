@@ -1,6 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import type { User } from "~/services/accounts.server";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { AboutDialog } from "./about-dialog";
 import { DocumentationDrawer } from "./documentation";
 import { MenuDrawer } from "./menu-drawer";
@@ -14,7 +14,7 @@ const navLinkClass =
   "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 aria-[current=page]:bg-slate-100 aria-[current=page]:text-brand dark:text-slate-200 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-slate-800";
 
 /**
- * The signed-in top bar (spec section 2): logo, link list, project picker, Support, colour mode,
+ * The signed-in top bar: logo, link list, project picker, Support, colour mode,
  * and the user menu from 1280px or the side drawer below. The menus and dialogs it opens are
  * URL-addressable (?drawer=open|docs, ?dialog=about), so they also work without JavaScript.
  */

@@ -2,7 +2,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link } from "@remix-run/react";
 import { useRef } from "react";
 import type { User } from "~/services/accounts.server";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { LogoutButton } from "./logout-button";
 import { initials } from "./shell-helpers";
 import type { UrlOverlay } from "./use-url-overlay";

@@ -1,12 +1,12 @@
 import * as RadixToast from "@radix-ui/react-toast";
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 
 /** Where the form posts: app/routes/resources.studio-launch.ts. */
 export const STUDIO_LAUNCH_ACTION = "/resources/studio-launch";
 
-/** Spec section 9: launch messages stay 7 s. */
+/** Launch messages stay 7 s, longer than other toasts. */
 const LAUNCH_TOAST_MS = 7000;
 
 type LaunchToast = { id: number; ok: boolean; title: string; description?: string };

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 export const RECAP_VIDEO = "https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ";
 
 /**
- * The recap screen shown before the studio opens (spec "Recap screen"): a video, 'do not show
+ * The recap screen shown before the studio opens: a video, 'do not show
  * this splash again' and 'Take me to Studio', a plain form to the autologin page's action, which
  * saves the checkbox and redirects to the studio.
  */
@@ -52,7 +52,7 @@ export function RecapSplash({
   );
 }
 
-/** 'Experience has encountered an error!' (spec section 8): a clear page, never a 500. */
+/** 'Experience has encountered an error!': a failed launch is a clear page, never a 500. */
 export function LaunchError() {
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center p-6 text-center">

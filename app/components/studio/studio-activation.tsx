@@ -4,7 +4,7 @@ import { pageWithoutDialog } from "~/components/projects/create-project-dialog";
 import { useUrlOverlay } from "~/components/shell/use-url-overlay";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { LaunchStudioButton } from "./launch-studio-button";
 
 /** Where the confirmation posts: app/routes/resources.studio-invite.ts. */
@@ -13,7 +13,7 @@ export const STUDIO_INVITE_ACTION = "/resources/studio-invite";
 export const RESEND_DIALOG = "resend-studio-invite";
 
 /**
- * Studio activation (spec "Studio activation"): until the user accepted the content provider's
+ * Studio activation: until the user accepted the content provider's
  * invitation, a note to check the inbox and 'Resend Invitation' behind a confirmation; after,
  * 'Take me to Studio'.
  */

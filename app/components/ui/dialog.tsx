@@ -4,7 +4,7 @@ import { useId, type ReactNode } from "react";
 /**
  * A modal dialog (Radix: role dialog, focus trap, Escape to close). Rendered in place rather than
  * in a portal so the server renders it too: dialogs are URL-addressable and open without
- * JavaScript (ARCHITECTURE.md).
+ * JavaScript (docs/decisions/003-dialogs-without-javascript.md).
  */
 export function Dialog({
   open,

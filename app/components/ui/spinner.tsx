@@ -28,7 +28,7 @@ export function Spinner({
   );
 }
 
-/** The spec's "Loading screen with a spinner"; it fades in late so quick loads do not flash. */
+/** The loading screen, a spinner; it fades in late so quick loads do not flash. */
 export function LoadingScreen() {
   return (
     <div className="flex min-h-[50vh] animate-[fadein_0.2s_ease-in_0.25s_both] items-center justify-center">

@@ -1,7 +1,7 @@
 import * as RadixToast from "@radix-ui/react-toast";
 import { useEffect, useState } from "react";
 import type { Toast } from "~/utils/toast.server";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "remix-utils/use-hydrated";
 
 const toneClass: Record<Toast["type"], string> = {
   success: "border-green-500",

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-// The local provider is the vendor here: its state lives in our database (ARCHITECTURE.md).
+// The local provider is the vendor here: its state lives in our database (decision 009).
 import { db } from "~/db/client.server";
 import { localStudioInvites, localStudios } from "~/db/schema";
 import { dispatchMail, queueMail } from "~/services/mail.server";

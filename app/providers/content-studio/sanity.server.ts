@@ -1,7 +1,8 @@
 /**
- * The content studio on Sanity (PROVIDERS=live), per provider-contracts/PROVIDERS.md "Content
- * studio: Sanity". Projects, datasets and CORS go through @sanity/client; the access API
- * (invitations) has no SDK methods and is called with fetch. Every failure is a ProviderError.
+ * The content studio on Sanity (PROVIDERS=live). Projects, datasets and CORS origins go through
+ * @sanity/client to Sanity's Projects API; invitations go to its Access API
+ * (/access/project/{projectId}/invites), which has no SDK methods and is called with fetch. Both
+ * are described in Sanity's HTTP API reference on sanity.io. Every failure is a ProviderError.
  */
 import { createHash } from "node:crypto";
 import { createClient } from "@sanity/client";
@@ -105,7 +106,7 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" && value ? value : undefined;
 }
 
-/** An invite in either shape the contract allows (`role` or `roleNames[]`). */
+/** An invite as the Access API lists it, with either `role` or `roleNames[]`. */
 function toInvite(value: unknown): VendorInvite | null {
   if (!value || typeof value !== "object") return null;
   const item = value as Record<string, unknown>;
@@ -139,7 +140,7 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
     maxRetries: 0,
     timeout,
   });
-  // Which invite body the API took last; the contract is unsure between the two.
+  // Which invite body the API took last (`role` or `roleNames[]`); a 400 tries the other.
   let inviteShape: "role" | "roleNames" = "role";
 
   async function sdk<T>(what: string, run: () => Promise<T>): Promise<T> {

@@ -21,7 +21,7 @@ export interface ContentStudioProvider {
   addCorsOrigin(projectId: string, origin: string): Promise<void>;
   /** The provider e-mails the invitation; inviting an already-invited e-mail re-sends it. */
   inviteMember(projectId: string, input: { email: string; role: StudioRole }): Promise<void>;
-  /** Sends the pending invitation again (spec: Resend Invitation). */
+  /** Sends the pending invitation again (the studio card's 'Resend Invitation'). */
   resendInvite(projectId: string, email: string): Promise<void>;
   invitationStatus(projectId: string, email: string): Promise<InvitationStatus>;
 }

@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
-// The local provider is the vendor here: its state lives in our database (ARCHITECTURE.md).
+// The local provider is the vendor here: its state lives in our database (decision 009).
 import { db } from "~/db/client.server";
 import { localDeploys, localSites } from "~/db/schema";
 import { queue } from "~/jobs/queue.server";

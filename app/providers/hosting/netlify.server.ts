@@ -1,6 +1,7 @@
 /**
  * Netlify, the first hosting provider, through its SDK `@netlify/api` 14 (node 20 line).
- * Contract: ../shared/provider-contracts/PROVIDERS.md and @netlify/open-api's swagger.json.
+ * API reference: https://open-api.netlify.com/ (the same document as @netlify/open-api's
+ * swagger.json, in node_modules).
  * - createSite looks the site up by its name first, so a re-run returns the same site.
  * - triggerDeployment titles the build with the trigger key and looks for that title among the
  *   recent deploys first, so a retried job does not deploy twice.

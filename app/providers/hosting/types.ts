@@ -1,10 +1,10 @@
 /**
- * Hosting (spec: "one of two hosting providers"): Netlify is the first provider, Vercel the
- * second. Business sites are primary on the second, enterprise sites on the first (spec 4).
+ * Hosting: a site lives on one of two hosting providers. Netlify is the first provider, Vercel the
+ * second. Business sites are primary on the second, enterprise sites on the first.
  */
 export type HostingProviderName = "netlify" | "vercel";
 
-/** A site as the dashboard needs it (spec 3 studioDetails / siteDetails), vendor-neutral. */
+/** A site as the dashboard needs it (for the API's siteDetails), vendor-neutral. */
 export type HostedSite = {
   id: string;
   name: string;
@@ -23,7 +23,7 @@ export type HostedSite = {
   productionAlias: string[];
 };
 
-/** Spec 3 "Deployment", vendor-neutral; vendor fields that do not exist are null. */
+/** A deployment, vendor-neutral; vendor fields that do not exist are null. */
 export type Deployment = {
   id: string;
   /** Netlify deploy state or Vercel readyState, as the vendor reports it. */
@@ -53,7 +53,7 @@ export type Deployment = {
   updatedAt: string;
 };
 
-/** Netlify pages by number; Vercel by opaque cursors (spec 7 ?page= vs ?next=/?prev=). */
+/** Netlify pages by number (?page=); Vercel by opaque cursors (?next= / ?prev=). */
 export type DeploymentPageRequest = {
   page?: number;
   next?: string;

@@ -1,6 +1,6 @@
 /**
  * Vercel, the second hosting provider, through its SDK `@vercel/sdk` 1 (which validates every
- * response with zod). Contract: ../shared/provider-contracts/PROVIDERS.md.
+ * response with zod), over Vercel's REST API (its reference is on vercel.com).
  * - createSite looks the project up by name (GET /v9/projects/{name}) before POST /v11/projects.
  * - triggerDeployment puts the trigger key in the deployment's `meta` and looks for it among
  *   the project's recent deployments first, so a retried job does not deploy twice.

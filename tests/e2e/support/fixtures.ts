@@ -1,21 +1,184 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Cookie,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
+import { confirmSignup } from "./mail";
 
 /**
- * The test fixture every browser test uses: a page whose console errors and uncaught exceptions
- * (CSP violations, hydration errors) fail the test.
+ * The fixtures every browser test uses:
+ *
+ * - every page of the test, the `page` fixture's and those of the other browsers it opens
+ *   (`openPage`, `otherPerson` in members.ts) and the tabs they open, fails the test when its
+ *   console shows an error or it throws (CSP violations, hydration errors);
+ * - `signIn` signs a page in as a person. The first time in a worker it goes through the real
+ *   login form (signing up first when the account does not exist yet); later tests of the same
+ *   person on the same server reuse that session's cookie (Playwright storage state). Tests
+ *   about logging in and signing up use the forms themselves.
+ *
+ * Why not create sessions directly: they are database rows behind a signed cookie, and the test
+ * servers own their embedded databases; only a test-only sign-in route could make one, and the
+ * product has no such back door (nor should it).
  */
-export const test = base.extend<{ page: Page }>({
-  page: async ({ page }, provide) => {
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      // 4xx answers to bad input are expected and logged by the browser as failed loads.
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-        problems.push(`console: ${message.text()}`);
-      }
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+
+/** Every test account's password (long enough for the sign-up form). */
+export const PASSWORD = "a long enough password";
+
+/** A person to sign in as; `name` is used when the account has to be signed up. */
+export type Account = { email: string; name: string };
+
+/** The pages watched in the running test, each with what went wrong in it. */
+const watched: { label: string; problems: string[] }[] = [];
+const watchedContexts = new WeakSet<BrowserContext>();
+
+/**
+ * Collects the console errors and uncaught exceptions of `page` (and returns them); the test
+ * fails at its end if there are any.
+ */
+export function watchPage(page: Page, label = "page"): string[] {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    // 4xx answers to bad input are expected and logged by the browser as failed loads.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  watched.push({ label, problems });
+  return problems;
+}
+
+/** Watches the tabs a page of `context` opens (links with target=_blank), like their opener. */
+function watchNewTabs(context: BrowserContext, label: string) {
+  if (watchedContexts.has(context)) return;
+  watchedContexts.add(context);
+  context.on("page", (tab) => watchPage(tab, `${label}'s new tab`));
+}
+
+/** The contexts the running test opened through newWatchedPage, closed at its end. */
+const opened: BrowserContext[] = [];
+
+/** Which server each context talks to, for the sign-in cache (contexts made by openPage). */
+const contextOrigins = new WeakMap<BrowserContext, string>();
+
+/**
+ * A page in a new browser context (another person, or another test server), with JavaScript as
+ * the running Playwright project has it. Its console is watched like the `page` fixture's; the
+ * context is closed after the test if the test did not close it.
+ */
+export async function newWatchedPage(
+  browser: Browser,
+  testInfo: TestInfo,
+  { baseURL, label = "other browser" }: { baseURL: string; label?: string },
+) {
+  const context = await browser.newContext({
+    baseURL,
+    javaScriptEnabled: !jsDisabled(testInfo),
+  });
+  contextOrigins.set(context, new URL(baseURL).origin);
+  opened.push(context);
+  const page = await context.newPage();
+  const problems = watchPage(page, label);
+  watchNewTabs(context, label);
+  return { page, problems };
+}
+
+const projectsHeading = (page: Page) => page.getByRole("heading", { name: "Projects", level: 1 });
+
+/**
+ * Logs in through the login form, or signs up first (with the mailed confirmation link) when
+ * the account does not exist yet. Ends on the project list.
+ */
+export async function logInOrSignUpWithForms(page: Page, { email, name }: Account) {
+  await page.goto("/auth/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  const refused = page.getByRole("alert").filter({ hasText: "Invalid email or password" });
+  await expect(projectsHeading(page).or(refused)).toBeVisible();
+  if (await projectsHeading(page).isVisible()) return;
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmSignup(page, email);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(projectsHeading(page)).toBeVisible();
+}
+
+/** The session cookie (the only one worth keeping: the toast and theme cookies are not). */
+const isSessionCookie = (cookie: Cookie) => /stackshift_session$/.test(cookie.name);
+
+type TestFixtures = {
+  page: Page;
+  /** Checks every watched page of the test at its end (automatic). */
+  consoleRule: void;
+  /** A page in a new, watched browser context on `baseURL` (default: the main test server). */
+  openPage: (options?: { baseURL?: string; label?: string }) => Promise<Page>;
+  /** Signs `page` in as `account`: the login form once per worker, then its session cookie. */
+  signIn: (page: Page, account: Account) => Promise<void>;
+};
+type WorkerFixtures = {
+  /** Session cookies by server origin and e-mail, for this worker's later tests. */
+  signedInCookies: Map<string, Cookie[]>;
+};
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  consoleRule: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures from it
+    async ({}, provide) => {
+      watched.length = 0;
+      opened.length = 0;
+      await provide();
+      for (const context of opened) await context.close().catch(() => {});
+      const problems = watched.flatMap(({ label, problems }) =>
+        problems.map((p) => `${label}: ${p}`),
+      );
+      expect(problems, "browser console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+  // After consoleRule (which it names), so the rule starts the test's list before the page joins.
+  page: async ({ page, baseURL, consoleRule: _rule }, provide) => {
+    if (baseURL) contextOrigins.set(page.context(), new URL(baseURL).origin);
+    watchNewTabs(page.context(), "page");
+    watchPage(page);
     await provide(page);
-    expect(problems, "browser console errors").toEqual([]);
+  },
+  openPage: async ({ browser, baseURL, consoleRule: _rule }, provide, testInfo) => {
+    await provide(async (options = {}) => {
+      const { page } = await newWatchedPage(browser, testInfo, {
+        baseURL: options.baseURL ?? baseURL!,
+        label: options.label,
+      });
+      return page;
+    });
+  },
+  signedInCookies: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures from it
+    async ({}, provide) => provide(new Map()),
+    { scope: "worker" },
+  ],
+  signIn: async ({ baseURL, signedInCookies }, provide) => {
+    await provide(async (page, account) => {
+      const origin = contextOrigins.get(page.context()) ?? new URL(baseURL!).origin;
+      const key = `${origin} ${account.email.toLowerCase()}`;
+      const cookies = signedInCookies.get(key);
+      if (cookies) {
+        await page.context().addCookies(cookies);
+        await page.goto("/");
+        // Where the login form leads; a session that ended meanwhile goes to the login page.
+        if (await projectsHeading(page).isVisible()) return;
+      }
+      await logInOrSignUpWithForms(page, account);
+      const state = await page.context().storageState();
+      signedInCookies.set(key, state.cookies.filter(isSessionCookie));
+    });
   },
 });
 

@@ -1,49 +1,31 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect } from "./fixtures";
-import { confirmSignup } from "./mail";
+import { expect, type Account } from "./fixtures";
 
 /**
  * Helpers for the project lifecycle tests (tests/e2e/project-lifecycle.spec.ts): the project's
  * own platform admin, projects created through the Create New dialog, and reloading a page until
  * the background jobs (provisioning, local deployments) have moved on.
  */
-export const PASSWORD = "a long enough password";
+export { PASSWORD } from "./fixtures";
 
 /** The Playwright project's own platform admin (ADMIN_EMAILS in playwright.config.ts). */
 export function adminEmail(testInfo: TestInfo) {
   return `admin-${testInfo.project.name}@example.com`;
 }
 
+/**
+ * The project's admin, to sign in with the `signIn` fixture (which signs it up the first time;
+ * the onboarding test may have signed it up earlier against the same server). `email` names
+ * another platform admin of ADMIN_EMAILS in playwright.config.ts.
+ */
+export function adminAccount(testInfo: TestInfo, email = adminEmail(testInfo)): Account {
+  return { email, name: `Admin ${testInfo.project.name}` };
+}
+
 /** A short name unique per Playwright project and run (site names keep its first 40 chars). */
 export function uniqueName(testInfo: TestInfo, prefix: string) {
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   return `${prefix} ${testInfo.project.name} ${run}`;
-}
-
-const projectsHeading = (page: Page) => page.getByRole("heading", { name: "Projects", level: 1 });
-
-/**
- * Logs the project's admin in, or signs it up first when it does not exist yet (the onboarding
- * test signs it up when it ran earlier against the same server). `email` names another platform
- * admin of ADMIN_EMAILS in playwright.config.ts.
- */
-export async function signInAdmin(page: Page, testInfo: TestInfo, email = adminEmail(testInfo)) {
-  await page.goto("/auth/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Log in" }).click();
-  const refused = page.getByText("Invalid email or password");
-  await expect(projectsHeading(page).or(refused)).toBeVisible();
-  if (await projectsHeading(page).isVisible()) return;
-
-  await page.goto("/signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Name").fill(`Admin ${testInfo.project.name}`);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await confirmSignup(page, email);
-  await expect(page).toHaveURL(/\/$/);
-  await expect(projectsHeading(page)).toBeVisible();
 }
 
 /**

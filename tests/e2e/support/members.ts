@@ -1,50 +1,30 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { E2E_PORT } from "../../../playwright.config";
-import { expect, jsDisabled } from "./fixtures";
-import { confirmSignup, linkIn, waitForMail } from "./mail";
+import { expect, logInOrSignUpWithForms, newWatchedPage } from "./fixtures";
+import { linkIn, waitForMail } from "./mail";
 
 /** Helpers of members.spec.ts: accounts, a second browser, projects and invitation mail. */
-export const PASSWORD = "a long enough password";
+export { PASSWORD } from "./fixtures";
 
 /**
  * A second browser context (another person), with JavaScript as the running project has it.
- * Its console errors are collected in `problems`, checked by the test like the fixture's page.
+ * Its console errors are collected in `problems`, and fail the test at its end like the
+ * fixture's page (tests/e2e/support/fixtures.ts), whether or not the test checks them itself.
  */
 export async function otherPerson(browser: Browser, testInfo: TestInfo) {
-  const context = await browser.newContext({
+  return newWatchedPage(browser, testInfo, {
     baseURL: `http://localhost:${E2E_PORT}`,
-    javaScriptEnabled: !jsDisabled(testInfo),
+    label: "other person",
   });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(`console: ${message.text()}`);
-    }
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  return { page, problems };
 }
 
-const projectsHeading = (page: Page) => page.getByRole("heading", { name: "Projects", level: 1 });
-
-/** Logs in as `email`, or signs up first when the account does not exist yet. */
+/**
+ * Logs in as `email` through the login form, or signs up first when the account does not exist
+ * yet (the forms themselves, for a person whose sign-up is part of the test; others use the
+ * `signIn` fixture).
+ */
 export async function logInOrSignUp(page: Page, name: string, email: string) {
-  await page.goto("/auth/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Log in" }).click();
-  const refused = page.getByRole("alert").filter({ hasText: "Invalid email or password" });
-  await expect(projectsHeading(page).or(refused)).toBeVisible();
-  if (await projectsHeading(page).isVisible()) return;
-  await page.goto("/signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await confirmSignup(page, email);
-  await expect(page).toHaveURL(/\/$/);
-  await expect(projectsHeading(page)).toBeVisible();
+  await logInOrSignUpWithForms(page, { email, name });
 }
 
 /** Creates a project through the Create New dialog; returns its dashboard's path. */

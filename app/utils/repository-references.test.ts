@@ -1,0 +1,74 @@
+/**
+ * A reader with only this repository can follow every comment: source files under app/, server/
+ * and scripts/ may point into docs/ (or at other files of the repository), but not at documents
+ * that live elsewhere (the product brief, the issue tracker, shared notes). A comment states the
+ * rule it follows in its own words instead.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../..");
+const DIRS = ["app", "server", "scripts"];
+const SOURCE = /\.(ts|tsx|mjs|js|cjs)$/;
+
+/** Citations of documents outside the repository. */
+const OUTSIDE: [RegExp, string][] = [
+  [/\b(ARCHITECTURE|CONTRACT|STYLE|SPEC|PROVIDERS|DESIGN-CARD)\.md\b/, "a shared document"],
+  [/provider-contracts\//, "the shared provider contracts"],
+  [/\bspec(ification)?'?s? (section|§)/i, "a section of the product brief"],
+  [/\bspec(ification)? \d/i, "a section of the product brief"],
+  [/\(spec\b/i, "the product brief"],
+  [/\bissues? #?\d+\b/i, "an issue of the tracker"],
+];
+
+function sourceFiles(dir: string): string[] {
+  const abs = path.join(ROOT, dir);
+  if (!fs.existsSync(abs)) return [];
+  return fs.readdirSync(abs, { withFileTypes: true, recursive: true }).flatMap((entry) => {
+    if (!entry.isFile() || !SOURCE.test(entry.name)) return [];
+    const file = path.join(entry.parentPath, entry.name);
+    return file.includes(`${path.sep}node_modules${path.sep}`) ? [] : [file];
+  });
+}
+
+/**
+ * `docs/...` and `*.md` paths named in the text that do not exist in the repository. A path
+ * inside a URL (after a "/" or a host name) is the vendor's, not ours.
+ */
+function missingDocs(text: string): string[] {
+  const named = text.match(/(?<![\w./-])(?:docs\/[\w./-]+|[\w-]+\.md)\b/g) ?? [];
+  return named.filter((ref) => {
+    const clean = ref.replace(/[.)]+$/, "");
+    if (clean.startsWith("docs/")) return !fs.existsSync(path.join(ROOT, clean));
+    return !fs.existsSync(path.join(ROOT, clean)) && !fs.existsSync(path.join(ROOT, "docs", clean));
+  });
+}
+
+describe("source comments point only into this repository", () => {
+  const files = DIRS.flatMap(sourceFiles).filter((f) => f !== __filename);
+
+  it("finds the source files", () => {
+    expect(files.length).toBeGreaterThan(50);
+  });
+
+  it("cite no document outside the repository", () => {
+    const problems: string[] = [];
+    for (const file of files) {
+      const lines = fs.readFileSync(file, "utf8").split("\n");
+      lines.forEach((line, i) => {
+        for (const [pattern, what] of OUTSIDE) {
+          if (pattern.test(line)) {
+            problems.push(`${path.relative(ROOT, file)}:${i + 1} cites ${what}: ${line.trim()}`);
+          }
+        }
+        for (const ref of missingDocs(line)) {
+          problems.push(
+            `${path.relative(ROOT, file)}:${i + 1} names ${ref}, not in the repository`,
+          );
+        }
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+});

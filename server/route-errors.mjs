@@ -1,0 +1,68 @@
+// Unexpected errors of the pages' loaders and actions, answered with the request's id.
+
+/**
+ * Remix replaces an unexpected error by a bare "Unexpected Server Error" before an error boundary
+ * sees it (production hides internals), so the page could not say which log line is its own.
+ * This wraps the loader and action of every page route (a route with a component; resource
+ * routes such as the JSON API keep Remix's answer) so that such an error is reported through the
+ * build's `handleError` (app/entry.server.tsx logs it with the request id) and then thrown as a
+ * 500 response whose body is `{ requestId }`: the error boundary shows that id
+ * (app/components/route-error.tsx). Thrown responses (redirects, 404s, `data()` answers) and
+ * aborted requests pass through untouched.
+ *
+ * @template {import("@remix-run/server-runtime").ServerBuild} Build
+ * @param {Build} build
+ * @returns {Build}
+ */
+export function instrumentBuild(build) {
+  const handleError =
+    build.entry.module.handleError ?? ((/** @type {unknown} */ error) => console.error(error));
+  /** @type {Record<string, import("@remix-run/server-runtime").ServerBuild["routes"][string]>} */
+  const routes = {};
+  for (const [id, route] of Object.entries(build.routes)) {
+    const mod = route.module;
+    if (!mod.default || (!mod.loader && !mod.action)) {
+      routes[id] = route;
+      continue;
+    }
+    routes[id] = {
+      ...route,
+      module: {
+        ...mod,
+        loader: mod.loader ? withRequestId(mod.loader, handleError) : undefined,
+        action: mod.action ? withRequestId(mod.action, handleError) : undefined,
+      },
+    };
+  }
+  return { ...build, routes };
+}
+
+/**
+ * One loader or action, answering its unexpected errors as described above.
+ * @param {(args: any) => unknown} handler
+ * @param {(error: unknown, args: any) => void} handleError
+ * @returns {(args: any) => Promise<unknown>}
+ */
+export function withRequestId(handler, handleError) {
+  return async (/** @type {any} */ args) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      if (isAnswer(error) || args.request?.signal?.aborted) throw error;
+      handleError(error, args);
+      const requestId = args.context?.requestId ?? null;
+      throw Response.json({ requestId }, { status: 500, statusText: "Internal Server Error" });
+    }
+  };
+}
+
+/** A response (redirect, 404), a `data()` answer or an error response: meant, not a failure. */
+function isAnswer(/** @type {unknown} */ value) {
+  if (value instanceof Response) return true;
+  if (!value || typeof value !== "object") return false;
+  const v = /** @type {Record<string, unknown>} */ (value);
+  return (
+    v.type === "DataWithResponseInit" ||
+    (typeof v.status === "number" && typeof v.statusText === "string" && "internal" in v)
+  );
+}
