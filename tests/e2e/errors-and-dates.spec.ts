@@ -1,0 +1,54 @@
+import { expect, jsDisabled, test } from "./support/fixtures";
+import { adminAccount, createProject, uniqueName } from "./support/lifecycle";
+
+/**
+ * Errors a person can recover from, and dates in their own time zone, once with JavaScript and
+ * once without (the browser reports its zone through JavaScript: without it dates stay in UTC).
+ */
+
+test("an unknown project is a 'Not found' page inside the shell, with a way back", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  await signIn(page, adminAccount(testInfo));
+  const response = await page.goto("/sites/no-such-project");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found", level: 1 })).toBeVisible();
+  // The top bar stays, and the project navigation of a project that does not exist does not.
+  await expect(page.getByRole("banner")).toBeVisible();
+  await expect(page.getByRole("banner").getByText("Select project")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Project" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Back to projects" }).click();
+  await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
+});
+
+test.describe("in Tokyo", () => {
+  test.use({ timezoneId: "Asia/Tokyo" });
+
+  test("dates show in the browser's time zone once it has told the server, else in UTC", async ({
+    page,
+    signIn,
+  }, testInfo) => {
+    const zone = jsDisabled(testInfo) ? "UTC" : "Asia/Tokyo";
+    await signIn(page, adminAccount(testInfo));
+    const name = uniqueName(testInfo, "Tokyo");
+    await createProject(page, name);
+    const tzCookie = async () =>
+      (await page.context().cookies()).find((c) => c.name === "tz")?.value;
+    if (zone === "UTC") expect(await tzCookie()).toBeUndefined();
+    else await expect.poll(tzCookie).toBe("Asia%2FTokyo");
+    await page.reload();
+    const created = page
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name, exact: true }) })
+      .locator("time");
+    const iso = await created.getAttribute("datetime");
+    const expected = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+    }).format(new Date(iso!));
+    await expect(created).toHaveText(expected);
+  });
+});
