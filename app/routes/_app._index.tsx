@@ -5,7 +5,7 @@ import type { loader } from "./_app.sites._index";
 
 // / is the project list too (and where users land after leaving a project).
 export { loader } from "./_app.sites._index";
-export { listShouldRevalidate as shouldRevalidate } from "~/components/projects/project-list";
+export { overlayShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
 
 export const meta: MetaFunction = () => [{ title: "Projects | StackShift" }];
 

@@ -4,13 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import {
-  useLoaderData,
-  useParams,
-  useRouteError,
-  useSearchParams,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { useLoaderData, useParams, useRouteError, useSearchParams } from "@remix-run/react";
 import { loadActivityLog } from "~/components/activity/activity-log.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
@@ -33,7 +27,6 @@ import {
   Members,
 } from "~/components/project-dashboard/project-sections";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { onlyOverlayChanged } from "~/components/shell/shell-helpers";
 import { SiteBuilds } from "~/components/project-dashboard/site-builds";
 import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refresh";
 import { StudioActivation } from "~/components/studio/studio-activation";
@@ -170,21 +163,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return membersAction(request, params.studioId ?? "", formData);
 }
 
-/**
- * Opening or closing a dialog (?dialog=, the studio invitation's confirmation) changes nothing
- * this loader returns: skip the reload. The smart refresh revalidates the same URL: it reloads.
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  formAction,
-  defaultShouldRevalidate,
-}) => {
-  if (!formAction && currentUrl.href !== nextUrl.href && onlyOverlayChanged(currentUrl, nextUrl)) {
-    return false;
-  }
-  return defaultShouldRevalidate;
-};
+export { overlayShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
 
 /**
  * A dashboard that fails keeps the project navigation (the layout keeps the top bar) with the

@@ -1,15 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { requireDeploymentPage } from "~/components/deployments/deployment-page.server";
 import { FailedDeployment } from "~/components/deployments/failed-deployment";
 import { DomainError, NotFoundError } from "~/services/errors";
 import { MAX_DEPLOY_RETRIES, retryDeploymentSchema } from "~/services/deployments.schema";
-import {
-  getDeploymentStatus,
-  PermanentDeploymentError,
-  retryDeployment,
-} from "~/services/deployments.server";
+import { PermanentDeploymentError, retryDeployment } from "~/services/deployments.server";
 import { formErrorOf } from "~/utils/form-errors";
 import { formReply, readForm } from "~/utils/http.server";
 import { notFound } from "~/utils/responses.server";
@@ -26,16 +22,7 @@ const sitePath = (studioId: string) => `/sites/${encodeURIComponent(studioId)}`;
  * it: a permanent error goes to its own page, anything else back to the dashboard.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  let status;
-  try {
-    status = await getDeploymentStatus(user, params.studioId ?? "");
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-  if (status.permanent) throw redirect(`${sitePath(status.studioId)}/deployment-error`);
-  if (!status.failed) throw redirect(sitePath(status.studioId));
+  const { status } = await requireDeploymentPage(request, params.studioId, "failed-deployment");
   return {
     view: {
       studioId: status.studioId,

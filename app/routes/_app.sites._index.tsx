@@ -60,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 // Opening the Create New dialog (?dialog=create) does not reload the list; polling still does.
-export { listShouldRevalidate as shouldRevalidate } from "~/components/projects/project-list";
+export { overlayShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
 
 const reply = (body: CreateProjectActionData, failure?: DomainError | number) =>
   formReply(body, failure);

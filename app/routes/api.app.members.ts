@@ -11,16 +11,14 @@ import {
   leaveProject,
   removeMember,
 } from "~/services/members.server";
+import { methodNotAllowed } from "~/utils/api.server";
 import { handleApi, parseInput, readJson } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 
 const ALLOW = "POST, PATCH, DELETE";
-const notAllowed = () =>
-  Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: ALLOW } });
+const notAllowed = () => methodNotAllowed(ALLOW);
 
-export function loader() {
-  return notAllowed();
-}
+export const loader = notAllowed;
 
 /**
  * The members API:

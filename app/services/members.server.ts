@@ -35,6 +35,7 @@ import {
   actorForProject,
   authorizeOn,
   can,
+  findProjectRow,
   invitationsAddressedTo,
   type Action,
 } from "./permissions.server";
@@ -56,22 +57,13 @@ export class ProjectNotFoundError extends NotFoundError {
   }
 }
 
-async function findProject(tx: Queryable, ref: string): Promise<ProjectRow | undefined> {
-  const key = ref.trim();
-  if (!key || key.length > 100) return undefined;
-  const where = UUID.test(key)
-    ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
-    : eq(projects.studioId, key);
-  const [row] = await tx.select().from(projects).where(where).limit(1);
-  return row;
-}
 
 /**
  * The project and the actor on it, once the actor may do `action` (ForbiddenError when they see
  * the project but may not; ProjectNotFoundError when they cannot see it).
  */
 async function authorize(tx: Queryable, user: User, ref: string, action: Action) {
-  const project = await findProject(tx, ref);
+  const project = await findProjectRow(tx, ref);
   if (!project) throw new ProjectNotFoundError();
   try {
     // Records support access too, in `tx`: a platform admin's change logs with the change.
@@ -528,7 +520,7 @@ export async function acceptInvitation(
   }
   let projectId: string | null = null;
   if (input.studioId) {
-    const project = await findProject(db(), input.studioId);
+    const project = await findProjectRow(db(), input.studioId);
     if (!project) throw new NotFoundError("This invitation is no longer valid");
     projectId = project.id;
   }
@@ -688,7 +680,7 @@ export async function getProjectInvitation(
   user: User,
   studioId: string,
 ): Promise<ProjectInvitationView | null> {
-  const project = await findProject(db(), studioId);
+  const project = await findProjectRow(db(), studioId);
   if (!project) return null;
   const actor = await actorForProject(user, project);
   if (!can(actor, "invitation.respond") || !actor.membership) return null;

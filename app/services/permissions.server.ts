@@ -208,20 +208,22 @@ export function isProjectAdmin(actor: Actor): boolean {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A project by its _id or studioId (what routes and API bodies carry). */
-async function findProject(tx: Queryable, ref: string): Promise<ActorProject | null> {
+/**
+ * A project row by its _id or studioId (what routes and API bodies carry); undefined when there
+ * is none. The one lookup of a project reference: permissions, projects and members use it.
+ */
+export async function findProjectRow(
+  tx: Queryable,
+  ref: string,
+): Promise<typeof projects.$inferSelect | undefined> {
   const key = ref.trim();
-  if (!key || key.length > 100) return null;
+  if (!key || key.length > 100) return undefined;
   // Only a UUID-shaped key can be an _id; comparing other text to a uuid column would error.
   const where = UUID.test(key)
     ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
     : eq(projects.studioId, key);
-  const [row] = await tx
-    .select({ id: projects.id, studioId: projects.studioId, ownerId: projects.ownerId })
-    .from(projects)
-    .where(where)
-    .limit(1);
-  return row ?? null;
+  const [row] = await tx.select().from(projects).where(where).limit(1);
+  return row;
 }
 
 /**
@@ -278,7 +280,7 @@ export async function actorOn(
   projectId: string,
   tx: Queryable = db(),
 ): Promise<Actor> {
-  const project = user ? await findProject(tx, projectId) : null;
+  const project = user ? ((await findProjectRow(tx, projectId)) ?? null) : null;
   return actorForProject(user, project, tx);
 }
 
@@ -319,7 +321,7 @@ export async function requireProjectAction(
   action: Action,
   tx: Queryable = db(),
 ): Promise<Actor & { project: ActorProject }> {
-  const project = user ? await findProject(tx, projectId) : null;
+  const project = user ? ((await findProjectRow(tx, projectId)) ?? null) : null;
   if (!project) throw new NotFoundError("Project not found");
   return authorizeOn(user, project, action, tx);
 }

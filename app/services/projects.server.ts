@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { projects, projectSites, users, type HostingDetails } from "~/db/schema";
 import type { User } from "./accounts.server";
@@ -8,6 +8,7 @@ import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import {
   authorizeOn,
+  findProjectRow,
   canChooseSiteType,
   isSupport,
   memberRoleOf,
@@ -263,17 +264,6 @@ export async function countProjects(user: User, opts: { query?: string }): Promi
 }
 
 type ProjectRow = typeof projects.$inferSelect;
-
-async function findProjectRow(tx: Queryable, studioIdOrId: string) {
-  const key = studioIdOrId.trim();
-  if (!key || key.length > 100) return undefined;
-  // Only a UUID-shaped key can be an _id; comparing other text to a uuid column would error.
-  const where = UUID.test(key)
-    ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
-    : eq(projects.studioId, key);
-  const [row] = await tx.select().from(projects).where(where).limit(1);
-  return row;
-}
 
 async function toProject(
   tx: Queryable,

@@ -114,6 +114,47 @@ async function firstLoadJs(pathname, cookie) {
   return { files: files.size, kb: Math.round(bytes / 1024) };
 }
 
+/**
+ * EXPLAIN ANALYZE of the queries behind the measured pages, written as the services build them
+ * (app/services/permissions.server.ts viewableProjects, projects.server.ts listProjects,
+ * members.server.ts listMembers, activity-log.server.ts listActivity). Each runs three times;
+ * the last run's execution time is kept (warm cache, as a page sees it).
+ */
+async function explainQueries(client, ids) {
+  const viewable = (user) => `(p.owner_id = '${user}' or exists (select 1 from members m
+    where m.project_id = p.id and m.user_id = '${user}' and m.status = 'accepted'))`;
+  const list = (user, extra = "") => `select p.id, p.name, p.created_at from projects p
+    where ${viewable(user)} ${extra} order by p.created_at desc, p.id desc limit 21`;
+  const queries = {
+    "list page 1 (owner of many)": list(ids.owner),
+    "list page 1 (member of 300)": list(ids.member),
+    "search 'project 99' (owner of many)": list(ids.owner, `and lower(p.name) like '%project 99%'`),
+    "search 'zz' (no match, 2 letters)": list(ids.owner, `and lower(p.name) like '%zz%'`),
+    "all projects search 'project 99' (platform admin)": `select p.id from projects p
+      where lower(p.name) like '%project 99%' order by p.created_at desc, p.id desc limit 21`,
+    "dashboard members (50)": `select * from members m left join users u on u.id = m.user_id
+      where m.project_id = '${ids.big}' order by m.created_at, m.id`,
+    "dashboard activity (3 latest of 5,000)": `select * from event_logs
+      where project_id = '${ids.big}' and type not in ('sites.create')
+      order by timestamp desc, key desc limit 3`,
+    "dashboard activity count": `select count(*) from event_logs
+      where project_id = '${ids.big}' and type not in ('sites.create')`,
+  };
+  const out = {};
+  for (const [label, sql] of Object.entries(queries)) {
+    let plan = [];
+    for (let i = 0; i < 3; i += 1) {
+      plan = (await client.query(`explain (analyze, format text) ${sql}`)).rows.map(
+        (r) => r["QUERY PLAN"],
+      );
+    }
+    const time = plan.find((l) => l.startsWith("Execution Time"))?.match(/[\d.]+/)?.[0];
+    const top = plan.find((l) => /Index|Seq Scan|Bitmap/.test(l))?.trim() ?? plan[0].trim();
+    out[label] = { ms: Number(time), plan: top.replace(/\s+\(cost=.*$/, "") };
+  }
+  return out;
+}
+
 async function main() {
   if (!buildIfStale()) process.exit(1);
   await admin(`create database ${dbName}`);
@@ -170,17 +211,31 @@ async function main() {
       });
     }
     const fixed = await cannon(`${BASE}/sites/${data.bigProject}`, owner, { overallRate: 100 });
+    const {
+      rows: [ids],
+    } = await client.query(
+      `select (select id from users where email = 'owner@bench.example') as owner,
+              (select id from users where email = 'member@bench.example') as member,
+              (select id from projects where studio_id = $1) as big`,
+      [data.bigProject],
+    );
+    const sql = await explainQueries(client, ids);
     const js = {
       "/sites": await firstLoadJs("/sites", owner),
       "/sites/{id}": await firstLoadJs(`/sites/${data.bigProject}`, owner),
     };
 
     console.table(rows);
+    console.table(
+      Object.fromEntries(
+        Object.entries(sql).map(([k, v]) => [k, { "SQL ms": v.ms, plan: v.plan }]),
+      ),
+    );
     console.log(`/sites/{id} at a fixed 100 req/s: p99 ${fixed.latency.p99} ms`);
     for (const [route, size] of Object.entries(js)) {
       console.log(`first-load JS ${route}: ${size.kb} KB gzip in ${size.files} files`);
     }
-    appendReport({ data, rows, fixed: fixed.latency.p99, js, pages });
+    appendReport({ data, rows, fixed: fixed.latency.p99, js, pages, sql });
   } finally {
     await client?.end();
     server.child.kill("SIGTERM");
@@ -189,7 +244,7 @@ async function main() {
   }
 }
 
-function appendReport({ data, rows, fixed, js, pages }) {
+function appendReport({ data, rows, fixed, js, pages, sql }) {
   const file = path.join(root, "docs/performance.md");
   const header =
     "| route | req/s | p50 ms | p99 ms | vs /healthz | errors |\n| --- | --- | --- | --- | --- | --- |";
@@ -209,6 +264,7 @@ function appendReport({ data, rows, fixed, js, pages }) {
     table,
     "",
     `- /sites/{id} at a fixed 100 req/s: p99 ${fixed} ms`,
+    ...Object.entries(sql).map(([label, v]) => `- SQL ${label}: ${v.ms} ms (${v.plan})`),
     ...Object.entries(js).map(
       ([route, s]) => `- first-load JS ${route}: ${s.kb} KB gzip in ${s.files} files`,
     ),

@@ -1,17 +1,9 @@
-import {
-  Form,
-  Link,
-  useFetcher,
-  useLocation,
-  useNavigate,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { Form, Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { SITE_TYPE_LABEL } from "~/services/projects.schema";
 import type { ProjectSummary } from "~/services/projects.server";
-import { onlyOverlayChanged } from "~/components/shell/shell-helpers";
 import { LocalDate } from "~/components/local-date";
 import { ProjectStatus } from "./project-status";
 import { usePolling } from "./use-polling";
@@ -43,22 +35,6 @@ const ROLE_LABEL: Record<ProjectSummary["role"], string> = {
 
 /** The scope parameter as it goes in a URL: only "all" is written. */
 const scopeParam = (scope: ProjectListData["scope"]) => (scope === "all" ? "all" : null);
-
-/**
- * For the list routes: opening or closing the Create New dialog (?dialog=create) changes nothing
- * the list loader returns, so skip the reload. The 60 s poll revalidates the same URL: it reloads.
- */
-export const listShouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  formAction,
-  defaultShouldRevalidate,
-}) => {
-  if (!formAction && currentUrl.href !== nextUrl.href && onlyOverlayChanged(currentUrl, nextUrl)) {
-    return false;
-  }
-  return defaultShouldRevalidate;
-};
 
 function listUrl(base: string, params: Record<string, string | null | undefined>) {
   const search = new URLSearchParams();

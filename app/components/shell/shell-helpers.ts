@@ -1,4 +1,5 @@
 /** Pure helpers behind the top bar; unit-tested in shell-helpers.test.ts. */
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { isLive, PICKER_COUNT_CAP, type ProjectBadge } from "~/services/project-status";
 
 /** Project names are shown cut to 27 characters. */
@@ -117,6 +118,23 @@ export function onlyOverlayChanged(current: URL, next: URL) {
   };
   return strip(current) === strip(next);
 }
+
+/**
+ * shouldRevalidate of the list and dashboard routes: opening or closing a drawer or dialog
+ * (?dialog=, ?drawer=) changes nothing their loaders return, so it skips the reload; a form
+ * submission or the periodic refresh (the same URL) still reloads.
+ */
+export const overlayShouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formAction,
+  defaultShouldRevalidate,
+}) => {
+  if (!formAction && currentUrl.href !== nextUrl.href && onlyOverlayChanged(currentUrl, nextUrl)) {
+    return false;
+  }
+  return defaultShouldRevalidate;
+};
 
 export type Theme = "light" | "dark";
 
