@@ -57,7 +57,6 @@ export class ProjectNotFoundError extends NotFoundError {
   }
 }
 
-
 /**
  * The project and the actor on it, once the actor may do `action` (ForbiddenError when they see
  * the project but may not; ProjectNotFoundError when they cannot see it).
