@@ -32,7 +32,7 @@ import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refres
 import { StudioActivation } from "~/components/studio/studio-activation";
 import { listDeploymentsSchema } from "~/services/deployments.schema";
 import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
-import { listMembers } from "~/services/members.server";
+import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { DomainError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
 import type { Project } from "~/services/projects.server";
@@ -120,7 +120,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     support ? { accepted: false } : activationState(user, project),
     loadBuilds(user, project, url),
     creationFailed ? getDeploymentStatus(user, project.studioId) : null,
-    listMembers(user, project.studioId),
+    // ?members=all: the whole table; otherwise its first page ('Show all members').
+    listMembers(user, project.studioId, {
+      limit: url.searchParams.get("members") === "all" ? undefined : MEMBERS_PAGE_SIZE,
+    }),
     loadActivityLog(user, project.studioId, url),
   ]);
 

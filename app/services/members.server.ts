@@ -155,15 +155,24 @@ export type MembersView = {
   /** The viewer may leave (accepted members; never the owner). */
   canLeave: boolean;
   members: DisplayedMember[];
+  /** Rows the table has in all; more than `members.length` when a limit cut the list. */
+  total: number;
   /** Addresses the invite form must refuse (already invited, a member, or the owner). */
   takenEmails: string[];
 };
+
+/** The dashboard's Members table shows this many rows until 'Show all members'. */
+export const MEMBERS_PAGE_SIZE = 20;
 
 /**
  * The Members table: owner, member admins and platform admins see
  * everyone; a plain member sees only their own row.
  */
-export async function listMembers(user: User, studioId: string): Promise<MembersView> {
+export async function listMembers(
+  user: User,
+  studioId: string,
+  { limit }: { limit?: number } = {},
+): Promise<MembersView> {
   const { project, actor } = await authorize(db(), user, studioId, "project.view");
   const canManage = can(actor, "members.view-all");
   const rows = await db()
@@ -210,7 +219,10 @@ export async function listMembers(user: User, studioId: string): Promise<Members
   return {
     canManage,
     canLeave: can(actor, "members.leave"),
-    members: list,
+    // The rows are cheap to read; what costs is rendering a form per control of each (a project
+    // with many members renders the first page, then all on request).
+    members: limit === undefined ? list : list.slice(0, limit),
+    total: list.length,
     takenEmails: canManage
       ? [...(owner ? [owner.email] : []), ...rows.map((r) => r.member.invitedEmail)]
       : [],

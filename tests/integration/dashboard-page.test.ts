@@ -281,3 +281,29 @@ describe("/sites/{studioId} (the project dashboard)", () => {
     expect(body.project.badge).toMatchObject({ state: "error", label: "Build Error" });
   });
 });
+
+describe("the Members table of a large project", () => {
+  it("renders the first 20 rows with the total, and all of them with ?members=all", async () => {
+    const owner = await createUser();
+    const project = await insertProject(owner.id);
+    await db()
+      .insert(members)
+      .values(
+        Array.from({ length: 25 }, (_, i) => ({
+          projectId: project.id,
+          invitedEmail: `row-${i}-${project.id}@example.com`,
+          status: "invited" as const,
+        })),
+      );
+    const cookie = await sessionCookie(owner.id);
+    const first = await (await get(cookie, project.studioId)).json();
+    // The owner's row and 19 members of 26 rows in all.
+    expect(first.members.members).toHaveLength(20);
+    expect(first.members.total).toBe(26);
+    // Every address still counts as taken for the invite form.
+    expect(first.members.takenEmails).toHaveLength(26);
+    const all = await (await get(cookie, project.studioId, "?members=all")).json();
+    expect(all.members.members).toHaveLength(26);
+    expect(all.members.total).toBe(26);
+  });
+});

@@ -60,6 +60,7 @@ const managerView: MembersView = {
     }),
     member({ name: "Ed" }),
   ],
+  total: 3,
 };
 
 /** Server-renders the section on a page at `url`, as the dashboard does before JavaScript. */
@@ -98,6 +99,7 @@ describe("MembersSection", () => {
       canLeave: true,
       takenEmails: [],
       members: [member({ isSelf: true, name: "Ed" })],
+      total: 1,
     });
     expect(html).not.toContain("Send Invitation");
     expect(html).not.toContain("Resend");
@@ -118,5 +120,15 @@ describe("MembersSection", () => {
     expect(render(managerView, `/sites/abc?confirm=remove:${OWNER_ID}`)).not.toContain(
       "alertdialog",
     );
+  });
+
+  it("shows the first page of a long table with a link to all of it", () => {
+    const cut = { ...managerView, members: managerView.members.slice(0, 2), total: 3 };
+    const html = render(cut, "/sites/abc?page=2");
+    expect(html).toContain("Showing <!-- -->2<!-- --> of <!-- -->3");
+    expect(html).toContain('href="/sites/abc?page=2&amp;members=all#members-heading"');
+    expect(html).toContain("Show all <!-- -->3<!-- --> members");
+    // The whole table: no link.
+    expect(render(managerView)).not.toContain("Show all");
   });
 });

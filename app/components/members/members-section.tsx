@@ -158,6 +158,18 @@ export function MembersSection({
       {view.members.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">Nothing to show here yet...</p>
       ) : null}
+      {view.total > view.members.length ? (
+        <p className="text-sm">
+          Showing {view.members.length} of {view.total}.{" "}
+          <Link
+            to={`${urlWith(location.pathname, location.search, { confirm: null, members: "all" })}#members-heading`}
+            preventScrollReset
+            className="font-medium text-brand underline"
+          >
+            Show all {view.total} members
+          </Link>
+        </p>
+      ) : null}
       {confirm ? (
         <ConfirmDialog
           studioId={studioId}
