@@ -199,7 +199,8 @@ export const projects = pgTable(
     uniqueIndex("projects_owner_idempotency_key").on(t.ownerId, t.idempotencyKey),
     // Keyset pagination of the project list: newest first, id breaks ties.
     index("projects_created_idx").on(t.createdAt, t.id),
-    index("projects_owner_idx").on(t.ownerId),
+    // A user's own projects newest first (the owned half of the project list's union).
+    index("projects_owner_created_idx").on(t.ownerId, t.createdAt, t.id),
     // The name search (`lower(name) like '%q%'`): trigrams let any substring of 3+ characters use
     // an index instead of reading every row (pg_trgm, created by the migration; PGlite loads it).
     index("projects_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),

@@ -70,7 +70,7 @@
  * outsiders and invited members get the same answer as for a project that does not exist.
  * Viewers who may not act get ForbiddenError.
  */
-import { and, eq, exists, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { eventLogs, members, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
@@ -381,17 +381,18 @@ const acceptedMembership = (userId: string) =>
     eq(members.status, "accepted"),
   );
 
-/** WHERE condition on `projects`: the rows `user` may view (owned or accepted membership). */
-export function viewableProjects(user: User): SQL {
-  return or(
-    eq(projects.ownerId, user.id),
-    exists(
-      db()
-        .select({ one: sql`1` })
-        .from(members)
-        .where(acceptedMembership(user.id)),
-    ),
-  )!;
+/**
+ * "project.view" as SQL, in the two parts a list query reads along indexes (an OR of the two
+ * would make PostgreSQL walk every project newest first, checking each): the rows `user` owns,
+ * and the join to their accepted memberships. projects.server.ts unions the two.
+ */
+export function ownedProjects(user: User): SQL {
+  return eq(projects.ownerId, user.id);
+}
+
+/** JOIN condition `members` to `projects`: `user`'s accepted membership of the project. */
+export function acceptedMembershipOf(user: User): SQL {
+  return acceptedMembership(user.id)!;
 }
 
 /** Selected column: the accepted member's role on each `projects` row (null for none). */

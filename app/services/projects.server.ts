@@ -1,7 +1,9 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { unionAll, type SelectedFields } from "drizzle-orm/pg-core";
+import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import { db, type Queryable } from "~/db/client.server";
-import { projects, projectSites, users, type HostingDetails } from "~/db/schema";
+import { members, projects, projectSites, users, type HostingDetails } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { env } from "~/utils/env.server";
 import { logEvent } from "./activity.server";
@@ -11,8 +13,9 @@ import {
   findProjectRow,
   canChooseSiteType,
   isSupport,
+  acceptedMembershipOf,
   memberRoleOf,
-  viewableProjects,
+  ownedProjects,
   type ProjectRole,
 } from "./permissions.server";
 import {
@@ -148,27 +151,60 @@ export function likePattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * "project.view" as SQL (permissions.server.ts), and the name search when there is one. Scope
- * "all" lists every project, for platform admins only (anyone else gets their own).
- */
-function listConditions(
-  user: User,
-  rawQuery: string | undefined,
-  scope: ProjectScope = "mine",
-): (SQL | undefined)[] {
-  const all = scope === "all" && user.isAdmin;
-  const conditions: (SQL | undefined)[] = [all ? undefined : viewableProjects(user)];
+/** The name search, when there is one. */
+function searchConditions(rawQuery: string | undefined): (SQL | undefined)[] {
   const query = sanitizeProjectName(rawQuery ?? "").toLowerCase();
-  if (query) conditions.push(sql`lower(${projects.name}) like ${likePattern(query)} escape '\\'`);
-  return conditions;
+  return query ? [sql`lower(${projects.name}) like ${likePattern(query)} escape '\\'`] : [];
+}
+
+/** Every project (platform admins' 'All projects'), else the ones `user` may view. */
+const seesAll = (user: User, scope: ProjectScope | undefined) => scope === "all" && user.isAdmin;
+
+/**
+ * `select` over the projects `user` may view, newest first, `limit` rows: with scope "all" every
+ * project (platform admins), otherwise the union of the owned ones (projects_owner_created_idx)
+ * and the accepted memberships (members_user_idx), each cut to `limit` before they are merged.
+ * `extra` (search, cursor) applies to both parts.
+ */
+function viewableRows(
+  user: User,
+  scope: ProjectScope | undefined,
+  // Any selection with the keyset columns; callers type the rows they asked for.
+  columns: SelectedFields & { id: typeof projects.id; createdAt: typeof projects.createdAt },
+  extra: (SQL | undefined)[],
+  limit: number,
+) {
+  const newest = [desc(projects.createdAt), desc(projects.id)] as const;
+  if (seesAll(user, scope)) {
+    return db()
+      .select(columns)
+      .from(projects)
+      .where(and(...extra))
+      .orderBy(...newest)
+      .limit(limit);
+  }
+  const owned = db()
+    .select(columns)
+    .from(projects)
+    .where(and(ownedProjects(user), ...extra))
+    .orderBy(...newest)
+    .limit(limit);
+  const member = db()
+    .select(columns)
+    .from(projects)
+    .innerJoin(members, acceptedMembershipOf(user))
+    // An owner with a member row of their own project counts once.
+    .where(and(ne(projects.ownerId, user.id), ...extra))
+    .orderBy(...newest)
+    .limit(limit);
+  const both = unionAll(owned, member).as("viewable");
+  return db().select().from(both).orderBy(desc(both.createdAt), desc(both.id)).limit(limit);
 }
 
 /**
  * The user's projects: owned or accepted membership (with scope "all", a platform admin's list
- * of every project), newest first, keyset-paginated on (created_at desc, id desc) along
- * projects_created_idx. Each row carries its badges, derived at `now` from the columns the one
- * query reads.
+ * of every project), newest first, keyset-paginated on (created_at desc, id desc). Each row
+ * carries its badges, derived at `now` from the columns the one query reads.
  */
 export async function listProjects(
   user: User,
@@ -182,35 +218,36 @@ export async function listProjects(
 ): Promise<{ data: ProjectSummary[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(opts.limit ?? LIST_LIMIT_DEFAULT), 1), LIST_LIMIT_MAX);
   const now = opts.now ?? new Date();
-  const conditions = listConditions(user, opts.query, opts.scope);
+  const extra = searchConditions(opts.query);
   if (opts.cursor) {
     const after = decodeCursor(opts.cursor);
-    conditions.push(
+    extra.push(
       sql`(${projects.createdAt}, ${projects.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`,
     );
   }
-  const rows = await db()
-    .select({
-      id: projects.id,
-      studioId: projects.studioId,
-      name: projects.name,
-      siteType: projects.siteType,
-      siteCreationStatus: projects.siteCreationStatus,
-      studioCreationStatus: projects.studioCreationStatus,
-      siteCustomDomain: projects.siteCustomDomain,
-      siteUrl: projects.siteUrl,
-      siteDetails: projects.siteDetails,
-      studioDetails: projects.studioDetails,
-      schemaVersion: projects.schemaVersion,
-      ownerId: projects.ownerId,
-      createdAt: projects.createdAt,
-      cursorAt: sql<string>`to_char(${projects.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-      memberRole: memberRoleOf(user),
-    })
-    .from(projects)
-    .where(and(...conditions))
-    .orderBy(desc(projects.createdAt), desc(projects.id))
-    .limit(limit + 1);
+  const columns = {
+    id: projects.id,
+    studioId: projects.studioId,
+    name: projects.name,
+    siteType: projects.siteType,
+    siteCreationStatus: projects.siteCreationStatus,
+    studioCreationStatus: projects.studioCreationStatus,
+    siteCustomDomain: projects.siteCustomDomain,
+    siteUrl: projects.siteUrl,
+    siteDetails: projects.siteDetails,
+    studioDetails: projects.studioDetails,
+    schemaVersion: projects.schemaVersion,
+    ownerId: projects.ownerId,
+    createdAt: projects.createdAt,
+    cursorAt:
+      sql<string>`to_char(${projects.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+        "cursor_at",
+      ),
+    memberRole: memberRoleOf(user).as("member_role"),
+  };
+  const rows = (await viewableRows(user, opts.scope, columns, extra, limit + 1)) as Array<
+    SelectResultFields<typeof columns>
+  >;
 
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -250,13 +287,17 @@ export async function listProjects(
  * How many of the user's projects `listProjects` finds for the search, over all its pages,
  * counted up to PICKER_COUNT_CAP + 1 (a bounded cost, whatever the account).
  */
-export async function countProjects(user: User, opts: { query?: string }): Promise<number> {
-  const capped = db()
-    .select({ one: sql`1` })
-    .from(projects)
-    .where(and(...listConditions(user, opts.query)))
-    .limit(PICKER_COUNT_CAP + 1)
-    .as("capped");
+export async function countProjects(
+  user: User,
+  opts: { query?: string; scope?: ProjectScope },
+): Promise<number> {
+  const capped = viewableRows(
+    user,
+    opts.scope,
+    { id: projects.id, createdAt: projects.createdAt },
+    searchConditions(opts.query),
+    PICKER_COUNT_CAP + 1,
+  ).as("capped");
   const [row] = await db()
     .select({ total: sql<number>`count(*)::int` })
     .from(capped);

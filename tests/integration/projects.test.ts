@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, members, projects } from "~/db/schema";
@@ -132,6 +132,32 @@ describe("GET /api/app (listProjects)", () => {
     expect(new Set(seen.map((p) => p.id)).size).toBe(66);
     const times = seen.map((p) => Date.parse(p.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it("merges owned and member projects in one order across pages, each once", async () => {
+    const me = await createUser();
+    const other = await createUser();
+    const base = Date.UTC(2025, 2, 1);
+    const ids: string[] = [];
+    // 30 projects alternating owner and membership, some sharing a timestamp across the two.
+    for (let i = 0; i < 30; i += 1) {
+      const owner = i % 2 === 0 ? me : other;
+      const row = await insertProject(owner.id, {
+        createdAt: new Date(base + Math.floor(i / 3) * 1000),
+      });
+      if (owner === other) await addMember(row.id, me, "accepted", "editor");
+      ids.push(row.id);
+    }
+    // A member row on one's own project (possible in old data) lists the project once.
+    await addMember(ids[0], me, "accepted", "admin");
+    const expected = await db()
+      .select({ id: projects.id })
+      .from(projects)
+      .where(inArray(projects.id, ids))
+      .orderBy(sql`${projects.createdAt} desc, ${projects.id} desc`);
+    const { seen } = await listAll(await sessionCookie(me.id), { limit: "4" });
+    expect(seen.map((p) => p.id)).toEqual(expected.map((r) => r.id));
+    expect(seen.find((p) => p.id === ids[0])).toMatchObject({ role: "owner" });
   });
 
   it("defaults to 20 per page and clamps the limit to 50", async () => {
