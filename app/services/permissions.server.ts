@@ -70,7 +70,7 @@
  * outsiders and invited members get the same answer as for a project that does not exist.
  * Viewers who may not act get ForbiddenError.
  */
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { eventLogs, members, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
@@ -387,7 +387,11 @@ const acceptedMembership = (userId: string) =>
  * and the join to their accepted memberships. projects.server.ts unions the two.
  */
 export function ownedProjects(user: User): SQL {
-  return eq(projects.ownerId, user.id);
+  // A range of one value rather than `=`: with `=` PostgreSQL drops owner_id from the list's sort
+  // order and may walk everyone's newest projects (projects_created_idx) to find the user's, 14 ms
+  // for an owner whose 25,000 projects are old; sorted by (owner_id, created_at, id), only
+  // projects_owner_created_idx gives the order, 0.07 ms (docs/performance.md).
+  return and(gte(projects.ownerId, user.id), lte(projects.ownerId, user.id))!;
 }
 
 /** JOIN condition `members` to `projects`: `user`'s accepted membership of the project. */

@@ -187,7 +187,8 @@ function viewableRows(
     .select(columns)
     .from(projects)
     .where(and(ownedProjects(user), ...extra))
-    .orderBy(...newest)
+    // owner_id first (one value, see ownedProjects): the order of projects_owner_created_idx.
+    .orderBy(desc(projects.ownerId), ...newest)
     .limit(limit);
   const member = db()
     .select(columns)

@@ -123,8 +123,9 @@ async function firstLoadJs(pathname, cookie) {
 async function explainQueries(client, ids) {
   // The union listProjects runs: owned rows and accepted memberships, each cut, then merged.
   const list = (user, extra = "") => `select * from (
-    (select p.id, p.name, p.created_at from projects p where p.owner_id = '${user}' ${extra}
-      order by p.created_at desc, p.id desc limit 21)
+    (select p.id, p.name, p.created_at from projects p
+      where p.owner_id >= '${user}' and p.owner_id <= '${user}' ${extra}
+      order by p.owner_id desc, p.created_at desc, p.id desc limit 21)
     union all
     (select p.id, p.name, p.created_at from projects p join members m on m.project_id = p.id
       and m.user_id = '${user}' and m.status = 'accepted' where p.owner_id <> '${user}' ${extra}
