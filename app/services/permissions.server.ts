@@ -394,9 +394,20 @@ export function ownedProjects(user: User): SQL {
   return and(gte(projects.ownerId, user.id), lte(projects.ownerId, user.id))!;
 }
 
-/** JOIN condition `members` to `projects`: `user`'s accepted membership of the project. */
+/**
+ * JOIN condition `members` to `projects`: `user`'s accepted membership of the project. The user
+ * is again a one-value range, and the list sorts the member half by (members.user_id, created_at,
+ * id): no index gives that order across the join, so PostgreSQL starts from the user's
+ * memberships (members_user_idx) and sorts them, instead of walking every project newest first
+ * to probe for memberships (37 ms for a member of 300 of 100,000 projects; 1.2 ms this way).
+ */
 export function acceptedMembershipOf(user: User): SQL {
-  return acceptedMembership(user.id)!;
+  return and(
+    eq(members.projectId, projects.id),
+    gte(members.userId, user.id),
+    lte(members.userId, user.id),
+    eq(members.status, "accepted"),
+  )!;
 }
 
 /** Selected column: the accepted member's role on each `projects` row (null for none). */

@@ -196,7 +196,8 @@ function viewableRows(
     .innerJoin(members, acceptedMembershipOf(user))
     // An owner with a member row of their own project counts once.
     .where(and(ne(projects.ownerId, user.id), ...extra))
-    .orderBy(...newest)
+    // user_id first (one value, see acceptedMembershipOf): start from the memberships.
+    .orderBy(desc(members.userId), ...newest)
     .limit(limit);
   const both = unionAll(owned, member).as("viewable");
   return db().select().from(both).orderBy(desc(both.createdAt), desc(both.id)).limit(limit);

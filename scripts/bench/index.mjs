@@ -128,8 +128,9 @@ async function explainQueries(client, ids) {
       order by p.owner_id desc, p.created_at desc, p.id desc limit 21)
     union all
     (select p.id, p.name, p.created_at from projects p join members m on m.project_id = p.id
-      and m.user_id = '${user}' and m.status = 'accepted' where p.owner_id <> '${user}' ${extra}
-      order by p.created_at desc, p.id desc limit 21)) v
+      and m.user_id >= '${user}' and m.user_id <= '${user}' and m.status = 'accepted'
+      where p.owner_id <> '${user}' ${extra}
+      order by m.user_id desc, p.created_at desc, p.id desc limit 21)) v
     order by created_at desc, id desc limit 21`;
   const queries = {
     "list page 1 (owner of many)": list(ids.owner),
