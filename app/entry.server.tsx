@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
@@ -7,6 +8,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { closeDatabase, database, migrate } from "~/db/client.server";
 import { startJobs } from "~/jobs/index.server";
 import { stopQueue } from "~/jobs/queue.server";
+import { providerReads } from "~/services/provider-cache.server";
 import { env } from "~/utils/env.server";
 import { errorLogLine } from "~/utils/request-id.server";
 import { NonceProvider } from "~/utils/nonce";
@@ -22,6 +24,11 @@ export async function boot() {
   const current = database();
   await migrate(current);
   await startJobs();
+  // `kill -USR2 <pid>` prints counters for operators and the benchmark (scripts/bench/), written
+  // synchronously so they are in the log before anything else happens.
+  process.on("SIGUSR2", () => {
+    fs.writeSync(1, `[stats] provider reads: ${providerReads()}\n`);
+  });
   return {
     appUrl: config.APP_URL,
     port: config.PORT,

@@ -8,6 +8,7 @@ import { db } from "~/db/client.server";
 import { projects, users } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
+import { cachedProviderRead } from "./provider-cache.server";
 import type { Deployment, DeploymentPageRequest } from "~/providers/hosting/types";
 import type { User } from "./accounts.server";
 import {
@@ -222,18 +223,33 @@ export async function listProjectDeployments(
           ? { prev: query.prev }
           : {};
   try {
-    const [page, site] = await Promise.all([
-      hosting.listDeployments(siteId, pageRequest),
-      hosting.getSite(siteId),
-    ]);
-    const publishedId = site.publishedDeploy?.id ?? null;
-    let published = publishedId ? (page.results.find((d) => d.id === publishedId) ?? null) : null;
-    if (publishedId && !published) {
-      published = await hosting.getDeployment(siteId, publishedId).catch((error: unknown) => {
-        if (error instanceof ProviderError && error.details.status === 404) return null;
-        throw error;
-      });
-    }
+    // One cached answer per page (app/services/provider-cache.server.ts): the page, the site's
+    // published deployment, and that deployment when it is on another page.
+    const { page, publishedId, published } = await cachedProviderRead(
+      provider,
+      siteId,
+      `deployments:${JSON.stringify(pageRequest)}`,
+      async () => {
+        const [page, site] = await Promise.all([
+          hosting.listDeployments(siteId, pageRequest),
+          hosting.getSite(siteId),
+        ]);
+        const publishedId = site.publishedDeploy?.id ?? null;
+        let published = publishedId
+          ? (page.results.find((d) => d.id === publishedId) ?? null)
+          : null;
+        let calls = 2;
+        if (publishedId && !published) {
+          calls += 1;
+          published = await hosting.getDeployment(siteId, publishedId).catch((error: unknown) => {
+            if (error instanceof ProviderError && error.details.status === 404) return null;
+            throw error;
+          });
+        }
+        const settled = page.results.every((d) => d.status !== "queued" && d.status !== "building");
+        return { value: { page, publishedId, published }, calls, settled };
+      },
+    );
     const label = (d: Deployment): DeploymentView["label"] =>
       d.id === publishedId ? "Published" : d.status === "error" ? "Error" : null;
     const view = (d: Deployment): DeploymentView => ({ ...d, label: label(d) });

@@ -24,6 +24,7 @@ import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { ContentStudioProvider } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
+import { forgetSite } from "./provider-cache.server";
 import type {
   Deployment,
   HostedSite,
@@ -327,6 +328,7 @@ export async function provisionProject(projectId: string, providers = PROVIDERS)
           triggerKey: `${project.id}:initial`,
           title: "StackShift: first deployment",
         });
+        forgetSite(siteProvider(project), siteId);
         await db()
           .update(projects)
           .set({ siteCreationStatus: "deployed", updatedAt: sql`now()` })
@@ -466,6 +468,7 @@ export async function pollProject(data: PollData, providers = PROVIDERS) {
           title:
             project.deployRetryCount > 0 ? "StackShift: retry" : "StackShift: first deployment",
         });
+        forgetSite(siteProvider(project), siteId);
         if (!current || !TERMINAL.has(expected.status)) current = expected;
       }
     }
@@ -535,6 +538,8 @@ export async function deployProject(
         ? "StackShift: automatic deployment"
         : "StackShift: deployment",
     });
+    // Site Builds shows the new deployment on the next view, not after the cache's window.
+    forgetSite(siteProvider(project), siteId);
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
       if (IN_PROGRESS.includes(project.siteCreationStatus)) {

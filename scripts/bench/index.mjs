@@ -164,6 +164,14 @@ async function explainQueries(client, ids) {
   return out;
 }
 
+/** The server's provider read count (it prints it on SIGUSR2, app/entry.server.tsx). */
+async function providerReads(server) {
+  server.child.kill("SIGUSR2");
+  await new Promise((r) => setTimeout(r, 300));
+  const counts = [...server.log().matchAll(/\[stats\] provider reads: (\d+)/g)];
+  return Number(counts.at(-1)?.[1] ?? NaN);
+}
+
 async function main() {
   if (!buildIfStale()) process.exit(1);
   await admin(`create database ${dbName}`);
@@ -220,6 +228,19 @@ async function main() {
       });
     }
     const fixed = await cannon(`${BASE}/sites/${data.bigProject}`, owner, { overallRate: 100 });
+    // 100 people watching one dashboard, each refreshing every 30 s: provider reads per view.
+    const readsBefore = await providerReads(server);
+    const watched = await cannon(`${BASE}/sites/${data.bigProject}`, owner, {
+      connections: 100,
+      overallRate: 100 / 30,
+      duration: DURATION * 3,
+    });
+    const readsPerView = (await providerReads(server)) - readsBefore;
+    const viewers = {
+      views: watched.requests.total,
+      reads: readsPerView,
+      perView: Number((readsPerView / Math.max(1, watched.requests.total)).toFixed(3)),
+    };
     const {
       rows: [ids],
     } = await client.query(
@@ -241,10 +262,13 @@ async function main() {
       ),
     );
     console.log(`/sites/{id} at a fixed 100 req/s: p99 ${fixed.latency.p99} ms`);
+    console.log(
+      `100 viewers of one dashboard: ${viewers.views} views, ${viewers.reads} provider reads (${viewers.perView} per view)`,
+    );
     for (const [route, size] of Object.entries(js)) {
       console.log(`first-load JS ${route}: ${size.kb} KB gzip in ${size.files} files`);
     }
-    appendReport({ data, rows, fixed: fixed.latency.p99, js, pages, sql });
+    appendReport({ data, rows, fixed: fixed.latency.p99, js, pages, sql, viewers });
   } finally {
     await client?.end();
     server.child.kill("SIGTERM");
@@ -253,7 +277,7 @@ async function main() {
   }
 }
 
-function appendReport({ data, rows, fixed, js, pages, sql }) {
+function appendReport({ data, rows, fixed, js, pages, sql, viewers }) {
   const file = path.join(root, "docs/performance.md");
   const header =
     "| route | req/s | p50 ms | p99 ms | vs /healthz | errors |\n| --- | --- | --- | --- | --- | --- |";
@@ -273,6 +297,7 @@ function appendReport({ data, rows, fixed, js, pages, sql }) {
     table,
     "",
     `- /sites/{id} at a fixed 100 req/s: p99 ${fixed} ms`,
+    `- 100 viewers of one dashboard (one view each per 30 s): ${viewers.views} views, ${viewers.reads} provider reads, ${viewers.perView} per view`,
     ...Object.entries(sql).map(([label, v]) => `- SQL ${label}: ${v.ms} ms (${v.plan})`),
     ...Object.entries(js).map(
       ([route, s]) => `- first-load JS ${route}: ${s.kb} KB gzip in ${s.files} files`,
