@@ -19,6 +19,7 @@ import {
   onlyOverlayChanged,
   selectedStudioId,
   toPickerProject,
+  type PickerPage,
   type PickerProject,
 } from "~/components/shell/shell-helpers";
 import { THEME_ACTION } from "~/components/shell/theme-toggle";
@@ -32,20 +33,31 @@ import { getProject } from "~/services/projects.server";
 import { requireUser } from "~/utils/session.server";
 
 /**
- * The signed-in shell: every page under it needs a session (others go to /auth/login). It loads
- * the project picker's first page; when JavaScript is off, `?pq=` is the picker's search and
- * `?pcursor=` its 'Load more'.
+ * The signed-in shell: every page under it needs a session (others go to /auth/login). The
+ * project picker's list is not part of every page: with JavaScript the picker loads it from
+ * /resources/picker when it opens; without, `?pq=` (its search, or empty for the newest) and
+ * `?pcursor=` ('Load more') ask this loader for it. Every page names the current project.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
+  const listed = url.searchParams.has("pq") || url.searchParams.has("pcursor");
   const query = (url.searchParams.get("pq") ?? "").trim().toLowerCase().slice(0, 200);
   const cursor = url.searchParams.get("pcursor")?.slice(0, 512) || null;
-  const page = await loadPickerPage(user, { query, cursor });
+  const page = listed ? await loadPickerPage(user, { query, cursor }) : UNLOADED_PICKER;
   const studioId = selectedStudioId(url.pathname);
   const selected = studioId ? await selectedProject(user, studioId, page.projects) : null;
-  return { user, picker: { ...page, selected } };
+  return { user, picker: { ...page, loaded: listed, selected } };
 }
+
+/** The picker before its list is asked for. */
+const UNLOADED_PICKER: PickerPage = {
+  projects: [],
+  query: "",
+  total: 0,
+  cursor: null,
+  nextCursor: null,
+};
 
 /** The current page's project for the picker's label, even when the list does not hold it. */
 async function selectedProject(

@@ -144,3 +144,29 @@ test("the picker counts its matches and reaches the 120th of 120 projects with L
   await expect(page.getByRole("heading", { name: `${prefix} 001`, level: 1 })).toBeVisible();
   await context.close();
 });
+
+test("the picker's list comes when it opens: fetched with JavaScript, 'Show my projects' without", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  await signIn(page, adminAccount(testInfo));
+  const name = uniqueName(testInfo, "Opened");
+  await createProject(page, name);
+  await page.goto("/sites");
+  let panel;
+  if (jsDisabled(testInfo)) {
+    panel = page.getByRole("group").filter({ hasText: "Select project" });
+    await panel.getByText("Select project").click();
+    // The page came without the list: one link asks for it.
+    await expect(panel.getByRole("list", { name: "Projects found" })).toHaveCount(0);
+    await panel.getByRole("link", { name: "Show my projects" }).click();
+    await expect(page).toHaveURL(/[?&]pq=/);
+  } else {
+    await page.getByRole("button", { name: "Select project" }).click();
+    panel = page.getByRole("dialog", { name: "Projects" });
+  }
+  const found = panel.getByRole("list", { name: "Projects found" });
+  await expect(found.getByRole("link", { name: new RegExp(`^${name}\\b`) })).toBeVisible();
+  await found.getByRole("link", { name: new RegExp(`^${name}\\b`) }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+});

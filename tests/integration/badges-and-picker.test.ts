@@ -281,9 +281,11 @@ describe("the picker's match count and 'Load more'", () => {
     expect(nojs2.projects.at(-1)?.name).toBe("Many 001");
     expect(nojs2.nextCursor).toBeNull();
 
-    // All 121 without a search; the 121st is on the third page.
-    const all = await layoutPage("");
+    // All 121 with an empty search (the no-JavaScript 'Show my projects'); the 121st is on the
+    // third page. A page without ?pq= carries no list.
+    const all = await layoutPage("pq=");
     expect(all.total).toBe(121);
+    expect(await layoutPage("")).toMatchObject({ loaded: false, projects: [] });
     expect(all.nextCursor).toEqual(expect.any(String));
   });
 

@@ -474,9 +474,9 @@ const ROWS: Row[] = [
     file: "_app.tsx",
     cases: [
       {
-        name: "GET /sites/{A} (the picker names A for its viewers, and lists only one's own)",
+        name: "GET /sites/{A}?pq= (the picker names A for its viewers, and lists only one's own)",
         fn: "loader",
-        request: (f) => ({ path: `/sites/${f.a.studioId}` }),
+        request: (f) => ({ path: `/sites/${f.a.studioId}?pq=` }),
         expect: SIGNED_IN,
         check: async (res, actor, f) => {
           if (res.status !== 200) return;

@@ -12,7 +12,7 @@ import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 type Picked = { studioId: string; name: string; live: boolean };
 type AppData = {
   user: { id: string; name: string; email: string; isAdmin: boolean };
-  picker: { projects: Picked[]; query: string; selected: Picked | null };
+  picker: { projects: Picked[]; query: string; loaded: boolean; selected: Picked | null };
 };
 
 async function signedIn() {
@@ -38,7 +38,7 @@ describe("_app layout loader", () => {
     );
   });
 
-  it("returns the user and their projects for the picker, with the Live flag", async () => {
+  it("leaves the picker's list out of pages, and gives it with ?pq= (with the Live flag)", async () => {
     const { user, cookie } = await signedIn();
     const other = await signedIn();
     const plain = await newProject(user, "Plain site");
@@ -49,10 +49,17 @@ describe("_app layout loader", () => {
       .where(eq(projects.studioId, live.studioId));
     await newProject(other.user, "Someone else's");
 
-    const res = await call(appLoader, makeRequest("/sites", { cookie }));
+    // A page: no list (the picker fetches it when it opens, or asks with ?pq= without JS).
+    const page = (await (
+      await call(appLoader, makeRequest("/sites", { cookie }))
+    ).json()) as AppData;
+    expect(page.picker).toMatchObject({ loaded: false, projects: [], selected: null });
+
+    const res = await call(appLoader, makeRequest("/sites?pq=", { cookie }));
     expect(res.status).toBe(200);
     const body = (await res.json()) as AppData;
     expect(body.user).toMatchObject({ id: user.id, email: user.email, name: user.name });
+    expect(body.picker.loaded).toBe(true);
     expect(body.picker.selected).toBeNull();
     expect(body.picker.query).toBe("");
     const inProgress = { state: "building", label: "In Progress", isNew: true };

@@ -19,10 +19,11 @@ export const PICKER_SEARCH_DEBOUNCE_MS = 1500;
 export const PICKER_SEARCH_ACTION = "/resources/picker";
 
 /**
- * The layout loader's picker: its first page (or, without JavaScript, the page `?pq=` and
- * `?pcursor=` ask for) and the current page's project.
+ * The layout loader's picker: the current page's project, and a page of the list only when
+ * `?pq=` or `?pcursor=` ask for it (without JavaScript; `loaded`). With JavaScript the list
+ * comes from /resources/picker when the picker opens.
  */
-export type PickerData = PickerPage & { selected: PickerProject | null };
+export type PickerData = PickerPage & { loaded: boolean; selected: PickerProject | null };
 
 const triggerClass =
   "flex max-w-[16rem] cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 wide:max-w-none [&::-webkit-details-marker]:hidden";
@@ -63,7 +64,7 @@ function PickerDisclosure({ picker, label }: { picker: PickerData; label: string
       key !== "pq" && key !== "pcursor" && !(OVERLAY_PARAMS as readonly string[]).includes(key),
   );
   return (
-    <details className="relative" open={Boolean(picker.query || picker.cursor) || undefined}>
+    <details className="relative" open={picker.loaded || undefined}>
       <summary className={triggerClass} title={picker.selected?.name}>
         <span className="truncate">{label}</span>
         <Chevron />
@@ -100,19 +101,29 @@ function PickerDisclosure({ picker, label }: { picker: PickerData; label: string
             Back to the newest projects
           </Link>
         ) : null}
-        <PickerBody
-          projects={picker.projects}
-          total={picker.total}
-          selected={picker.selected}
-          moreHref={
-            picker.nextCursor
-              ? urlWith(location.pathname, location.search, {
-                  pq: picker.query || null,
-                  pcursor: picker.nextCursor,
-                })
-              : null
-          }
-        />
+        {picker.loaded ? (
+          <PickerBody
+            projects={picker.projects}
+            total={picker.total}
+            selected={picker.selected}
+            moreHref={
+              picker.nextCursor
+                ? urlWith(location.pathname, location.search, {
+                    pq: picker.query,
+                    pcursor: picker.nextCursor,
+                  })
+                : null
+            }
+          />
+        ) : (
+          // The list is a page load away: this page again with the picker open (?pq=).
+          <Link
+            to={urlWith(location.pathname, location.search, { pq: "" })}
+            className="mt-3 block px-2 py-1 text-sm font-medium text-brand underline"
+          >
+            Show my projects
+          </Link>
+        )}
       </div>
     </details>
   );
@@ -129,8 +140,14 @@ function PickerPopover({ picker, label }: { picker: PickerData; label: string })
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const search = (q: string) => fetcher.load(`${PICKER_SEARCH_ACTION}?q=${encodeURIComponent(q)}`);
-  // Until the first search answers, show the layout loader's page (it follows revalidation).
+  // The list is fetched when the picker first opens (unless the page came with it).
+  const openPicker = (next: boolean) => {
+    setOpen(next);
+    if (next && !picker.loaded && !fetcher.data && fetcher.state === "idle") search(query);
+  };
+  // Until the first answer, the layout loader's page (empty unless ?pq= asked for it).
   const first = fetcher.data ?? picker;
+  const waiting = !picker.loaded && !fetcher.data;
 
   // Pages appended by 'Load more' belong to one search: a new search starts over. Each page is
   // kept by its cursor, so a revalidated page replaces itself.
@@ -162,7 +179,7 @@ function PickerPopover({ picker, label }: { picker: PickerData; label: string })
   };
 
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
+    <Popover.Root open={open} onOpenChange={openPicker}>
       <Popover.Trigger className={triggerClass} title={picker.selected?.name}>
         <span className="truncate">{label}</span>
         <Chevron />
@@ -214,6 +231,7 @@ function PickerPopover({ picker, label }: { picker: PickerData; label: string })
           projects={projects}
           total={first.total}
           selected={picker.selected}
+          loading={waiting}
           onNavigate={() => setOpen(false)}
           moreHref={
             nextCursor
@@ -239,10 +257,13 @@ function PickerBody({
   moreHref,
   onMore,
   loadingMore = false,
+  loading = false,
 }: {
   projects: PickerProject[];
   total: number;
   selected: PickerProject | null;
+  /** The first page is on its way: a spinner rather than 'nothing found'. */
+  loading?: boolean;
   onNavigate?: () => void;
   /** 'Load more' as a link (the next page, without JavaScript), or null on the last page. */
   moreHref: string | null;
@@ -262,7 +283,11 @@ function PickerBody({
       >
         ALL PROJECTS
       </Link>
-      {projects.length === 0 ? (
+      {loading ? (
+        <p className="flex items-center gap-2 px-2 py-4 text-sm text-slate-600 dark:text-slate-300">
+          <Spinner label="Loading projects" className="h-4 w-4" />
+        </p>
+      ) : projects.length === 0 ? (
         <p className="px-2 py-4 text-sm text-slate-600 dark:text-slate-300">
           Sorry, we couldn&apos;t find what you&apos;re looking for!
         </p>
