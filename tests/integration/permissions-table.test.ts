@@ -405,15 +405,8 @@ const MANAGERS_FORM: Expectations = {
   developer: "refused",
 };
 
-/** The dashboard shows its invitee the invitation card (issue 9), everyone else as before. */
-const INVITED_OR_MEMBERS = allow([
-  "invited",
-  "editor",
-  "developer",
-  "admin",
-  "owner",
-  "platformAdmin",
-]);
+/** The dashboard: its viewers see it, and its invitee the invitation card instead. */
+const INVITED_OR_MEMBERS: Expectations = { ...VIEWERS, invited: "allow" };
 
 /** The card's forms: the invitee answers; members and owner are refused; the rest get 404. */
 const INVITEE_FORM: Expectations = {
