@@ -3,14 +3,14 @@ import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { closeDatabase, database, migrate } from "~/db/client.server";
+import { closeDatabase, database, migrate, queriesRun } from "~/db/client.server";
 import { startJobs } from "~/jobs/index.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { providerReads } from "~/services/provider-cache.server";
 import { env } from "~/utils/env.server";
 import { errorLogLine } from "~/utils/request-id.server";
+import { inRequestScope } from "~/utils/request-memo.server";
 import { NonceProvider } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -27,7 +27,7 @@ export async function boot() {
   // `kill -USR2 <pid>` prints counters for operators and the benchmark (scripts/bench/), written
   // synchronously so they are in the log before anything else happens.
   process.on("SIGUSR2", () => {
-    fs.writeSync(1, `[stats] provider reads: ${providerReads()}\n`);
+    fs.writeSync(1, `[stats] provider reads: ${providerReads()}; queries: ${queriesRun()}\n`);
   });
   return {
     appUrl: config.APP_URL,
@@ -41,6 +41,8 @@ export async function boot() {
         ? [`https://*.${config.SANITY_STUDIO_HOST ?? "sanity.studio"}`]
         : [],
     databaseKind: current.kind,
+    // Wraps each request so the loaders of one page view share their reads.
+    inRequestScope,
     async shutdown() {
       await stopQueue();
       await closeDatabase();
@@ -56,7 +58,6 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = String(loadContext.cspNonce ?? "");
-  const bot = isbot(request.headers.get("user-agent") ?? "");
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
@@ -70,7 +71,11 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [bot ? "onAllReady" : "onShellReady"]() {
+        // The whole page, for people as for bots: the forms loaded lazily (the Create New dialog,
+        // the invite form, the domain dialog) sit in Suspense boundaries, and content streamed
+        // after the shell is revealed by a script, which a browser without JavaScript never
+        // runs. No page streams deferred data, so waiting costs nothing else.
+        onAllReady() {
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html");

@@ -51,20 +51,19 @@ export async function startServer({ dev = false } = {}) {
   }
   // Browsers ask for /favicon.ico on pages without a <link rel="icon"> (the local public sites).
   app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
-  app.all(
-    "*",
-    createRequestHandler({
-      // The build object itself in production: given a function, Remix derives the route tree
-      // and its static handler again on every request (measured: a fifth of the shell's time).
-      build: vite ? getBuild : build,
-      mode: dev ? "development" : "production",
-      getLoadContext: (req, res) => ({
-        cspNonce: res.locals.cspNonce,
-        clientIp: req.ip,
-        requestId: res.locals.requestId,
-      }),
+  const remix = createRequestHandler({
+    // The build object itself in production: given a function, Remix derives the route tree
+    // and its static handler again on every request (measured: a fifth of the shell's time).
+    build: vite ? getBuild : build,
+    mode: dev ? "development" : "production",
+    getLoadContext: (req, res) => ({
+      cspNonce: res.locals.cspNonce,
+      clientIp: req.ip,
+      requestId: res.locals.requestId,
     }),
-  );
+  });
+  // One scope per request: the loaders of a page view share their reads (request-memo.server.ts).
+  app.all("*", (req, res, next) => runtime.inRequestScope(req.method, () => remix(req, res, next)));
 
   const server = await new Promise((resolve) => {
     const s = app.listen(runtime.port, () => resolve(s));

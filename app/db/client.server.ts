@@ -31,6 +31,17 @@ export type Database = {
 
 const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
 
+let queries = 0;
+/** Queries run by this process (printed on SIGUSR2: the benchmark reports queries per page). */
+export function queriesRun() {
+  return queries;
+}
+const logger = {
+  logQuery() {
+    queries += 1;
+  },
+};
+
 function openPostgres(url: string): Database {
   // jit=off: the app runs short OLTP queries, for which JIT compilation costs more than it saves
   // (measured: most of a 160 ms search was JIT).
@@ -39,7 +50,7 @@ function openPostgres(url: string): Database {
   pool.on("error", (error) => console.error("[db] idle client error:", error.message));
   return {
     kind: "postgres",
-    db: drizzlePg(pool, { schema }) as unknown as Db,
+    db: drizzlePg(pool, { schema, logger }) as unknown as Db,
     raw: (text, values) => pool.query(text, values as unknown[]),
     connectionString: url,
     close: () => pool.end(),
@@ -53,7 +64,7 @@ function openPglite(dataDir: string): Database {
   const client = new PGlite(dir, { extensions: { pg_trgm } });
   return {
     kind: "pglite",
-    db: drizzlePglite(client, { schema }) as unknown as Db,
+    db: drizzlePglite(client, { schema, logger }) as unknown as Db,
     raw: async (text, values) => {
       if (values && values.length > 0) return client.query(text, values);
       const results = await client.exec(text);

@@ -207,6 +207,11 @@ export const projects = pgTable(
   ],
 );
 
+export const domainStatus = pgEnum("domain_status", ["pending", "verified"]);
+
+/** A DNS record for a custom domain: apex A / ALIAS, `www` CNAME, or a verification TXT. */
+export type DomainDnsRecord = { type: string; name: string; value: string };
+
 export const projectSites = pgTable(
   "project_sites",
   {
@@ -216,9 +221,24 @@ export const projectSites = pgTable(
     provider: hostingProvider("provider").notNull(),
     siteId: text("site_id"),
     url: text("url"),
+    /** Lowercase ASCII (punycode); unique across all sites (a domain points at one site). */
     customDomain: text("custom_domain"),
+    /** pending until the hosting provider sees the DNS records; null without a domain. */
+    domainStatus: domainStatus("domain_status"),
+    domainSsl: boolean("domain_ssl").notNull().default(false),
+    /** The records to create at the registrar, as the provider last reported them. */
+    domainRecords: jsonb("domain_records").$type<DomainDnsRecord[]>().notNull().default([]),
+    /** Set when the domain was set: the re-check job gives up 72 hours later. */
+    domainSetAt: timestamp("domain_set_at", { withTimezone: true }),
+    domainCheckedAt: timestamp("domain_checked_at", { withTimezone: true }),
+    domainVerifiedAt: timestamp("domain_verified_at", { withTimezone: true }),
+    /** The provider's last answer when it refused or failed (shown beside the pending status). */
+    domainError: text("domain_error"),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.provider] })],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.provider] }),
+    uniqueIndex("project_sites_custom_domain_key").on(t.customDomain),
+  ],
 );
 
 export const memberRole = pgEnum("member_role", ["editor", "developer", "admin"]);
@@ -325,6 +345,8 @@ export const localStudios = pgTable("local_studios", {
   idempotencyKey: text("idempotency_key").notNull().unique(),
   datasets: jsonb("datasets").$type<string[]>().notNull().default([]),
   corsOrigins: jsonb("cors_origins").$type<string[]>().notNull().default([]),
+  /** Studio features switched on by add-ons (setFeatureFlag), by flag name. */
+  features: jsonb("features").$type<Record<string, boolean>>().notNull().default({}),
   createdAt: createdAt(),
 });
 
@@ -355,7 +377,11 @@ export const localSites = pgTable(
     name: text("name").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     customDomain: text("custom_domain"),
+    /** When custom_domain was set: the local provider verifies it a few seconds later. */
+    domainSetAt: timestamp("domain_set_at", { withTimezone: true }),
     domainAliases: jsonb("domain_aliases").$type<string[]>().notNull().default([]),
+    /** Environment variables the site's builds read (setEnvironmentVariable), by name. */
+    env: jsonb("env").$type<Record<string, string>>().notNull().default({}),
     repoUrl: text("repo_url"),
     publishedDeployId: text("published_deploy_id"),
     createdAt: createdAt(),

@@ -1,6 +1,8 @@
 import { hostingJobs } from "~/providers/hosting/jobs.server";
 import { accessRequestJobs } from "~/services/access-requests.server";
 import { accountJobs } from "~/services/accounts.server";
+import { addonJobs } from "~/services/addons.server";
+import { domainJobs } from "~/services/domains.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";
 import { sessionJobs } from "~/services/sessions.server";
@@ -20,6 +22,8 @@ export const JOBS: JobDefinition[] = [
   ...lifecycleJobs,
   ...hostingJobs,
   ...memberJobs,
+  ...domainJobs,
+  ...addonJobs,
   ...sessionJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);

@@ -1,5 +1,5 @@
 import PgBoss from "pg-boss";
-import { database } from "~/db/client.server";
+import { database, type Tx } from "~/db/client.server";
 
 /**
  * Background work runs on pg-boss in the app's own database (PGlite included), so several app
@@ -61,4 +61,36 @@ export async function stopQueue() {
   const boss = holder.__stackshiftBoss;
   holder.__stackshiftBoss = undefined;
   await boss?.stop({ graceful: true, timeout: 5000, wait: true });
+}
+
+/**
+ * pg-boss sends inside a drizzle transaction: the job exists exactly when the transaction that
+ * asked for it commits. pg-boss's SQL reuses `$n` parameters across differently typed positions,
+ * which drizzle's inline parameters cannot express, so the statement goes to the transaction's
+ * own driver client (node-postgres PoolClient or PGlite Transaction; both have query(text, values)).
+ */
+type DriverClient = { query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }> };
+function inTransaction(tx: Tx): PgBoss.Db {
+  const client = (tx as unknown as { session?: { client?: Partial<DriverClient> } }).session
+    ?.client;
+  if (typeof client?.query !== "function") {
+    throw new Error("Cannot reach the transaction's database client for pg-boss");
+  }
+  const driver = client as DriverClient;
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const result = await driver.query(text, values);
+      return { rows: result.rows };
+    },
+  };
+}
+
+/** Sends a job; with `tx`, inside that transaction (the job exists only if it commits). */
+export async function sendJob(
+  name: string,
+  data: Record<string, unknown>,
+  options: PgBoss.SendOptions = {},
+  tx?: Tx,
+) {
+  return queue().send(name, data, { ...options, ...(tx ? { db: inTransaction(tx) } : {}) });
 }

@@ -20,22 +20,23 @@ import {
 import { requireProjectMemberOrInvitee } from "~/components/project-dashboard/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import { isNotFound, RouteError } from "~/components/route-error";
-import {
-  ActiveIntegrations,
-  AddOns,
-  DomainSettings,
-  Members,
-} from "~/components/project-dashboard/project-sections";
+import { ADDON_INTENT, addonsAction } from "~/components/addons/addons-action.server";
+import { AddonsSection } from "~/components/addons/addons-section";
+import { DOMAIN_INTENT, domainsAction } from "~/components/domains/domains-action.server";
+import { DomainSettings } from "~/components/domains/domain-settings";
+import { ActiveIntegrations, Members } from "~/components/project-dashboard/project-sections";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { SiteBuilds } from "~/components/project-dashboard/site-builds";
 import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refresh";
 import { StudioActivation } from "~/components/studio/studio-activation";
 import { listDeploymentsSchema } from "~/services/deployments.schema";
 import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
+import { getAddons } from "~/services/addons.server";
+import { getDomainSettings } from "~/services/domains.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { DomainError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
-import type { Project } from "~/services/projects.server";
+import { getProject, type Project } from "~/services/projects.server";
 import { activationState } from "~/services/studio.server";
 import { fieldErrorsOf, readForm } from "~/utils/http.server";
 import { requireUser } from "~/utils/session.server";
@@ -115,7 +116,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
   const url = new URL(request.url);
   const support = project.role === "support";
-  const [activation, builds, deployment, members, activity] = await Promise.all([
+  const [activation, builds, deployment, members, activity, domains, addons] = await Promise.all([
     // Support does not open the customer's studio: no invitation of theirs to ask about.
     support ? { accepted: false } : activationState(user, project),
     loadBuilds(user, project, url),
@@ -125,6 +126,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       limit: url.searchParams.get("members") === "all" ? undefined : MEMBERS_PAGE_SIZE,
     }),
     loadActivityLog(user, project.studioId, url),
+    getDomainSettings(user, project.studioId),
+    getAddons(user, project.studioId),
   ]);
 
   const latest = builds.ok ? builds.latestDeployment : null;
@@ -136,6 +139,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     builds,
     members,
     activity,
+    domains,
+    addons,
     screenshotUrl: latest?.screenshotUrl ?? null,
     // Failed: the retry page; after the last retry, the permanent 'Deployment Error' page.
     failure:
@@ -157,6 +162,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const formData = await readForm(request, 16 * 1024);
   const intent = formData.get("intent");
+  if (intent === DOMAIN_INTENT) return domainsAction(user, params.studioId ?? "", formData);
+  if (intent === ADDON_INTENT) {
+    const studioId = params.studioId ?? "";
+    const project = await getProject(user, studioId).catch(() => null);
+    if (!project) throw new Response("Not Found", { status: 404 });
+    return addonsAction(user, studioId, project.name, formData);
+  }
   if (isInvitationIntent(intent)) {
     return invitationsAction(user, intent, formData, {
       page: "dashboard",
@@ -208,6 +220,8 @@ function ProjectDashboard({
   builds,
   members,
   activity,
+  domains,
+  addons,
   screenshotUrl,
   failure,
   now,
@@ -242,8 +256,16 @@ function ProjectDashboard({
         now={now}
       />
       <div className="grid gap-6 lg:grid-cols-2">
-        <DomainSettings project={project} />
-        <AddOns project={project} />
+        <DomainSettings
+          studioId={project.studioId}
+          schemaVersion={project.schemaVersion}
+          settings={domains}
+        />
+        <AddonsSection
+          studioId={project.studioId}
+          schemaVersion={project.schemaVersion}
+          view={addons}
+        />
         <ActiveIntegrations />
         <div className="lg:col-span-2">
           <Members studioId={project.studioId} projectName={project.name} view={members} />

@@ -2,10 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import {
-  CreateProjectDialog,
-  type CreateProjectActionData,
-} from "~/components/projects/create-project-dialog";
+import type { CreateProjectActionData } from "~/components/projects/create-project-dialog";
+import { LazyCreateProjectDialog } from "~/components/projects/create-project-dialog.lazy";
 import { ProjectListPage, type ProjectListData } from "~/components/projects/project-list";
 import { invitationsAction } from "~/components/members/invitations-action.server";
 import { isInvitationIntent } from "~/components/members/member-intents";
@@ -144,7 +142,7 @@ export default function Sites() {
       <ProjectListPage page={page} />
       {/* Only for a no-JavaScript submit that landed here; the top bar opens ?dialog=create. */}
       {actionData ? (
-        <CreateProjectDialog
+        <LazyCreateProjectDialog
           open
           isAdmin={page.isAdmin}
           lastResult={actionData}

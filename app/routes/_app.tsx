@@ -10,13 +10,11 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useCallback } from "react";
-import {
-  CreateProjectDialog,
-  pageWithoutDialog,
-} from "~/components/projects/create-project-dialog";
+import { LazyCreateProjectDialog } from "~/components/projects/create-project-dialog.lazy";
 import { loadPickerPage } from "~/components/shell/picker.server";
 import {
   onlyOverlayChanged,
+  pageWithoutDialog,
   selectedStudioId,
   toPickerProject,
   type PickerPage,
@@ -119,7 +117,7 @@ export default function AppLayout() {
         {changingPage ? <LoadingScreen /> : <Outlet />}
       </main>
       {creating ? (
-        <CreateProjectDialog open isAdmin={user.isAdmin} onOpenChange={closeCreate} />
+        <LazyCreateProjectDialog open isAdmin={user.isAdmin} onOpenChange={closeCreate} />
       ) : null}
     </>
   );

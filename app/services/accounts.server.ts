@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { db, type Queryable } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
 import {
   accessRequests,
   emailVerifications,
@@ -48,8 +49,17 @@ function toUser(row: typeof users.$inferSelect): User {
   return { id: row.id, name: row.name, email: row.email, isAdmin };
 }
 
+const userById = prepared((database) =>
+  database
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare("user_by_id"),
+);
+
 export async function getUser(id: string): Promise<User | null> {
-  const row = await db().query.users.findFirst({ where: eq(users.id, id) });
+  const [row] = await userById().execute({ id });
   return row ? toUser(row) : null;
 }
 

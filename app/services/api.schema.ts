@@ -198,6 +198,29 @@ export const memberChangeBody = z.union([
   z.strictObject({ ok: z.literal(true) }),
 ]);
 
+/** PUT /api/app/domains: what changed (`changed` false when the site already had it). */
+export const domainChangeBody = z.strictObject({
+  ok: z.literal(true),
+  action: z.enum(["update", "revert"]),
+  domain: text.nullable(),
+  changed: z.boolean(),
+});
+
+/** The add-on routes: the add-on's state now (`changed` false when it already was). */
+export const addonChangeBody = z.strictObject({
+  ok: z.literal(true),
+  addon: z.enum([
+    "ecommerce",
+    "aiNewsletter",
+    "socialMedia",
+    "gpt",
+    "visualTests",
+    "endToEndTests",
+  ]),
+  enabled: z.boolean(),
+  changed: z.boolean(),
+});
+
 export const studioInviteBody = z.strictObject({
   ok: z.literal(true),
   outcome: z.enum(["resent", "invited", "accepted"]),

@@ -36,6 +36,7 @@ import {
   authorizeOn,
   can,
   findProjectRow,
+  projectRowFor,
   invitationsAddressedTo,
   type Action,
 } from "./permissions.server";
@@ -62,7 +63,7 @@ export class ProjectNotFoundError extends NotFoundError {
  * the project but may not; ProjectNotFoundError when they cannot see it).
  */
 async function authorize(tx: Queryable, user: User, ref: string, action: Action) {
-  const project = await findProjectRow(tx, ref);
+  const project = await projectRowFor(user, ref, tx);
   if (!project) throw new ProjectNotFoundError();
   try {
     // Records support access too, in `tx`: a platform admin's change logs with the change.
@@ -691,7 +692,7 @@ export async function getProjectInvitation(
   user: User,
   studioId: string,
 ): Promise<ProjectInvitationView | null> {
-  const project = await findProjectRow(db(), studioId);
+  const project = await projectRowFor(user, studioId);
   if (!project) return null;
   const actor = await actorForProject(user, project);
   if (!can(actor, "invitation.respond") || !actor.membership) return null;

@@ -10,12 +10,16 @@ import {
   requestDeploymentSchema,
   retryDeploymentSchema,
 } from "./deployments.schema";
+import { addonActionSchema, addonValueSchema, chromaticActionSchema } from "./addons.schema";
+import { domainApiSchema } from "./domains.schema";
 import { inviteMemberSchema, patchMemberSchema, removeMemberSchema } from "./members.schema";
 import { createProjectSchema, listProjectsSchema } from "./projects.schema";
 import { projectInviteSchema } from "./studio.schema";
 import {
+  addonChangeBody,
   deployQueuedBody,
   deploymentListBody,
+  domainChangeBody,
   errorBody,
   inviteBody,
   memberChangeBody,
@@ -26,7 +30,7 @@ import {
   studioInviteBody,
 } from "./api.schema";
 
-type Method = "get" | "post" | "patch" | "delete";
+type Method = "get" | "post" | "put" | "patch" | "delete";
 type Operation = {
   summary: string;
   pathParams?: string[];
@@ -39,6 +43,14 @@ type Operation = {
 /** The error statuses every authenticated call may answer. */
 const ERRORS = { 400: errorBody, 401: errorBody, 404: errorBody };
 const WRITE_ERRORS = { ...ERRORS, 403: errorBody, 413: errorBody, 415: errorBody };
+
+const addonPut = (summary: string, body: z.ZodType) => ({
+  put: {
+    summary,
+    body,
+    responses: { 200: addonChangeBody, ...WRITE_ERRORS, 403: errorBody, 409: errorBody },
+  },
+});
 
 export const API: Record<string, Partial<Record<Method, Operation>>> = {
   "/api/app": {
@@ -75,6 +87,22 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       summary: "Deploys the project now",
       body: requestDeploymentSchema,
       responses: { 202: deployQueuedBody, ...WRITE_ERRORS, 409: errorBody },
+    },
+  },
+  "/api/app/activate-cstudio": addonPut("Switches Ecommerce on or off (value)", addonValueSchema),
+  "/api/app/gpt3": addonPut("Switches GPT on or off (value)", addonValueSchema),
+  "/api/app/newsletter": addonPut("Switches AI Newsletter on or off", addonActionSchema),
+  "/api/app/studios/social-media": addonPut("Switches Social Media on or off", addonActionSchema),
+  "/api/app/e2e-tests": addonPut("Switches End To End Tests on or off", addonActionSchema),
+  "/api/app/chromatic": addonPut(
+    "Switches Visual Tests on or off; the first time with the Chromatic project token",
+    chromaticActionSchema,
+  ),
+  "/api/app/domains": {
+    put: {
+      summary: "Sets (action update) or reverts (action revert) the custom domain of a site",
+      body: domainApiSchema,
+      responses: { 200: domainChangeBody, ...WRITE_ERRORS, 409: errorBody, 429: errorBody },
     },
   },
   "/api/app/members": {

@@ -72,9 +72,11 @@
  */
 import { and, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
 import { eventLogs, members, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { ForbiddenError, NotFoundError } from "./errors";
+import { memo } from "~/utils/request-memo.server";
 
 export type MemberRole = "admin" | "developer" | "editor";
 export type ProjectRole = "owner" | MemberRole;
@@ -212,6 +214,28 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * A project row by its _id or studioId (what routes and API bodies carry); undefined when there
  * is none. The one lookup of a project reference: permissions, projects and members use it.
  */
+const projectByStudioId = prepared((database) =>
+  database
+    .select()
+    .from(projects)
+    .where(eq(projects.studioId, sql.placeholder("studioId")))
+    .limit(1)
+    .prepare("project_by_studio_id"),
+);
+const projectByIdOrStudioId = prepared((database) =>
+  database
+    .select()
+    .from(projects)
+    .where(
+      or(
+        eq(projects.id, sql.placeholder("id")),
+        eq(projects.studioId, sql.placeholder("studioId")),
+      ),
+    )
+    .limit(1)
+    .prepare("project_by_id_or_studio_id"),
+);
+
 export async function findProjectRow(
   tx: Queryable,
   ref: string,
@@ -219,6 +243,13 @@ export async function findProjectRow(
   const key = ref.trim();
   if (!key || key.length > 100) return undefined;
   // Only a UUID-shaped key can be an _id; comparing other text to a uuid column would error.
+  // Outside a transaction (every page view) through prepared statements.
+  if (tx === db()) {
+    const [row] = UUID.test(key)
+      ? await projectByIdOrStudioId().execute({ id: key.toLowerCase(), studioId: key })
+      : await projectByStudioId().execute({ studioId: key });
+    return row;
+  }
   const where = UUID.test(key)
     ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
     : eq(projects.studioId, key);
@@ -227,7 +258,17 @@ export async function findProjectRow(
 }
 
 /**
- * The actor on a project already loaded. Reads the membership now (never cached). An accepted
+ * `findProjectRow` for `user`'s page view: one read however many loaders of the view ask
+ * (app/utils/request-memo.server.ts). Inside a transaction it always reads.
+ */
+export function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
+  if (tx !== db()) return findProjectRow(tx, ref);
+  return memo(`project-row:${user?.id}:${ref}`, () => findProjectRow(tx, ref));
+}
+
+/**
+ * The actor on a project already loaded. Reads the membership now (shared only by the loaders
+ * of one page view, never by an action or a transaction). An accepted
  * membership counts only for its own account; an invitation also by its e-mail, so an invitee
  * who signed up under the invited address is "invited" before the row names them.
  */
@@ -245,6 +286,16 @@ export async function actorForProject(
   if (!user) return { ...base, kind: "anonymous" };
   if (!project) return { ...base, kind: "outsider" };
   if (project.ownerId === user.id) return { ...base, kind: "owner" };
+  if (tx !== db()) return membershipActor(user, project, base, tx);
+  return memo(`actor:${user.id}:${project.id}`, () => membershipActor(user, project, base, tx));
+}
+
+async function membershipActor(
+  user: User,
+  project: ActorProject,
+  base: Omit<Actor, "kind">,
+  tx: Queryable,
+): Promise<Actor> {
   const rows = await tx
     .select({
       id: members.id,
@@ -321,7 +372,7 @@ export async function requireProjectAction(
   action: Action,
   tx: Queryable = db(),
 ): Promise<Actor & { project: ActorProject }> {
-  const project = user ? ((await findProjectRow(tx, projectId)) ?? null) : null;
+  const project = user ? ((await projectRowFor(user, projectId, tx)) ?? null) : null;
   if (!project) throw new NotFoundError("Project not found");
   return authorizeOn(user, project, action, tx);
 }

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { SITE_TYPES } from "./site-types";
+
+export { SITE_TYPE_LABEL, SITE_TYPES, type SiteType } from "./site-types";
 
 /**
  * Input rules of projects, shared by the actions and API routes (server) and the Create New form
@@ -58,8 +61,6 @@ export const projectName = z
       }),
   );
 
-export const SITE_TYPES = ["business", "enterprise"] as const;
-export type SiteType = (typeof SITE_TYPES)[number];
 export const siteType = z.enum(SITE_TYPES, { error: "Site type must be business or enterprise" });
 
 /** Client-chosen; the same key twice yields the same project. */
@@ -99,8 +100,3 @@ export const listProjectsSchema = z.object({
   /** "all": every project, for platform admins (others always get their own). */
   scope: z.enum(["mine", "all"], { error: "scope must be mine or all" }).optional(),
 });
-
-export const SITE_TYPE_LABEL: Record<SiteType, string> = {
-  business: "Business",
-  enterprise: "Enterprise",
-};

@@ -6,11 +6,12 @@ import { db, type Queryable } from "~/db/client.server";
 import { members, projects, projectSites, users, type HostingDetails } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { env } from "~/utils/env.server";
+import { memo } from "~/utils/request-memo.server";
 import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import {
   authorizeOn,
-  findProjectRow,
+  projectRowFor,
   canChooseSiteType,
   isSupport,
   acceptedMembershipOf,
@@ -374,11 +375,15 @@ async function toProject(
  * support, which the project's Activity Log records). Everyone else gets NotFoundError (404,
  * not 403), so project ids cannot be probed.
  */
-export async function getProject(user: User, studioIdOrId: string): Promise<Project> {
-  const row = await findProjectRow(db(), studioIdOrId);
-  if (!row) throw new NotFoundError("Project not found");
-  const actor = await authorizeOn(user, row, "project.view");
-  return toProject(db(), row, isSupport(actor) ? "support" : (actor.kind as ProjectRole), user.id);
+export function getProject(user: User, studioIdOrId: string): Promise<Project> {
+  // The layout and the page of one view both ask (app/utils/request-memo.server.ts).
+  return memo(`project:${user.id}:${studioIdOrId}`, async () => {
+    const row = await projectRowFor(user, studioIdOrId);
+    if (!row) throw new NotFoundError("Project not found");
+    const actor = await authorizeOn(user, row, "project.view");
+    const role = isSupport(actor) ? "support" : (actor.kind as ProjectRole);
+    return toProject(db(), row, role, user.id);
+  });
 }
 
 const STUDIO_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

@@ -19,7 +19,7 @@ import { and, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from "dr
 import type PgBoss from "pg-boss";
 import { db, type Tx } from "~/db/client.server";
 import { projects, projectSites, users, type HostingDetails } from "~/db/schema";
-import { queue } from "~/jobs/queue.server";
+import { sendJob } from "~/jobs/queue.server";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { ContentStudioProvider } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
@@ -110,39 +110,13 @@ function pollSeconds() {
 // ---------------------------------------------------------------------------------------------
 // Enqueueing
 
-/**
- * pg-boss sends inside a drizzle transaction: the job exists exactly when the transaction that
- * asked for it commits. pg-boss's SQL reuses `$n` parameters across differently typed positions,
- * which drizzle's inline parameters cannot express, so the statement goes to the transaction's
- * own driver client (node-postgres PoolClient or PGlite Transaction; both have query(text, values)).
- */
-type DriverClient = { query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }> };
-function inTransaction(tx: Tx): PgBoss.Db {
-  const client = (tx as unknown as { session?: { client?: Partial<DriverClient> } }).session
-    ?.client;
-  if (typeof client?.query !== "function") {
-    throw new Error("Cannot reach the transaction's database client for pg-boss");
-  }
-  const driver = client as DriverClient;
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const result = await driver.query(text, values);
-      return { rows: result.rows };
-    },
-  };
-}
-
 async function send(
   name: string,
   data: Record<string, unknown>,
   options: PgBoss.SendOptions = {},
   tx?: Tx,
 ) {
-  return queue().send(name, data, {
-    ...RETRY,
-    ...options,
-    ...(tx ? { db: inTransaction(tx) } : {}),
-  });
+  return sendJob(name, data, { ...RETRY, ...options }, tx);
 }
 
 /**

@@ -2,8 +2,9 @@
  * Sign-in sessions (rows of `sessions`; the cookie carries only the id, app/utils/session.server.ts).
  * A session ends at the first of: logout, its absolute lifetime, or a week without a request.
  */
-import { eq, lte, or } from "drizzle-orm";
+import { eq, lte, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
 import { sessions } from "~/db/schema";
 import type { JobDefinition } from "~/jobs/types";
 
@@ -37,8 +38,17 @@ export async function createSessionRow(id: string, data: SessionData, now = new 
 }
 
 /** The session's data while it is live (not expired, not idle), recording that it was seen. */
+const sessionById = prepared((database) =>
+  database
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare("session_by_id"),
+);
+
 export async function readSessionRow(id: string, now = new Date()): Promise<SessionData | null> {
-  const row = await db().query.sessions.findFirst({ where: eq(sessions.id, id) });
+  const [row] = await sessionById().execute({ id });
   if (!row) return null;
   const seenAgo = now.getTime() - row.lastSeenAt.getTime();
   if (row.expiresAt <= now || seenAgo >= SESSION_IDLE_TIMEOUT_MS) return null;

@@ -11,6 +11,7 @@ import { members, projects, users } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { StudioRole } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
+import { cachedProviderRead } from "./provider-cache.server";
 import { env } from "~/utils/env.server";
 import { getUser, type User } from "./accounts.server";
 import {
@@ -68,7 +69,19 @@ export async function activationState(
   if ((acceptedUntil.get(key) ?? 0) > Date.now()) return { accepted: true };
   let accepted: boolean;
   try {
-    accepted = (await contentStudioProvider().invitationStatus(studio, user.email)) === "accepted";
+    // Through the provider cache: a member who has not accepted yet asks on every view and on
+    // the dashboard's 30 s refresh, which would spend the vendor's rate limit.
+    const status = await cachedProviderRead(
+      "studio",
+      studio,
+      `invitation:${user.email.toLowerCase()}`,
+      async () => ({
+        value: await contentStudioProvider().invitationStatus(studio, user.email),
+        calls: 1,
+        settled: true,
+      }),
+    );
+    accepted = status === "accepted";
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     console.warn(`[studio] invitation status of ${studio} unavailable: ${error.message}`);

@@ -67,6 +67,8 @@ const schema = z.object({
   LOCAL_DEPLOY_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
   /** Local providers: seconds between deployment states (queued -> building -> ready). */
   LOCAL_DEPLOY_STEP_SECONDS: z.coerce.number().min(0).max(600).default(3),
+  /** Local providers: seconds after which a custom domain counts as verified (DNS and SSL). */
+  LOCAL_DOMAIN_VERIFY_SECONDS: z.coerce.number().min(0).max(600).default(5),
   // PROVIDERS=live credentials; *_API_URL overrides the vendor's base URL (tests, proxies).
   SANITY_AUTH_TOKEN: z.string().optional(),
   SANITY_ORGANIZATION_ID: z.string().optional(),

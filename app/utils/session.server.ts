@@ -10,6 +10,7 @@ import {
   type SessionData,
 } from "~/services/sessions.server";
 import { env } from "./env.server";
+import { memo } from "./request-memo.server";
 import { invariantResponse } from "./responses.server";
 
 export {
@@ -57,10 +58,16 @@ export function getSession(request: Request) {
   return sessionStorage().getSession(request.headers.get("Cookie"));
 }
 
-export async function getOptionalUser(request: Request): Promise<User | null> {
-  const session = await getSession(request);
-  const userId = session.get("userId");
-  return typeof userId === "string" ? getUser(userId) : null;
+/**
+ * The signed-in user. The loaders of one page view share one read, and what that user reads
+ * during the view is shared too (app/utils/request-memo.server.ts); actions always read afresh.
+ */
+export function getOptionalUser(request: Request): Promise<User | null> {
+  return memo("user", async () => {
+    const session = await getSession(request);
+    const userId = session.get("userId");
+    return typeof userId === "string" ? getUser(userId) : null;
+  });
 }
 
 // Control characters are dropped by URL parsers (so "/\t/x" becomes "//x") and browsers read a

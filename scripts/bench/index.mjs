@@ -14,6 +14,19 @@ import { PASSWORD, seed } from "./seed.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const quick = process.argv.includes("--quick");
+// `--no-append`: print only (CI runs `--quick --no-append` to keep the script working).
+const noAppend = process.argv.includes("--no-append");
+// `--only TEXT`: measure only the routes whose label contains TEXT (with /healthz for the ratio).
+const only = (() => {
+  const i = process.argv.indexOf("--only");
+  return i === -1 ? undefined : process.argv[i + 1];
+})();
+// `--profile DIR`: the server writes a V8 CPU profile there when it stops (open it in Chrome's
+// DevTools or speedscope); the figures of such a run are slower and are not appended.
+const profileDir = (() => {
+  const i = process.argv.indexOf("--profile");
+  return i === -1 ? undefined : path.resolve(process.argv[i + 1] ?? "bench-profile");
+})();
 const PROJECTS = quick ? 10_000 : 100_000;
 const DURATION = quick ? 3 : 10;
 const PORT = Number(process.env.BENCH_PORT ?? 3400);
@@ -40,7 +53,8 @@ async function admin(sql) {
 }
 
 function startServer() {
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, "scripts/start.mjs"], {
     cwd: root,
     env: {
       ...process.env,
@@ -115,6 +129,59 @@ async function firstLoadJs(pathname, cookie) {
 }
 
 /**
+ * Lighthouse with its mobile defaults (simulated slow 4G and 4x CPU slowdown) on a signed-in page:
+ * performance score and LCP. Chromium from CHROMIUM_PATH (as the browser tests), else
+ * /usr/bin/chromium; skipped with a note when neither is there.
+ */
+async function lighthouseOf(pathname, cookie) {
+  const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!fs.existsSync(chromePath)) return { skipped: `no Chromium at ${chromePath}` };
+  try {
+    return await runLighthouse(chromePath, pathname, cookie);
+  } catch (error) {
+    // A browser that cannot start here is reported, not fatal: the other figures still count.
+    return { skipped: `Lighthouse failed: ${error instanceof Error ? error.message : error}` };
+  }
+}
+
+async function runLighthouse(chromePath, pathname, cookie) {
+  const { default: lighthouse } = await import("lighthouse");
+  const { launch } = await import("chrome-launcher");
+  const chrome = await launch({
+    chromePath,
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  try {
+    const { lhr } = await lighthouse(`${BASE}${pathname}`, {
+      port: chrome.port,
+      onlyCategories: ["performance"],
+      extraHeaders: { Cookie: cookie },
+      logLevel: "error",
+    });
+    // A run Lighthouse could not measure (no paint seen, a page error) says so, not "score 0".
+    if (lhr.runtimeError?.code) {
+      return { skipped: `Lighthouse could not measure: ${lhr.runtimeError.code}` };
+    }
+    const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+    return {
+      score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      lcp: Math.round(audit("largest-contentful-paint")),
+      fcp: Math.round(audit("first-contentful-paint")),
+      tbt: Math.round(audit("total-blocking-time")),
+      bytes: Math.round(audit("total-byte-weight") / 1024),
+      // What Lighthouse says would shorten the load most (its estimated savings).
+      opportunities: Object.values(lhr.audits)
+        .filter((a) => (a.details?.overallSavingsMs ?? 0) >= 50)
+        .sort((a, b) => b.details.overallSavingsMs - a.details.overallSavingsMs)
+        .slice(0, 3)
+        .map((a) => `${a.id} ${Math.round(a.details.overallSavingsMs)} ms`),
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/**
  * EXPLAIN ANALYZE of the queries behind the measured pages, written as the services build them
  * (app/services/projects.server.ts listProjects and its viewableRows,
  * members.server.ts listMembers, activity-log.server.ts listActivity). Each runs three times;
@@ -164,12 +231,47 @@ async function explainQueries(client, ids) {
   return out;
 }
 
-/** The server's provider read count (it prints it on SIGUSR2, app/entry.server.tsx). */
-async function providerReads(server) {
+/**
+ * CPU seconds used so far by the server process and by PostgreSQL's processes (Linux /proc; 0
+ * elsewhere), so each route's figures say where its time went: our code, the database, or the
+ * load generator sharing the machine.
+ */
+function cpuSeconds(serverPid) {
+  const ticks = (pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return {
+        comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        t: +fields[11] + +fields[12],
+      };
+    } catch {
+      return { comm: "", t: 0 };
+    }
+  };
+  let postgres = 0;
+  if (fs.existsSync("/proc/self/stat")) {
+    for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      const { comm, t } = ticks(pid);
+      if (comm === "postgres") postgres += t;
+    }
+  }
+  const own = process.cpuUsage();
+  return {
+    server: ticks(serverPid).t / 100,
+    postgres: postgres / 100,
+    bench: (own.user + own.system) / 1e6,
+  };
+}
+
+/** The server's counters: provider reads and queries (printed on SIGUSR2, app/entry.server.tsx). */
+async function stats(server) {
   server.child.kill("SIGUSR2");
   await new Promise((r) => setTimeout(r, 300));
-  const counts = [...server.log().matchAll(/\[stats\] provider reads: (\d+)/g)];
-  return Number(counts.at(-1)?.[1] ?? NaN);
+  const last = [...server.log().matchAll(/\[stats\] provider reads: (\d+); queries: (\d+)/g)].at(
+    -1,
+  );
+  return { reads: Number(last?.[1] ?? NaN), queries: Number(last?.[2] ?? NaN) };
 }
 
 async function main() {
@@ -212,10 +314,24 @@ async function main() {
     ];
     const rows = [];
     let health = 0;
-    for (const [label, pathname, cookie] of routes) {
+    const measured = only
+      ? routes.filter(([label]) => label === "/healthz" || label.includes(only))
+      : routes;
+    for (const [label, pathname, cookie] of measured) {
       const check = await fetch(`${BASE}${pathname}`, { headers: { cookie }, redirect: "manual" });
       if (check.status !== 200) throw new Error(`${pathname} answered ${check.status}`);
+      const before = await stats(server);
+      const cpuBefore = cpuSeconds(server.child.pid);
       const result = await cannon(`${BASE}${pathname}`, cookie);
+      const cpuAfter = cpuSeconds(server.child.pid);
+      const queries = (await stats(server)).queries - before.queries;
+      // CPU milliseconds per request: the server's, PostgreSQL's and autocannon's.
+      const perRequest = (key) =>
+        Number(
+          (((cpuAfter[key] - cpuBefore[key]) * 1000) / Math.max(1, result.requests.total)).toFixed(
+            2,
+          ),
+        );
       const rps = result.requests.average;
       if (label === "/healthz") health = rps;
       rows.push({
@@ -225,17 +341,21 @@ async function main() {
         "p99 ms": result.latency.p99,
         "vs /healthz": health ? `${((rps / health) * 100).toFixed(0)}%` : "",
         errors: result.errors + result.non2xx,
+        "queries/req": Number((queries / Math.max(1, result.requests.total)).toFixed(1)),
+        "server CPU ms/req": perRequest("server"),
+        "PG CPU ms/req": perRequest("postgres"),
+        "load CPU ms/req": perRequest("bench"),
       });
     }
     const fixed = await cannon(`${BASE}/sites/${data.bigProject}`, owner, { overallRate: 100 });
     // 100 people watching one dashboard, each refreshing every 30 s: provider reads per view.
-    const readsBefore = await providerReads(server);
+    const readsBefore = (await stats(server)).reads;
     const watched = await cannon(`${BASE}/sites/${data.bigProject}`, owner, {
       connections: 100,
       overallRate: 100 / 30,
       duration: DURATION * 3,
     });
-    const readsPerView = (await providerReads(server)) - readsBefore;
+    const readsPerView = (await stats(server)).reads - readsBefore;
     const viewers = {
       views: watched.requests.total,
       reads: readsPerView,
@@ -255,6 +375,11 @@ async function main() {
       "/sites/{id}": await firstLoadJs(`/sites/${data.bigProject}`, owner),
     };
 
+    const lighthouseRuns = {
+      "/sites": await lighthouseOf("/sites", owner),
+      "/sites/{id}": await lighthouseOf(`/sites/${data.bigProject}`, owner),
+    };
+
     console.table(rows);
     console.table(
       Object.fromEntries(
@@ -268,7 +393,26 @@ async function main() {
     for (const [route, size] of Object.entries(js)) {
       console.log(`first-load JS ${route}: ${size.kb} KB gzip in ${size.files} files`);
     }
-    appendReport({ data, rows, fixed: fixed.latency.p99, js, pages, sql, viewers });
+    const lighthouseLines = Object.entries(lighthouseRuns).map(([route, r]) =>
+      r.skipped
+        ? `Lighthouse ${route}: skipped (${r.skipped})`
+        : `Lighthouse ${route} (mobile defaults): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred; opportunities: ${r.opportunities.join(", ") || "none over 50 ms"}`,
+    );
+    for (const line of lighthouseLines) console.log(line);
+    if (profileDir) console.log(`CPU profile in ${profileDir} (this run is not appended)`);
+    else if (only) console.log("Routes left out (--only): this run is not appended");
+    else if (noAppend) console.log("--no-append: this run is not appended");
+    else
+      appendReport({
+        data,
+        rows,
+        fixed: fixed.latency.p99,
+        js,
+        pages,
+        sql,
+        viewers,
+        lighthouseLines,
+      });
   } finally {
     await client?.end();
     server.child.kill("SIGTERM");
@@ -277,14 +421,14 @@ async function main() {
   }
 }
 
-function appendReport({ data, rows, fixed, js, pages, sql, viewers }) {
+function appendReport({ data, rows, fixed, js, pages, sql, viewers, lighthouseLines }) {
   const file = path.join(root, "docs/performance.md");
   const header =
-    "| route | req/s | p50 ms | p99 ms | vs /healthz | errors |\n| --- | --- | --- | --- | --- | --- |";
+    "| route | req/s | p50 ms | p99 ms | vs /healthz | errors | queries/req | CPU ms/req: server, PostgreSQL, autocannon |\n| --- | --- | --- | --- | --- | --- | --- | --- |";
   const table = rows
     .map(
       (r) =>
-        `| ${r.route} | ${r["req/s"]} | ${r["p50 ms"]} | ${r["p99 ms"]} | ${r["vs /healthz"]} | ${r.errors} |`,
+        `| ${r.route} | ${r["req/s"]} | ${r["p50 ms"]} | ${r["p99 ms"]} | ${r["vs /healthz"]} | ${r.errors} | ${r["queries/req"]} | ${r["server CPU ms/req"]}, ${r["PG CPU ms/req"]}, ${r["load CPU ms/req"]} |`,
     )
     .join("\n");
   const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -302,6 +446,7 @@ function appendReport({ data, rows, fixed, js, pages, sql, viewers }) {
     ...Object.entries(js).map(
       ([route, s]) => `- first-load JS ${route}: ${s.kb} KB gzip in ${s.files} files`,
     ),
+    ...lighthouseLines.map((line) => `- ${line}`),
     "",
   ].join("\n");
   if (!fs.existsSync(file)) {

@@ -1,11 +1,15 @@
 /**
  * The local hosting provider against the real database: idempotent creates and triggers,
  * deployments driven through the advance job's handler (called directly, never waiting on
- * pg-boss timers), the failure hook and rate, both pagination styles, and the public site.
+ * pg-boss timers), the failure hook and rate, both pagination styles, the public site, and
+ * custom domains (verified LOCAL_DOMAIN_VERIFY_SECONDS after they are set, with the
+ * `unverified.` and `fail-domain.` hooks).
  */
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { database } from "~/db/client.server";
+import { database, db } from "~/db/client.server";
+import { localSites } from "~/db/schema";
 import { queue, work } from "~/jobs/queue.server";
 import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
@@ -18,6 +22,7 @@ import { call, makeRequest } from "../helpers";
 afterEach(() => {
   delete process.env.LOCAL_DEPLOY_FAILURE_RATE;
   delete process.env.LOCAL_DEPLOY_STEP_SECONDS;
+  delete process.env.LOCAL_DOMAIN_VERIFY_SECONDS;
   delete process.env.SITE_TEMPLATE_REPO;
   resetEnv();
 });
@@ -347,5 +352,217 @@ describe("the public site at the site's url", () => {
       siteId: site.id,
     });
     expect(nul.status).toBe(404);
+  });
+});
+
+describe("custom domains", () => {
+  /** A fresh apex domain per test (local sites keep their domains between tests). */
+  const apex = () => `acme-${randomUUID().slice(0, 8)}.com`;
+
+  async function siteRow(siteId: string) {
+    const [row] = await db().select().from(localSites).where(eq(localSites.id, siteId));
+    return row;
+  }
+
+  /** Moves the domain's set time into the past: the time the test controls. */
+  async function backdate(siteId: string, seconds: number) {
+    await db()
+      .update(localSites)
+      .set({ domainSetAt: new Date(Date.now() - seconds * 1000) })
+      .where(eq(localSites.id, siteId));
+  }
+
+  it("sets the domain with the records for apex and subdomains", async () => {
+    const hosting = hostingProvider("netlify");
+    const site = await newSite("netlify");
+    const domain = apex();
+    const state = await hosting.setCustomDomain(site.id, domain);
+    expect(state).toEqual({
+      domain,
+      verified: false,
+      ssl: false,
+      records: [
+        { type: "A", name: "@", value: "203.0.113.10" },
+        { type: "CNAME", name: "www", value: `${site.id}.local.stackshift.test` },
+      ],
+    });
+    expect((await hosting.getSite(site.id)).customDomain).toBe(domain);
+    expect((await siteRow(site.id)).domainSetAt).toBeInstanceOf(Date);
+
+    const other = await newSite("vercel");
+    const shop = await hostingProvider("vercel").setCustomDomain(other.id, `eu.shop.${apex()}`);
+    expect(shop.records).toEqual([
+      { type: "CNAME", name: "eu.shop", value: `${other.id}.local.stackshift.test` },
+    ]);
+  });
+
+  it("setting the same domain again keeps its time; another one replaces it", async () => {
+    const hosting = hostingProvider("vercel");
+    const site = await newSite("vercel");
+    const domain = apex();
+    await hosting.setCustomDomain(site.id, domain);
+    await backdate(site.id, 60);
+    const setAt = (await siteRow(site.id)).domainSetAt;
+
+    expect(await hosting.setCustomDomain(site.id, domain)).toMatchObject({ verified: true });
+    expect((await siteRow(site.id)).domainSetAt).toEqual(setAt);
+
+    const replacement = `www.${apex()}`;
+    expect(await hosting.setCustomDomain(site.id, replacement)).toMatchObject({
+      domain: replacement,
+      verified: false,
+    });
+    const row = await siteRow(site.id);
+    expect(row.customDomain).toBe(replacement);
+    expect(row.domainSetAt!.getTime()).toBeGreaterThan(setAt!.getTime());
+  });
+
+  it("verifies LOCAL_DOMAIN_VERIFY_SECONDS (default 5) after the domain was set", async () => {
+    const hosting = hostingProvider("netlify");
+    const site = await newSite("netlify");
+    const domain = `shop.${apex()}`;
+    await hosting.setCustomDomain(site.id, domain);
+    expect(await hosting.getDomainStatus(site.id, domain)).toMatchObject({
+      verified: false,
+      ssl: false,
+    });
+    await backdate(site.id, 4);
+    expect((await hosting.getDomainStatus(site.id, domain)).verified).toBe(false);
+    await backdate(site.id, 6);
+    expect(await hosting.getDomainStatus(site.id, domain)).toEqual({
+      domain,
+      verified: true,
+      ssl: true,
+      records: [{ type: "CNAME", name: "shop", value: `${site.id}.local.stackshift.test` }],
+    });
+
+    process.env.LOCAL_DOMAIN_VERIFY_SECONDS = "0";
+    resetEnv();
+    const now = await newSite("vercel");
+    const instant = apex();
+    expect(await hostingProvider("vercel").setCustomDomain(now.id, instant)).toMatchObject({
+      verified: true,
+      ssl: true,
+    });
+
+    const elsewhere = await hosting.getDomainStatus(site.id, apex()).catch((e: unknown) => e);
+    expect(elsewhere).toBeInstanceOf(ProviderError);
+    expect((elsewhere as ProviderError).details).toMatchObject({ status: 404 });
+  });
+
+  it('a domain whose first label is "unverified" never verifies', async () => {
+    process.env.LOCAL_DOMAIN_VERIFY_SECONDS = "0";
+    resetEnv();
+    const hosting = hostingProvider("vercel");
+    const site = await newSite("vercel");
+    const domain = `unverified.${apex()}`;
+    expect(await hosting.setCustomDomain(site.id, domain)).toMatchObject({
+      verified: false,
+      ssl: false,
+      records: [{ type: "CNAME", name: "unverified" }],
+    });
+    await backdate(site.id, 3600);
+    expect(await hosting.getDomainStatus(site.id, domain)).toMatchObject({
+      verified: false,
+      ssl: false,
+    });
+  });
+
+  it('refuses a domain whose first label is "fail-domain" (422, not retryable)', async () => {
+    const hosting = hostingProvider("netlify");
+    const site = await newSite("netlify");
+    const error = await hosting
+      .setCustomDomain(site.id, `fail-domain.${apex()}`)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    const refused = error as ProviderError;
+    expect(refused.message).toBe("The provider refused the domain");
+    expect(refused.details).toMatchObject({ status: 422, code: "unprocessable" });
+    expect(refused.retryable).toBe(false);
+    expect(await siteRow(site.id)).toMatchObject({ customDomain: null, domainSetAt: null });
+
+    const missing = await hosting.setCustomDomain("no-such-site", apex()).catch((e) => e);
+    expect((missing as ProviderError).details.status).toBe(404);
+  });
+
+  it("removes only its own domain, idempotently", async () => {
+    const hosting = hostingProvider("netlify");
+    const site = await newSite("netlify");
+    const domain = apex();
+    await hosting.setCustomDomain(site.id, domain);
+
+    await hosting.removeCustomDomain(site.id, apex());
+    expect((await siteRow(site.id)).customDomain).toBe(domain);
+    // The other provider's site with that id does not exist: nothing happens either.
+    await hostingProvider("vercel").removeCustomDomain(site.id, domain);
+    expect((await siteRow(site.id)).customDomain).toBe(domain);
+
+    await hosting.removeCustomDomain(site.id, domain);
+    expect(await siteRow(site.id)).toMatchObject({ customDomain: null, domainSetAt: null });
+    await hosting.removeCustomDomain(site.id, domain);
+    await expect(hosting.removeCustomDomain("no-such-site", domain)).resolves.toBeUndefined();
+    expect((await hosting.getSite(site.id)).customDomain).toBeNull();
+  });
+});
+
+describe("environment variables", () => {
+  const envOf = async (siteId: string) => {
+    const [row] = await db()
+      .select({ env: localSites.env })
+      .from(localSites)
+      .where(eq(localSites.id, siteId));
+    return row.env;
+  };
+
+  it.each(["netlify", "vercel"] as const)(
+    "%s: sets, replaces and removes variables in the site's row, idempotently",
+    async (provider) => {
+      const hosting = hostingProvider(provider);
+      const site = await newSite(provider);
+      expect(await envOf(site.id)).toEqual({});
+
+      await hosting.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "true");
+      await hosting.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "true");
+      await hosting.setEnvironmentVariable(site.id, "STACKSHIFT_GPT", "on");
+      expect(await envOf(site.id)).toEqual({ STACKSHIFT_ECOMMERCE: "true", STACKSHIFT_GPT: "on" });
+
+      await hosting.setEnvironmentVariable(site.id, "STACKSHIFT_GPT", "off");
+      await hosting.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", null);
+      await hosting.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", null);
+      await hosting.setEnvironmentVariable(site.id, "NEVER_SET", null);
+      expect(await envOf(site.id)).toEqual({ STACKSHIFT_GPT: "off" });
+    },
+  );
+
+  it("keeps every one of several variables set at once", async () => {
+    const hosting = hostingProvider("vercel");
+    const site = await newSite("vercel");
+    await Promise.all(
+      ["A", "B", "C", "D"].map((key) => hosting.setEnvironmentVariable(site.id, key, key)),
+    );
+    expect(await envOf(site.id)).toEqual({ A: "A", B: "B", C: "C", D: "D" });
+  });
+
+  it("setting on an unknown site (or the other provider's) is a permanent 404; removing is done", async () => {
+    const site = await newSite("netlify");
+    for (const [provider, siteId] of [
+      ["netlify", "no-such-site"],
+      ["netlify", "bad id\u0000"],
+      ["vercel", site.id],
+    ] as const) {
+      const error = await hostingProvider(provider)
+        .setEnvironmentVariable(siteId, "A", "1")
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).details).toMatchObject({
+        provider: `local-${provider}`,
+        status: 404,
+      });
+      expect((error as ProviderError).retryable).toBe(false);
+      await expect(
+        hostingProvider(provider).setEnvironmentVariable(siteId, "A", null),
+      ).resolves.toBeUndefined();
+    }
+    expect(await envOf(site.id)).toEqual({});
   });
 });

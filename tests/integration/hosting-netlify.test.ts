@@ -269,3 +269,317 @@ describe("errors become ProviderError", () => {
     expect(error.retryable).toBe(true);
   });
 });
+
+describe("custom domains", () => {
+  let domains = 0;
+  /** A fresh apex domain per test: the stand-in keeps every site's domain. */
+  const apex = () => `acme-${(domains += 1)}-${Date.now()}.com`;
+
+  it("sets an apex domain with its www alias, and gives the records for apex and subdomains", async () => {
+    const site = await netlify.createSite({ name: "Domains", idempotencyKey: key() });
+    const domain = apex();
+    const state = await netlify.setCustomDomain(site.id, domain);
+    const patch = requestsTo("PATCH", new RegExp(`^/sites/${site.id}$`));
+    expect(patch.at(-1)?.body).toEqual({
+      custom_domain: domain,
+      domain_aliases: [`www.${domain}`],
+    });
+    // The certificate was asked for and refused: the DNS does not point at Netlify yet.
+    expect(requestsTo("POST", new RegExp(`^/sites/${site.id}/ssl$`))).toHaveLength(1);
+    expect(state).toEqual({
+      domain,
+      verified: false,
+      ssl: false,
+      records: [
+        { type: "A", name: "@", value: "75.2.60.5" },
+        { type: "CNAME", name: "www", value: `${site.name}.netlify.app` },
+      ],
+    });
+    expect(await netlify.getSite(site.id)).toMatchObject({
+      customDomain: domain,
+      domainAliases: [`www.${domain}`],
+      ssl: false,
+    });
+
+    const other = await netlify.createSite({ name: "Subdomain", idempotencyKey: key() });
+    const shop = await netlify.setCustomDomain(other.id, `shop.${apex()}`);
+    expect(shop.records).toEqual([
+      { type: "CNAME", name: "shop", value: `${other.name}.netlify.app` },
+    ]);
+    expect(requestsTo("PATCH", new RegExp(`^/sites/${other.id}$`)).at(-1)?.body).toEqual({
+      custom_domain: shop.domain,
+      domain_aliases: [],
+    });
+    const deep = await netlify.setCustomDomain(other.id, `eu.shop.${apex()}`);
+    expect(deep.records).toEqual([
+      { type: "CNAME", name: "eu.shop", value: `${other.name}.netlify.app` },
+    ]);
+  });
+
+  it("setting the same domain again is idempotent; another one replaces it", async () => {
+    const site = await netlify.createSite({ name: "Idempotent domain", idempotencyKey: key() });
+    const domain = apex();
+    const first = await netlify.setCustomDomain(site.id, domain);
+    const again = await netlify.setCustomDomain(site.id, domain);
+    expect(again).toEqual(first);
+    expect(standIn.sites.get(site.id)).toMatchObject({
+      custom_domain: domain,
+      domain_aliases: [`www.${domain}`],
+    });
+
+    const replacement = `www.${apex()}`;
+    await netlify.setCustomDomain(site.id, replacement);
+    expect(standIn.sites.get(site.id)).toMatchObject({
+      custom_domain: replacement,
+      domain_aliases: [],
+    });
+  });
+
+  it("is pending until the DNS points at Netlify, then verified with a certificate", async () => {
+    const site = await netlify.createSite({ name: "Verify", idempotencyKey: key() });
+    const domain = apex();
+    await netlify.setCustomDomain(site.id, domain);
+    const ssl = new RegExp(`^/sites/${site.id}/ssl$`);
+
+    const pending = await netlify.getDomainStatus(site.id, domain);
+    expect(pending).toMatchObject({ domain, verified: false, ssl: false });
+    expect(pending.records).toHaveLength(2);
+    expect(requestsTo("POST", ssl)).toHaveLength(2);
+
+    standIn.pointDns(domain, `www.${domain}`);
+    const verified = await netlify.getDomainStatus(site.id, domain);
+    expect(verified).toMatchObject({ domain, verified: true, ssl: true });
+    expect(requestsTo("POST", ssl)).toHaveLength(3);
+    expect((await netlify.getSite(site.id)).ssl).toBe(true);
+
+    // With the certificate live, a status check does not ask for another.
+    expect(await netlify.getDomainStatus(site.id, domain)).toEqual(verified);
+    expect(requestsTo("POST", ssl)).toHaveLength(3);
+
+    const elsewhere = await rejection(netlify.getDomainStatus(site.id, apex()));
+    expect(elsewhere.details).toMatchObject({ provider: "netlify", status: 404 });
+  });
+
+  it("a domain already set up is verified as soon as it is set", async () => {
+    const site = await netlify.createSite({ name: "Ready DNS", idempotencyKey: key() });
+    const domain = `blog.${apex()}`;
+    standIn.pointDns(domain);
+    expect(await netlify.setCustomDomain(site.id, domain)).toMatchObject({
+      verified: true,
+      ssl: true,
+    });
+  });
+
+  it("removes only its own domain, idempotently", async () => {
+    const site = await netlify.createSite({ name: "Remove", idempotencyKey: key() });
+    const domain = apex();
+    await netlify.setCustomDomain(site.id, domain);
+    const patches = () => requestsTo("PATCH", new RegExp(`^/sites/${site.id}$`)).length;
+    const before = patches();
+
+    // Another domain than the site's: nothing to do.
+    await netlify.removeCustomDomain(site.id, apex());
+    expect(patches()).toBe(before);
+    expect(standIn.sites.get(site.id)?.custom_domain).toBe(domain);
+
+    await netlify.removeCustomDomain(site.id, domain);
+    expect(requestsTo("PATCH", new RegExp(`^/sites/${site.id}$`)).at(-1)?.body).toEqual({
+      custom_domain: null,
+      domain_aliases: [],
+    });
+    expect(await netlify.getSite(site.id)).toMatchObject({
+      customDomain: null,
+      domainAliases: [],
+    });
+
+    await netlify.removeCustomDomain(site.id, domain);
+    expect(patches()).toBe(before + 1);
+    // A site that no longer exists has no domain either.
+    await expect(netlify.removeCustomDomain("gone", domain)).resolves.toBeUndefined();
+  });
+
+  it("a refused domain (422: another site has it) is a permanent ProviderError", async () => {
+    const owner = await netlify.createSite({ name: "Owner", idempotencyKey: key() });
+    const domain = apex();
+    await netlify.setCustomDomain(owner.id, domain);
+    const site = await netlify.createSite({ name: "Taker", idempotencyKey: key() });
+    const error = await rejection(netlify.setCustomDomain(site.id, domain));
+    expect(error.details).toMatchObject({
+      provider: "netlify",
+      status: 422,
+      code: "unprocessable",
+    });
+    expect(error.message).toContain("already taken");
+    expect(error.retryable).toBe(false);
+    expect(standIn.sites.get(site.id)?.custom_domain).toBeNull();
+  });
+
+  it("a certificate request still rate limited after the SDK's retries carries Retry-After", async () => {
+    const site = await netlify.createSite({ name: "Domain rate", idempotencyKey: key() });
+    const domain = apex();
+    const now = Math.floor(Date.now() / 1000);
+    // The SDK retries a 429 five times (1 s apart when the reset is due), then gives up.
+    standIn.fail({
+      method: "POST",
+      path: /\/ssl$/,
+      status: 429,
+      times: 6,
+      headers: { "X-RateLimit-Reset": String(now), "Retry-After": "30" },
+    });
+    const error = await rejection(netlify.setCustomDomain(site.id, domain));
+    expect(error.details).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+      retryAfterSeconds: 30,
+    });
+    expect(error.retryable).toBe(true);
+    // The domain was set; the retried job finds it and asks for the certificate again.
+    expect(await netlify.setCustomDomain(site.id, domain)).toMatchObject({ verified: false });
+  });
+
+  it("5xx on the domain or the certificate is retryable (never 'not verified yet')", async () => {
+    const site = await netlify.createSite({ name: "Domain 5xx", idempotencyKey: key() });
+    const domain = apex();
+    standIn.fail({ method: "PATCH", status: 503, body: { code: 503, message: "Unavailable" } });
+    const patch = await rejection(netlify.setCustomDomain(site.id, domain));
+    expect(patch.details).toMatchObject({ status: 503, code: "vendor_unavailable" });
+    expect(patch.retryable).toBe(true);
+
+    await netlify.setCustomDomain(site.id, domain);
+    standIn.fail({ method: "POST", path: /\/ssl$/, status: 500 });
+    const ssl = await rejection(netlify.getDomainStatus(site.id, domain));
+    expect(ssl.details.status).toBe(500);
+    expect(ssl.retryable).toBe(true);
+  });
+});
+
+describe("environment variables", () => {
+  const envPath = (key?: string) => new RegExp(`^/accounts/stackshift/env${key ? `/${key}` : ""}$`);
+  const writes = (siteId: string) =>
+    standIn.requests.filter(
+      (r) =>
+        ["POST", "PUT", "PATCH", "DELETE"].includes(r.method) &&
+        r.path.startsWith("/accounts/") &&
+        r.query.get("site_id") === siteId,
+    );
+  const contexts = (value: string) =>
+    ["production", "deploy-preview", "branch-deploy"].map((context) => ({ context, value }));
+
+  it("sets a site variable for production and previews, once; a new value replaces it", async () => {
+    const site = await netlify.createSite({ name: "Env", idempotencyKey: key() });
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "true");
+    const [create] = writes(site.id);
+    expect(create).toMatchObject({ method: "POST" });
+    expect(create.path).toMatch(envPath());
+    expect(create.body).toEqual([
+      {
+        key: "STACKSHIFT_ECOMMERCE",
+        scopes: ["builds", "functions", "runtime", "post-processing"],
+        values: contexts("true"),
+      },
+    ]);
+    expect(standIn.sites.get(site.id)?.env.get("STACKSHIFT_ECOMMERCE")).toMatchObject({
+      scopes: ["builds", "functions", "runtime", "post-processing"],
+      values: contexts("true").map((v) => expect.objectContaining(v)),
+    });
+
+    // The same value again (a re-run): read, no write.
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "true");
+    expect(writes(site.id)).toHaveLength(1);
+    expect(requestsTo("GET", envPath("STACKSHIFT_ECOMMERCE")).at(-1)?.query.get("site_id")).toBe(
+      site.id,
+    );
+
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "false");
+    const update = writes(site.id).at(-1);
+    expect(update).toMatchObject({ method: "PUT" });
+    expect(update?.path).toMatch(envPath("STACKSHIFT_ECOMMERCE"));
+    expect(update?.body).toEqual({
+      key: "STACKSHIFT_ECOMMERCE",
+      scopes: ["builds", "functions", "runtime", "post-processing"],
+      values: contexts("false"),
+    });
+    expect(
+      standIn.sites
+        .get(site.id)
+        ?.env.get("STACKSHIFT_ECOMMERCE")
+        ?.values.map((v) => v.value),
+    ).toEqual(["false", "false", "false"]);
+  });
+
+  it("adds the builds scope to a variable the builds do not read", async () => {
+    const site = await netlify.createSite({ name: "Env scopes", idempotencyKey: key() });
+    standIn.sites.get(site.id)!.env.set("STACKSHIFT_GPT", {
+      key: "STACKSHIFT_GPT",
+      scopes: ["functions"],
+      values: contexts("on").map((v) => ({ id: "v", ...v })),
+      updated_at: new Date().toISOString(),
+    });
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_GPT", "on");
+    expect(writes(site.id).at(-1)?.body).toEqual({
+      key: "STACKSHIFT_GPT",
+      scopes: ["functions", "builds"],
+      values: contexts("on"),
+    });
+  });
+
+  it("removes a variable, idempotently (also one never set, or of a site that is gone)", async () => {
+    const site = await netlify.createSite({ name: "Env remove", idempotencyKey: key() });
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_SOCIAL", "1");
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_OTHER", "1");
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_SOCIAL", null);
+    const removal = writes(site.id).at(-1);
+    expect(removal).toMatchObject({ method: "DELETE" });
+    expect(removal?.path).toMatch(envPath("STACKSHIFT_SOCIAL"));
+    expect([...standIn.sites.get(site.id)!.env.keys()]).toEqual(["STACKSHIFT_OTHER"]);
+
+    await netlify.setEnvironmentVariable(site.id, "STACKSHIFT_SOCIAL", null);
+    await netlify.setEnvironmentVariable(site.id, "NEVER_SET", null);
+    await expect(netlify.setEnvironmentVariable("gone", "X", null)).resolves.toBeUndefined();
+    expect([...standIn.sites.get(site.id)!.env.keys()]).toEqual(["STACKSHIFT_OTHER"]);
+  });
+
+  it("429 after the SDK's own retries carries Retry-After and is retryable", async () => {
+    const site = await netlify.createSite({ name: "Env rate", idempotencyKey: key() });
+    const now = Math.floor(Date.now() / 1000);
+    // The SDK retries a 429 five times (1 s apart when the reset is due), then gives up.
+    standIn.fail({
+      method: "GET",
+      path: envPath("STACKSHIFT_E2E"),
+      status: 429,
+      times: 6,
+      headers: { "X-RateLimit-Reset": String(now), "Retry-After": "30" },
+    });
+    const error = await rejection(netlify.setEnvironmentVariable(site.id, "STACKSHIFT_E2E", "1"));
+    expect(error.details).toMatchObject({
+      provider: "netlify",
+      status: 429,
+      code: "rate_limited",
+      retryAfterSeconds: 30,
+    });
+    expect(error.retryable).toBe(true);
+  });
+
+  it("5xx is retryable; an unknown site or a refused account is permanent", async () => {
+    const site = await netlify.createSite({ name: "Env errors", idempotencyKey: key() });
+    standIn.fail({ method: "POST", path: envPath(), status: 503 });
+    const unavailable = await rejection(netlify.setEnvironmentVariable(site.id, "A", "1"));
+    expect(unavailable.details).toMatchObject({ status: 503, code: "vendor_unavailable" });
+    expect(unavailable.retryable).toBe(true);
+
+    const missing = await rejection(netlify.setEnvironmentVariable("no-such-site", "A", "1"));
+    expect(missing.details).toMatchObject({ provider: "netlify", status: 404 });
+    expect(missing.retryable).toBe(false);
+
+    standIn.fail({
+      method: "DELETE",
+      path: envPath("A"),
+      status: 403,
+      body: { code: 403, message: "You don't have permission to manage environment variables" },
+    });
+    const forbidden = await rejection(netlify.setEnvironmentVariable(site.id, "A", null));
+    expect(forbidden.details).toMatchObject({ status: 403, code: "forbidden" });
+    expect(forbidden.message).toContain("environment variables");
+    expect(forbidden.retryable).toBe(false);
+  });
+});

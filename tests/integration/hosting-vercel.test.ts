@@ -320,3 +320,306 @@ describe("errors become ProviderError", () => {
     expect(error.retryable).toBe(true);
   });
 });
+
+describe("custom domains", () => {
+  let domains = 0;
+  /** A fresh apex domain per test: the stand-in keeps every project's domains. */
+  const apex = () => `acme-${(domains += 1)}-${Date.now()}.com`;
+  const domainsOf = (projectId: string) =>
+    [...standIn.domains.values()].filter((d) => d.projectId === projectId).map((d) => d.name);
+
+  it("adds the domain to the project, with the records for apex and subdomains", async () => {
+    const site = await linkedSite("Domains");
+    const domain = apex();
+    const state = await vercel.setCustomDomain(site.id, domain);
+    const add = requestsTo("POST", new RegExp(`^/v10/projects/${site.id}/domains$`));
+    expect(add).toHaveLength(1);
+    expect(add[0].body).toEqual({ name: domain });
+    expect(add[0].query.get("teamId")).toBe(TEAM);
+    // Ownership is fine, but the DNS does not point at Vercel yet (the config is misconfigured).
+    expect(state).toEqual({
+      domain,
+      verified: false,
+      ssl: false,
+      records: [{ type: "A", name: "@", value: "76.76.21.21" }],
+    });
+    const config = requestsTo("GET", new RegExp(`^/v6/domains/${domain}/config$`)).at(-1);
+    expect(config?.query.get("projectIdOrName")).toBe(site.id);
+
+    const other = await linkedSite("Subdomain");
+    const shop = await vercel.setCustomDomain(other.id, `shop.${apex()}`);
+    // The config's recommendation, without the trailing dot of a fully qualified name.
+    expect(shop.records).toEqual([{ type: "CNAME", name: "shop", value: "cname.vercel-dns.com" }]);
+  });
+
+  it("lists the TXT record Vercel asks for when another account used the domain", async () => {
+    const site = await linkedSite("Claimed");
+    const domain = apex();
+    standIn.claimedElsewhere.add(domain);
+    const state = await vercel.setCustomDomain(site.id, `www.${domain}`);
+    const challenge = standIn.domains.get(`www.${domain}`)!.challenge;
+    expect(state).toEqual({
+      domain: `www.${domain}`,
+      verified: false,
+      ssl: false,
+      records: [
+        { type: "CNAME", name: "www", value: "cname.vercel-dns.com" },
+        { type: "TXT", name: "_vercel", value: challenge },
+      ],
+    });
+
+    // Verify answers 400 until the record exists: "not yet", with the records still listed.
+    const pending = await vercel.getDomainStatus(site.id, `www.${domain}`);
+    expect(pending).toEqual(state);
+    expect(
+      requestsTo("POST", new RegExp(`^/v9/projects/${site.id}/domains/www\\.${domain}/verify$`)),
+    ).toHaveLength(1);
+
+    standIn.pointDns(`www.${domain}`);
+    expect(await vercel.getDomainStatus(site.id, `www.${domain}`)).toEqual({
+      domain: `www.${domain}`,
+      verified: true,
+      ssl: true,
+      records: [{ type: "CNAME", name: "www", value: "cname.vercel-dns.com" }],
+    });
+  });
+
+  it("is verified once the DNS points at Vercel; an unknown domain is not found", async () => {
+    const site = await linkedSite("Verify");
+    const domain = apex();
+    await vercel.setCustomDomain(site.id, domain);
+    expect(await vercel.getDomainStatus(site.id, domain)).toMatchObject({
+      verified: false,
+      ssl: false,
+    });
+    standIn.pointDns(domain);
+    expect(await vercel.getDomainStatus(site.id, domain)).toEqual({
+      domain,
+      verified: true,
+      ssl: true,
+      records: [{ type: "A", name: "@", value: "76.76.21.21" }],
+    });
+
+    const missing = await rejection(vercel.getDomainStatus(site.id, apex()));
+    expect(missing.details).toMatchObject({ provider: "vercel", status: 404 });
+  });
+
+  it("setting the same domain again is idempotent, also after a lost answer", async () => {
+    const site = await linkedSite("Idempotent domain");
+    const domain = apex();
+    standIn.fail({
+      method: "POST",
+      path: /^\/v10\/projects\/[^/]+\/domains$/,
+      status: 502,
+      afterHandling: true,
+    });
+    const lost = await rejection(vercel.setCustomDomain(site.id, domain));
+    expect(lost.retryable).toBe(true);
+
+    // The retry meets Vercel's 409 for its own domain and reads it back.
+    const retried = await vercel.setCustomDomain(site.id, domain);
+    const again = await vercel.setCustomDomain(site.id, domain);
+    expect(again).toEqual(retried);
+    expect(retried).toMatchObject({ domain, verified: false });
+    expect(
+      requestsTo("GET", new RegExp(`^/v9/projects/${site.id}/domains/${domain}$`)),
+    ).toHaveLength(2);
+    expect(domainsOf(site.id)).toEqual([domain]);
+  });
+
+  it("another domain replaces the project's custom domain, keeping its vercel.app one", async () => {
+    const site = await linkedSite("Replace");
+    const first = apex();
+    await vercel.setCustomDomain(site.id, first);
+    const second = `www.${apex()}`;
+    await vercel.setCustomDomain(site.id, second);
+    expect(domainsOf(site.id)).toEqual([second]);
+    const deletes = requestsTo("DELETE", new RegExp(`^/v9/projects/${site.id}/domains/`));
+    expect(deletes.map((r) => r.path)).toEqual([`/v9/projects/${site.id}/domains/${first}`]);
+  });
+
+  it("removes the domain, idempotently", async () => {
+    const site = await linkedSite("Remove");
+    const domain = apex();
+    await vercel.setCustomDomain(site.id, domain);
+    await vercel.removeCustomDomain(site.id, domain);
+    expect(domainsOf(site.id)).toEqual([]);
+    // Already gone (404): fine; so is a domain the project never had.
+    await vercel.removeCustomDomain(site.id, domain);
+    await vercel.removeCustomDomain(site.id, apex());
+    expect(
+      requestsTo("DELETE", new RegExp(`^/v9/projects/${site.id}/domains/${domain}$`)),
+    ).toHaveLength(2);
+  });
+
+  it("a domain of another Vercel project is a permanent 409 with a clear message", async () => {
+    const owner = await linkedSite("Owner");
+    const domain = apex();
+    await vercel.setCustomDomain(owner.id, domain);
+    const site = await linkedSite("Taker");
+    const error = await rejection(vercel.setCustomDomain(site.id, domain));
+    expect(error.details).toMatchObject({
+      provider: "vercel",
+      status: 409,
+      code: "domain_already_in_use",
+    });
+    expect(error.message).toBe(`Vercel: ${domain} is already in use by another Vercel project`);
+    expect(error.retryable).toBe(false);
+    expect(domainsOf(site.id)).toEqual([]);
+
+    const invalid = await rejection(vercel.setCustomDomain(site.id, "not a domain"));
+    expect(invalid.details).toMatchObject({ status: 400, code: "invalid_domain" });
+    expect(invalid.retryable).toBe(false);
+  });
+
+  it("429 carries Retry-After; 5xx, also from verify, is retryable", async () => {
+    const site = await linkedSite("Domain errors");
+    const domain = apex();
+    standIn.fail({
+      method: "POST",
+      path: /\/domains$/,
+      status: 429,
+      headers: { "Retry-After": "17" },
+      body: { error: { code: "rate_limited", message: "Rate limit exceeded" } },
+    });
+    const limited = await rejection(vercel.setCustomDomain(site.id, domain));
+    expect(limited.details).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+      retryAfterSeconds: 17,
+    });
+    expect(limited.retryable).toBe(true);
+
+    await vercel.setCustomDomain(site.id, domain);
+    standIn.fail({ method: "POST", path: /\/verify$/, status: 500 });
+    const broken = await rejection(vercel.getDomainStatus(site.id, domain));
+    expect(broken.details.status).toBe(500);
+    expect(broken.retryable).toBe(true);
+
+    standIn.fail({ method: "DELETE", path: /\/domains\//, status: 503 });
+    expect((await rejection(vercel.removeCustomDomain(site.id, domain))).retryable).toBe(true);
+  });
+});
+
+describe("environment variables", () => {
+  const envOf = (projectId: string) => standIn.projects.get(projectId)!.env;
+  const upserts = (projectId: string) =>
+    requestsTo("POST", new RegExp(`^/v10/projects/${projectId}/env$`));
+
+  it("upserts an encrypted variable for production and preview", async () => {
+    const site = await linkedSite("Env");
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "true");
+    const [post] = upserts(site.id);
+    expect(post.body).toEqual({
+      key: "STACKSHIFT_ECOMMERCE",
+      value: "true",
+      type: "encrypted",
+      target: ["production", "preview"],
+    });
+    expect(Object.fromEntries(post.query)).toEqual({ upsert: "true", teamId: TEAM });
+    expect(envOf(site.id)).toEqual([
+      expect.objectContaining({
+        key: "STACKSHIFT_ECOMMERCE",
+        value: "true",
+        type: "encrypted",
+        target: ["production", "preview"],
+      }),
+    ]);
+
+    // Again, and with a new value: Vercel's upsert keeps one variable.
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "true");
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_ECOMMERCE", "false");
+    expect(upserts(site.id)).toHaveLength(3);
+    expect(envOf(site.id).map((e) => [e.key, e.value])).toEqual([
+      ["STACKSHIFT_ECOMMERCE", "false"],
+    ]);
+  });
+
+  it("removes every production or preview variable of the key, idempotently", async () => {
+    const site = await linkedSite("Env remove");
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_SOCIAL", "1");
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_OTHER", "1");
+    // Someone keeps a value of their own for `vercel dev`: not one the builds read.
+    envOf(site.id).push({
+      id: "dev-only",
+      key: "STACKSHIFT_SOCIAL",
+      value: "local",
+      type: "plain",
+      target: ["development"],
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    const [social] = envOf(site.id);
+
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_SOCIAL", null);
+    const list = requestsTo("GET", new RegExp(`^/v10/projects/${site.id}/env$`));
+    expect(list.at(-1)?.query.get("teamId")).toBe(TEAM);
+    const deletes = requestsTo("DELETE", new RegExp(`^/v9/projects/${site.id}/env/`));
+    expect(deletes.map((r) => r.path)).toEqual([`/v9/projects/${site.id}/env/${social.id}`]);
+    expect(envOf(site.id).map((e) => [e.key, e.target])).toEqual([
+      ["STACKSHIFT_OTHER", ["production", "preview"]],
+      ["STACKSHIFT_SOCIAL", ["development"]],
+    ]);
+
+    // Nothing left to delete: a list, no delete; a delete answering 404 was already gone.
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_SOCIAL", null);
+    expect(requestsTo("DELETE", new RegExp(`^/v9/projects/${site.id}/env/`))).toHaveLength(1);
+    standIn.fail({ method: "DELETE", path: /\/env\//, status: 404 });
+    await vercel.setEnvironmentVariable(site.id, "STACKSHIFT_OTHER", null);
+    expect(envOf(site.id).map((e) => e.key)).toEqual(["STACKSHIFT_OTHER", "STACKSHIFT_SOCIAL"]);
+  });
+
+  it("a variable Vercel refuses inside its 201 answer is a permanent conflict", async () => {
+    const site = await linkedSite("Env refused");
+    standIn.fail({
+      method: "POST",
+      path: /\/env$/,
+      status: 201,
+      body: {
+        failed: [
+          {
+            error: {
+              code: "ENV_CONFLICT",
+              message: "A variable with the name `STACKSHIFT_GPT` already exists",
+              key: "STACKSHIFT_GPT",
+            },
+          },
+        ],
+      },
+    });
+    const error = await rejection(vercel.setEnvironmentVariable(site.id, "STACKSHIFT_GPT", "1"));
+    expect(error.details).toMatchObject({ provider: "vercel", status: 409, code: "ENV_CONFLICT" });
+    expect(error.message).toBe("Vercel: A variable with the name `STACKSHIFT_GPT` already exists");
+    expect(error.retryable).toBe(false);
+  });
+
+  it("429 carries Retry-After; 5xx is retryable; setting on an unknown project is a permanent 404", async () => {
+    const site = await linkedSite("Env errors");
+    standIn.fail({
+      method: "POST",
+      path: /\/env$/,
+      status: 429,
+      headers: { "Retry-After": "12" },
+      body: { error: { code: "rate_limited", message: "Rate limit exceeded" } },
+    });
+    const limited = await rejection(vercel.setEnvironmentVariable(site.id, "A", "1"));
+    expect(limited.details).toMatchObject({
+      provider: "vercel",
+      status: 429,
+      code: "rate_limited",
+      retryAfterSeconds: 12,
+    });
+    expect(limited.retryable).toBe(true);
+
+    standIn.fail({ method: "GET", path: /\/env$/, status: 502 });
+    const unavailable = await rejection(vercel.setEnvironmentVariable(site.id, "A", null));
+    expect(unavailable.details.status).toBe(502);
+    expect(unavailable.retryable).toBe(true);
+
+    const missing = await rejection(vercel.setEnvironmentVariable("prj_missing", "A", "1"));
+    expect(missing.details).toMatchObject({ status: 404, code: "not_found" });
+    expect(missing.retryable).toBe(false);
+    // A project that is gone has nothing to remove.
+    await expect(vercel.setEnvironmentVariable("prj_missing", "A", null)).resolves.toBeUndefined();
+  });
+});

@@ -3,6 +3,7 @@
  * for the jobs' outcome, and projects made through the real create path.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { projects } from "~/db/schema";
@@ -83,8 +84,17 @@ export async function createThroughApi(
 
 export type Server = { base: string; proc: ChildProcess; output: string[] };
 
+/** A port nothing listens on now (a random one could be another test's server). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startServer(env: Record<string, string>, port?: number): Promise<Server> {
-  const listen = port ?? 3500 + Math.floor(Math.random() * 400);
+  const listen = port ?? (await freePort());
   const output: string[] = [];
   // Not the test runner's environment: VITEST would switch the Remix plugin off for a build.
   const {

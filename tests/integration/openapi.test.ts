@@ -7,17 +7,21 @@ import fs from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { projectSites } from "~/db/schema";
+import { hostingProvider } from "~/providers/hosting/index.server";
 import { action as createAction } from "~/routes/api.app.create";
 import { action as deployAction } from "~/routes/api.app.deployments";
 import { loader as getAction } from "~/routes/api.app.$id";
 import { loader as listAction } from "~/routes/api.app._index";
+import { action as domainsAction } from "~/routes/api.app.domains";
 import { action as membersAction } from "~/routes/api.app.members";
 import { action as studioInviteAction } from "~/routes/api.app.project-invite";
 import { action as retryAction } from "~/routes/api.app.retry";
 import { loader as deploymentsAction } from "~/routes/api.deployments.$studioId";
 import { loader as documentLoader } from "~/routes/api.openapi[.]json";
 import { call, makeRequest } from "../helpers";
-import { actor, keyOf, type Actor } from "./members-support";
+import { actor, keyOf, ownedProject, type Actor } from "./members-support";
 
 type Doc = {
   openapi: string;
@@ -264,6 +268,51 @@ describe("/api/openapi.json", () => {
         "PATCH /api/app/members 200",
         "DELETE /api/app/members 200",
         "DELETE /api/app/members 400",
+      ]),
+    );
+  });
+
+  it("describes every response of the domains call", async () => {
+    const own = await ownedProject(owner);
+    const put = (cookie: string | undefined, body: unknown) =>
+      call(domainsAction, json(cookie, "/api/app/domains", "PUT", body));
+    const update = { type: "site", action: "update", studioId: own.studioId };
+    // No site yet (409), a bad domain (400), anonymous (401); then with a site: set (200).
+    await expectDocumented(
+      "/api/app/domains",
+      "put",
+      await put(owner.cookie, { ...update, domain: "a.example" }),
+    );
+    await expectDocumented(
+      "/api/app/domains",
+      "put",
+      await put(owner.cookie, { ...update, domain: "a b" }),
+    );
+    await expectDocumented(
+      "/api/app/domains",
+      "put",
+      await put(undefined, { ...update, domain: "a.example" }),
+    );
+    const site = await hostingProvider("vercel").createSite({
+      name: `openapi-${own.studioId}`,
+      idempotencyKey: own.idempotencyKey,
+    });
+    await db()
+      .insert(projectSites)
+      .values({ projectId: own._id, provider: "vercel", siteId: site.id, url: site.url });
+    const domain = `openapi-${Date.now()}.example`;
+    const body = await expectDocumented(
+      "/api/app/domains",
+      "put",
+      await put(owner.cookie, { ...update, domain }),
+    );
+    expect(body).toEqual({ ok: true, action: "update", domain, changed: true });
+    expect([...seen].filter((s) => s.startsWith("PUT"))).toEqual(
+      expect.arrayContaining([
+        "PUT /api/app/domains 200",
+        "PUT /api/app/domains 400",
+        "PUT /api/app/domains 401",
+        "PUT /api/app/domains 409",
       ]),
     );
   });

@@ -405,6 +405,28 @@ const MANAGERS_FORM: Expectations = {
   developer: "refused",
 };
 
+/** Add-on switches: the owner and member admins; other members and support are refused. */
+const ADDON_FORM: Expectations = {
+  ...allow(["admin", "owner"]),
+  editor: "refused",
+  developer: "refused",
+  platformAdmin: "refused",
+};
+
+/** An add-on route of the JSON API: 405 for GET, the owner and member admins for PUT. */
+const addonApiRow = (file: string, path: string, body: (f: Fixture) => unknown): Row => ({
+  file,
+  cases: [
+    { name: "GET (405)", fn: "loader", request: () => ({ path }), expect: NOT_ALLOWED },
+    {
+      name: `PUT ${path} on A`,
+      fn: "action",
+      request: (f) => ({ path, method: "PUT", json: body(f) }),
+      expect: allow(["admin", "owner"]),
+    },
+  ],
+});
+
 /** The dashboard: its viewers see it, and its invitee the invitation card instead. */
 const INVITED_OR_MEMBERS: Expectations = { ...VIEWERS, invited: "allow" };
 
@@ -589,6 +611,25 @@ const ROWS: Row[] = [
         expect: MANAGERS_FORM,
       },
       {
+        name: "POST domain-change (set a custom domain)",
+        fn: "action",
+        request: (f) =>
+          dashboardForm(f, { intent: "domain-change", domain: `form-${next()}.example.com` }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST domain-change (revert the custom domain)",
+        fn: "action",
+        request: (f) => dashboardForm(f, { intent: "domain-change", domain: "" }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST addon-toggle (GPT on)",
+        fn: "action",
+        request: (f) => dashboardForm(f, { intent: "addon-toggle", addon: "gpt", enabled: "true" }),
+        expect: ADDON_FORM,
+      },
+      {
         name: "POST member-leave",
         fn: "action",
         request: (f) => dashboardForm(f, { intent: "member-leave" }),
@@ -597,6 +638,17 @@ const ROWS: Row[] = [
           owner: "refused",
           platformAdmin: "refused",
         },
+      },
+    ],
+  },
+  {
+    file: "_app.sites.domains.tsx",
+    cases: [
+      {
+        name: "GET /sites/domains (the user's own projects' domains)",
+        fn: "loader",
+        request: () => ({ path: "/sites/domains" }),
+        expect: SIGNED_IN,
       },
     ],
   },
@@ -792,6 +844,67 @@ const ROWS: Row[] = [
         fn: "action",
         request: (f) => ({ path: "/api/app/deployments", json: { id: f.a.id } }),
         expect: MEMBERS,
+      },
+    ],
+  },
+  addonApiRow("api.app.activate-cstudio.ts", "/api/app/activate-cstudio", (f) => ({
+    studioId: f.a.studioId,
+    value: "true",
+  })),
+  addonApiRow("api.app.gpt3.ts", "/api/app/gpt3", (f) => ({
+    studioId: f.a.studioId,
+    value: "true",
+  })),
+  addonApiRow("api.app.newsletter.ts", "/api/app/newsletter", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+  })),
+  addonApiRow("api.app.studios.social-media.ts", "/api/app/studios/social-media", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+  })),
+  addonApiRow("api.app.e2e-tests.ts", "/api/app/e2e-tests", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+  })),
+  addonApiRow("api.app.chromatic.ts", "/api/app/chromatic", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+    chromaticProjectToken: "chpt_0123456789",
+  })),
+  {
+    file: "api.app.domains.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/domains" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "PUT update A's domain",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/domains",
+          method: "PUT",
+          json: {
+            type: "site",
+            action: "update",
+            domain: `api-${next()}.example.com`,
+            studioId: f.a.studioId,
+          },
+        }),
+        expect: MANAGERS,
+      },
+      {
+        name: "PUT revert A's domain",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/domains",
+          method: "PUT",
+          json: { action: "revert", domain: "", studioId: f.a.studioId },
+        }),
+        expect: MANAGERS,
       },
     ],
   },

@@ -75,6 +75,23 @@ const BODIES: { name: string; init: Parameters<typeof makeRequest>[1] }[] = [
     name: "unknown intent",
     init: { form: { intent: "definitely-not-an-intent", id: "nope", requestId: "nope" } },
   },
+  {
+    name: "a domain that is no domain",
+    init: {
+      form: {
+        intent: "domain-change",
+        domain: `\u0000xn--${"-".repeat(300)}.*.[::1]:80/x`,
+        provider: "aws",
+      },
+    },
+  },
+];
+
+/** Bodies of the JSON routes that answer PUT, PATCH and DELETE. */
+const JSON_BODIES = (fill: string) => [
+  { studioId: fill, action: "x" },
+  { studioId: fill, action: "update", domain: 12345, schemaVersion: "three", provider: "aws" },
+  { studioId: fill, action: "update", domain: "ünï.códe.example", type: ["a"] },
 ];
 
 const actors: Record<string, string | undefined> = { anonymous: undefined };
@@ -113,12 +130,14 @@ describe.each(routeFiles)("%s", (file) => {
             expectNot500(res, `${actor} POST ${url} with ${body.name}`);
           }
           for (const method of ["PUT", "PATCH", "DELETE"]) {
-            const res = await call(
-              mod.action as never,
-              makeRequest(url, { cookie, method, json: { studioId: fill, action: "x" } }),
-              params,
-            );
-            expectNot500(res, `${actor} ${method} ${url}`);
+            for (const json of JSON_BODIES(fill)) {
+              const res = await call(
+                mod.action as never,
+                makeRequest(url, { cookie, method, json }),
+                params,
+              );
+              expectNot500(res, `${actor} ${method} ${url} ${JSON.stringify(json)}`);
+            }
           }
         }
       }

@@ -25,6 +25,8 @@ async function startServer(env: Record<string, string>) {
 
 /** SIGTERM, then the exit code: the contract asks for a clean exit. */
 async function stopAndWait(proc: ChildProcess) {
+  // Already gone: its code now (waiting for an "exit" that has passed would hang the test).
+  if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
   const exited = new Promise<number | null>((resolve) =>
     proc.once("exit", (code) => resolve(code)),
   );

@@ -2,10 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localStudioInvites, outbox, projects } from "~/db/schema";
+import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { acceptLocalInvite } from "~/providers/content-studio/local.server";
 import { action as inviteApi, loader as inviteApiGet } from "~/routes/api.app.project-invite";
 import { action as resendForm } from "~/routes/resources.studio-invite";
 import { getProject } from "~/services/projects.server";
+import { providerReads } from "~/services/provider-cache.server";
 import { activationState } from "~/services/studio.server";
 import { resetEnv } from "~/utils/env.server";
 import { startSanityStandIn, type SanityStandIn } from "../stand-ins/sanity";
@@ -53,6 +55,28 @@ describe("activation state", () => {
     await addMember(project._id, member);
     const memberView = await getProject(asUser(member), project.studioId);
     expect(await activationState(asUser(member), memberView)).toEqual({ accepted: false });
+  });
+
+  it("asks the provider once for repeated views of an unaccepted member, again after acceptance", async () => {
+    const owner = await createUser();
+    const project = await provisionedProject(owner);
+    const member = await createUser();
+    await addMember(project._id, member);
+    const memberView = await getProject(asUser(member), project.studioId);
+    const before = providerReads();
+    for (let i = 0; i < 5; i += 1) {
+      expect(await activationState(asUser(member), memberView)).toEqual({ accepted: false });
+    }
+    expect(providerReads() - before).toBe(1);
+
+    // Accepting (the local studio tells the cache, as a vendor's webhook would) shows at once.
+    await contentStudioProvider().inviteMember(project.studioSanityId, {
+      email: member.email,
+      role: "editor",
+    });
+    const invite = await inviteRow(project.studioSanityId, member.email);
+    await acceptLocalInvite(project.studioSanityId, invite.id, member.email);
+    expect(await activationState(asUser(member), memberView)).toEqual({ accepted: true });
   });
 
   it("reads not accepted while the studio is not provisioned", async () => {

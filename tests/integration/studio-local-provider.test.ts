@@ -296,3 +296,43 @@ describe("local content studio", () => {
     });
   });
 });
+
+describe("local content studio feature flags", () => {
+  const featuresOf = async (projectId: string) => {
+    const [row] = await db()
+      .select({ features: localStudios.features })
+      .from(localStudios)
+      .where(eq(localStudios.id, projectId));
+    return row.features;
+  };
+
+  it("turns flags on and off in the studio's row, idempotently, keeping the others", async () => {
+    const { projectId } = await studio.createStudio({
+      displayName: "Flags",
+      idempotencyKey: `flags-${randomUUID()}`,
+    });
+    expect(await featuresOf(projectId)).toEqual({});
+
+    await studio.setFeatureFlag(projectId, "ecommerce", true);
+    await studio.setFeatureFlag(projectId, "ecommerce", true);
+    await Promise.all([
+      studio.setFeatureFlag(projectId, "gpt", true),
+      studio.setFeatureFlag(projectId, "socialMedia", true),
+    ]);
+    expect(await featuresOf(projectId)).toEqual({ ecommerce: true, gpt: true, socialMedia: true });
+
+    await studio.setFeatureFlag(projectId, "gpt", false);
+    await studio.setFeatureFlag(projectId, "gpt", false);
+    expect(await featuresOf(projectId)).toEqual({
+      ecommerce: true,
+      gpt: false,
+      socialMedia: true,
+    });
+  });
+
+  it("answers 404 (not retryable) for an unknown studio", async () => {
+    const error = await rejection(studio.setFeatureFlag("missing1", "ecommerce", true));
+    expect(error.details).toMatchObject({ provider: "local", status: 404 });
+    expect(error.retryable).toBe(false);
+  });
+});

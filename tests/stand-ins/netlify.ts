@@ -1,8 +1,11 @@
 /**
  * A Netlify API stand-in (https://api.netlify.com/api/v1) built from @netlify/open-api's
- * swagger.json and provider-contracts/PROVIDERS.md: sites (create, by name, get), builds and
- * deploys (page-numbered, newest first, with a Link header), Bearer auth, `{code, message}`
- * errors. Every JSON answer is checked against the swagger definition of its operation, and
+ * swagger.json and provider-contracts/PROVIDERS.md: sites (create, by name, get, PATCH of the
+ * custom domain), the certificate (POST /sites/{id}/ssl: 422 until the DNS points at Netlify, see
+ * `pointDns`), builds and deploys (page-numbered, newest first, with a Link header), site-level
+ * environment variables (/accounts/{account}/env?site_id=, the account being the site's slug:
+ * get, create, PUT, delete), Bearer auth,
+ * `{code, message}` errors. Every JSON answer is checked against the swagger definition of its operation, and
  * every request body against the operation's body parameter: what does not fit lands in
  * `violations` (tests assert it stays empty).
  */
@@ -96,9 +99,24 @@ export type NetlifySite = {
   repo_url: string | null;
   repo_branch: string;
   custom_domain: string | null;
+  domain_aliases: string[];
+  /** A certificate was issued for the current custom domain. */
+  certificate: boolean;
   published_deploy_id: string | null;
   created_at: string;
+  /** Site-level environment variables by key, as the env API keeps them. */
+  env: Map<string, NetlifyEnvVar>;
 };
+
+export type NetlifyEnvVar = {
+  key: string;
+  scopes: string[];
+  values: { id: string; context: string; value: string }[];
+  updated_at: string;
+};
+
+/** What a variable gets when created without scopes (granular ones need a Pro plan). */
+const ALL_SCOPES = ["builds", "functions", "runtime", "post-processing"];
 
 export type NetlifyDeploy = {
   id: string;
@@ -120,6 +138,8 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
   const sites = new Map<string, NetlifySite>();
   const deploys: NetlifyDeploy[] = [];
   const violations: string[] = [];
+  /** Domains whose DNS points at Netlify (the stand-in's view of the registrar). */
+  const dns = new Set<string>();
   let clock = Date.parse("2026-01-01T00:00:00Z");
   // Strictly increasing times keep "newest first" unambiguous.
   const tick = () => new Date((clock += 1000)).toISOString();
@@ -175,7 +195,7 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
       plan: "nf_team_dev",
       name: site.name,
       custom_domain: site.custom_domain,
-      domain_aliases: [],
+      domain_aliases: site.domain_aliases,
       url: `http://${site.name}.netlify.app`,
       ssl_url: `https://${site.name}.netlify.app`,
       admin_url: `https://app.netlify.com/projects/${site.name}`,
@@ -183,7 +203,8 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
       created_at: site.created_at,
       updated_at: site.created_at,
       user_id: "5f1b2c3d4e5f6a7b8c9d0e1f",
-      ssl: true,
+      // The *.netlify.app certificate covers a site without a custom domain.
+      ssl: site.custom_domain ? site.certificate : true,
       force_ssl: true,
       managed_dns: true,
       deploy_url: `https://${site.name}.netlify.app`,
@@ -248,8 +269,11 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
         (input.repo?.repo_path ? `https://github.com/${input.repo.repo_path}` : null),
       repo_branch: input.repo?.repo_branch ?? "main",
       custom_domain: null,
+      domain_aliases: [],
+      certificate: false,
       published_deploy_id: null,
       created_at: tick(),
+      env: new Map(),
     };
     sites.set(site.id, site);
     return ok(swaggerPath, "post", siteJson(site));
@@ -263,12 +287,124 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
     return ok(swaggerPath, "get", found.map(siteJson));
   }
 
+  function updateSite(request: Recorded, site: NetlifySite) {
+    checkBody("/sites/{site_id}", "patch", request.body);
+    const input = (request.body ?? {}) as {
+      custom_domain?: string | null;
+      domain_aliases?: string[];
+    };
+    if (input.custom_domain !== undefined) {
+      const domain = input.custom_domain || null;
+      const owner = [...sites.values()].find((s) => s.id !== site.id && s.custom_domain === domain);
+      if (domain && owner) {
+        return fail(422, `Validation Failed: custom_domain ${domain} is already taken`);
+      }
+      if (domain !== site.custom_domain) site.certificate = false;
+      site.custom_domain = domain;
+    }
+    if (input.domain_aliases !== undefined) site.domain_aliases = input.domain_aliases;
+    return ok("/sites/{site_id}", "patch", siteJson(site));
+  }
+
+  function provisionCertificate(site: NetlifySite) {
+    if (!site.custom_domain) return fail(422, "No custom domain configured");
+    const names = [site.custom_domain, ...site.domain_aliases];
+    if (!names.every((name) => dns.has(name))) return fail(422, "bad dns");
+    site.certificate = true;
+    const now = tick();
+    return ok("/sites/{site_id}/ssl", "post", {
+      state: "issued",
+      domains: names,
+      created_at: now,
+      updated_at: now,
+      expires_at: new Date(clock + 90 * 86_400_000).toISOString(),
+    });
+  }
+
+  function envJson(variable: NetlifyEnvVar) {
+    return {
+      key: variable.key,
+      scopes: variable.scopes,
+      values: variable.values,
+      is_secret: false,
+      updated_at: variable.updated_at,
+    };
+  }
+
+  type EnvInput = {
+    key?: string;
+    scopes?: string[];
+    values?: { context?: string; value?: string }[];
+  };
+
+  /** The variable as written, or the 422 Netlify gives for a malformed one. */
+  function envFromInput(input: EnvInput, key: string, scopes: string[]): NetlifyEnvVar | Reply {
+    if (!Array.isArray(input.values) || input.values.length === 0) {
+      return fail(422, "Validation Failed: values are required");
+    }
+    const values = [];
+    for (const v of input.values) {
+      if (typeof v.value !== "string" || !v.context) {
+        return fail(422, "Validation Failed: every value needs a context and a value");
+      }
+      values.push({ id: randomUUID(), context: v.context, value: v.value });
+    }
+    return { key, scopes: input.scopes ?? scopes, values, updated_at: tick() };
+  }
+
+  /** /accounts/{account}/env[/{key}]?site_id=: the site's own variables. */
+  function envRoute(request: Recorded, account: string, key: string | null): Reply {
+    const siteId = request.query.get("site_id");
+    if (!siteId) return fail(400, "This stand-in keeps site-level variables only (site_id)");
+    const site = sites.get(siteId);
+    if (!site || site.account_slug !== account) return fail(404, "Not Found");
+    if (key === null && request.method === "POST") {
+      checkBody("/accounts/{account_id}/env", "post", request.body);
+      if (!Array.isArray(request.body)) return fail(422, "Validation Failed: expected a list");
+      const created: NetlifyEnvVar[] = [];
+      for (const input of request.body as EnvInput[]) {
+        if (!input.key || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(input.key)) {
+          return fail(422, "Validation Failed: key is invalid");
+        }
+        if (site.env.has(input.key)) {
+          return fail(400, `Environment variable ${input.key} already exists`);
+        }
+        const variable = envFromInput(input, input.key, ALL_SCOPES);
+        if ("status" in variable) return variable;
+        created.push(variable);
+      }
+      for (const variable of created) site.env.set(variable.key, variable);
+      return ok("/accounts/{account_id}/env", "post", created.map(envJson));
+    }
+    if (key === null) return fail(404, "Not Found");
+    const existing = site.env.get(key);
+    if (!existing) return fail(404, "Environment variable not found");
+    if (request.method === "GET") {
+      return ok("/accounts/{account_id}/env/{key}", "get", envJson(existing));
+    }
+    if (request.method === "PUT") {
+      checkBody("/accounts/{account_id}/env/{key}", "put", request.body);
+      const variable = envFromInput((request.body ?? {}) as EnvInput, key, existing.scopes);
+      if ("status" in variable) return variable;
+      site.env.set(key, variable);
+      return ok("/accounts/{account_id}/env/{key}", "put", envJson(variable));
+    }
+    if (request.method === "DELETE") {
+      site.env.delete(key);
+      return { status: 204 };
+    }
+    return fail(404, "Not Found");
+  }
+
   function handle(request: Recorded): Reply {
     if (request.headers.authorization !== `Bearer ${token}`) {
       return fail(401, "Access Denied: Invalid or expired token");
     }
     const { method, path } = request;
     let m: RegExpExecArray | null;
+    if ((m = /^\/accounts\/([^/]+)\/env(?:\/([^/]+))?$/.exec(path))) {
+      return envRoute(request, decodeURIComponent(m[1]), m[2] ? decodeURIComponent(m[2]) : null);
+    }
     if (path === "/sites" && method === "GET") return listSites(request, "/sites");
     if (path === "/sites" && method === "POST") return createSite(request, "stackshift", "/sites");
     if ((m = /^\/([^/]+)\/sites$/.exec(path)) && m[1] !== "sites") {
@@ -280,6 +416,8 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
       if (!site) return fail(404, "Not Found");
       const rest = m[2] ?? "";
       if (rest === "" && method === "GET") return ok("/sites/{site_id}", "get", siteJson(site));
+      if (rest === "" && method === "PATCH") return updateSite(request, site);
+      if (rest === "/ssl" && method === "POST") return provisionCertificate(site);
       if (rest === "/deploys" && method === "GET") {
         const page = Math.max(1, Number(request.query.get("page") ?? 1) || 1);
         const perPage = Math.min(100, Math.max(1, Number(request.query.get("per_page") ?? 100)));
@@ -343,6 +481,10 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
     deploys,
     violations,
     fail: (rule: FailureRule) => server.fail(rule),
+    /** Points the domains' DNS at Netlify: the next certificate request succeeds. */
+    pointDns(...domains: string[]) {
+      for (const domain of domains) dns.add(domain);
+    },
     /** Moves a deploy on, as Netlify's build would; a ready deploy is published. */
     setDeployState(deployId: string, state: string, errorMessage: string | null = null) {
       const deploy = deploys.find((d) => d.id === deployId);

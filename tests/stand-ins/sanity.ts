@@ -2,6 +2,8 @@
  * A stand-in for Sanity's management and access APIs on 127.0.0.1, built from
  * provider-contracts/PROVIDERS.md: the request paths and payloads the adapter must send, vendor
  * error bodies `{statusCode, error, message}`, 409 on duplicates and 429 with retry-after.
+ * Projects carry `metadata` (a new one has Sanity's `color`), which PATCH /projects/{id} replaces
+ * as a whole: the adapter keeps its feature flags there (metadata.stackshiftFeatures).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -22,6 +24,7 @@ type Project = {
   displayName: string;
   organizationId: string | null;
   createdAt: string;
+  metadata: Record<string, unknown>;
   members: Member[];
   datasets: Map<string, { aclMode: string }>;
   cors: { id: number; origin: string; allowCredentials: boolean }[];
@@ -95,6 +98,7 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
         displayName: b.displayName,
         organizationId: typeof b.organizationId === "string" ? b.organizationId : null,
         createdAt: new Date().toISOString(),
+        metadata: { color: "#2276fc" },
         members: [{ id: "robot-1", email: "", role: "administrator", isRobot: true }],
         datasets: new Map(),
         cors: [],
@@ -131,22 +135,35 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
     const rest = m[3] ?? "";
 
     if (m[1] === "v2021-06-07/projects") {
-      if (method === "GET" && rest === "") {
-        return {
-          status: 200,
-          body: {
-            id: project.id,
-            displayName: project.displayName,
-            organizationId: project.organizationId,
-            createdAt: project.createdAt,
-            members: project.members.map((u) => ({
-              id: u.id,
-              role: u.role,
-              isRobot: Boolean(u.isRobot),
-              isCurrentUser: false,
-            })),
-          },
-        };
+      const projectJson = () => ({
+        id: project.id,
+        displayName: project.displayName,
+        organizationId: project.organizationId,
+        createdAt: project.createdAt,
+        metadata: project.metadata,
+        members: project.members.map((u) => ({
+          id: u.id,
+          role: u.role,
+          isRobot: Boolean(u.isRobot),
+          isCurrentUser: false,
+        })),
+      });
+      if (method === "GET" && rest === "") return { status: 200, body: projectJson() };
+      if (method === "PATCH" && rest === "") {
+        const unknown = Object.keys(b).filter(
+          (k) => !["displayName", "studioHost", "metadata"].includes(k),
+        );
+        if (unknown.length > 0) return vendorError(400, `Unknown fields: ${unknown.join(", ")}`);
+        if (b.metadata !== undefined) {
+          if (!b.metadata || typeof b.metadata !== "object" || Array.isArray(b.metadata)) {
+            return vendorError(400, "metadata must be an object");
+          }
+          project.metadata = b.metadata as Record<string, unknown>;
+        }
+        if (typeof b.displayName === "string" && b.displayName) {
+          project.displayName = b.displayName;
+        }
+        return { status: 200, body: projectJson() };
       }
       const dataset = rest.match(/^\/datasets\/([^/]+)$/);
       if (dataset && method === "PUT") {

@@ -2,18 +2,34 @@
  * A Vercel API stand-in (https://api.vercel.com) following provider-contracts/PROVIDERS.md and
  * the @vercel/sdk response schemas: projects (GET /v9/projects/{idOrName}, POST /v11/projects),
  * deployments (GET /v7/deployments with until/since cursors, POST and GET /v13/deployments),
- * Bearer auth (403 for a bad token, as Vercel does), `{"error":{code,message}}` errors.
+ * project domains (add, get, list, verify, remove) and the domain config, project environment
+ * variables (POST /v10/projects/{id}/env with upsert, list, DELETE /v9/.../env/{id}; values are
+ * answered encrypted, as Vercel does for `encrypted` ones), Bearer auth (403 for a
+ * bad token, as Vercel does), `{"error":{code,message}}` errors.
+ *
+ * Domains: a project domain is verified at once (Vercel's usual case) unless its apex is in
+ * `claimedElsewhere` (used by another account: a TXT challenge until `pointDns`); its config is
+ * `misconfigured` until `pointDns` says the DNS points at Vercel.
  *
  * The SDK parses leniently (a missing field becomes "" or 0), so every answer is also parsed
  * here with the SDK's own schema while counting the fields it had to default or could not
  * recognise: any such field lands in `violations` (tests assert it stays empty).
  */
 import { randomBytes } from "node:crypto";
+import { AddProjectDomainResponseBody$inboundSchema } from "@vercel/sdk/models/addprojectdomainop.js";
 import { CreateDeploymentResponseBody$inboundSchema } from "@vercel/sdk/models/createdeploymentresponsebody.js";
+import { CreateProjectEnvResponseBody$inboundSchema } from "@vercel/sdk/models/createprojectenvop.js";
 import { CreateProjectResponseBody$inboundSchema } from "@vercel/sdk/models/createprojectresponsebody.js";
+import { FilterProjectEnvsResponseBody$inboundSchema } from "@vercel/sdk/models/filterprojectenvsop.js";
 import { GetDeploymentResponseBody$inboundSchema } from "@vercel/sdk/models/getdeploymentresponsebody.js";
 import { GetDeploymentsResponseBody$inboundSchema } from "@vercel/sdk/models/getdeploymentsop.js";
+import { GetDomainConfigResponseBody$inboundSchema } from "@vercel/sdk/models/getdomainconfigop.js";
+import { GetProjectDomainResponseBody$inboundSchema } from "@vercel/sdk/models/getprojectdomainop.js";
+import { GetProjectDomainsResponseBody$inboundSchema } from "@vercel/sdk/models/getprojectdomainsop.js";
 import { GetProjectResponseBody$inboundSchema } from "@vercel/sdk/models/getprojectresponsebody.js";
+import { RemoveProjectDomainResponseBody$inboundSchema } from "@vercel/sdk/models/removeprojectdomainop.js";
+import { RemoveProjectEnvResponseBody$inboundSchema } from "@vercel/sdk/models/removeprojectenvop.js";
+import { VerifyProjectDomainResponseBody$inboundSchema } from "@vercel/sdk/models/verifyprojectdomainop.js";
 import { startCountingDefaultToZeroValue } from "@vercel/sdk/types/defaultToZeroValue.js";
 import { startCountingUnrecognized } from "@vercel/sdk/types/unrecognized.js";
 import { startStandInServer, type FailureRule, type Recorded, type Reply } from "./hosting-server";
@@ -42,7 +58,23 @@ type Project = {
   repo: string | null;
   repoId: number | null;
   createdAt: number;
+  /** The project's environment variables (one key may have several, for other targets). */
+  env: ProjectEnv[];
 };
+
+export type ProjectEnv = {
+  id: string;
+  key: string;
+  /** The plain value; answers carry it encrypted. */
+  value: string;
+  type: "encrypted" | "plain" | "sensitive" | "system";
+  target: ("production" | "preview" | "development")[];
+  createdAt: number;
+  updatedAt: number;
+};
+
+const ENV_TYPES = ["encrypted", "plain", "sensitive", "system"];
+const ENV_TARGETS = ["production", "preview", "development"];
 
 type Deployment = {
   id: string;
@@ -58,6 +90,20 @@ type Deployment = {
   errorMessage: string | null;
 };
 
+export type ProjectDomain = {
+  name: string;
+  apexName: string;
+  projectId: string;
+  verified: boolean;
+  /** The TXT value Vercel asks for while `verified` is false. */
+  challenge: string;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** The registrable part of a domain, as Vercel's apexName (no public-suffix list here). */
+const apexOf = (name: string) => name.split(".").slice(-2).join(".");
+
 const CREATOR = { uid: "usr_stackshift", username: "stackshift", email: "ops@stackshift.app" };
 
 export async function startVercelStandIn(options: { token?: string; teamId?: string } = {}) {
@@ -66,6 +112,12 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
   const projects = new Map<string, Project>();
   const deployments: Deployment[] = [];
   const violations: string[] = [];
+  /** Project domains by name: a domain belongs to one project. */
+  const domains = new Map<string, ProjectDomain>();
+  /** Apex names another account used: adding them needs a TXT record. */
+  const claimedElsewhere = new Set<string>();
+  /** Domains whose DNS points at Vercel (and carry the TXT record, if one was asked for). */
+  const dns = new Set<string>();
   let clock = Date.parse("2026-01-01T00:00:00Z");
   const tick = () => (clock += 1000);
 
@@ -89,9 +141,9 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
     body: code ? { error: { code, message } } : error(status, message),
   });
 
-  function ok(schema: ZodLike, label: string, body: unknown): Reply {
+  function ok(schema: ZodLike, label: string, body: unknown, status = 200): Reply {
     violations.push(...sdkSchemaViolations(schema, body).map((v) => `${label}: ${v}`));
-    return { status: 200, body };
+    return { status, body };
   }
 
   const inspectorUrl = (d: Deployment) =>
@@ -277,6 +329,7 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
       repo: input.gitRepository?.repo ?? null,
       repoId: input.gitRepository ? 100_000 + projects.size : null,
       createdAt: tick(),
+      env: [],
     };
     projects.set(project.id, project);
     return ok(CreateProjectResponseBody$inboundSchema, "POST /v11/projects", projectJson(project));
@@ -314,6 +367,251 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
     );
   }
 
+  function domainJson(d: ProjectDomain, withVerification = true) {
+    return {
+      name: d.name,
+      apexName: d.apexName,
+      projectId: d.projectId,
+      redirect: null,
+      redirectStatusCode: null,
+      gitBranch: null,
+      customEnvironmentId: null,
+      updatedAt: d.updatedAt,
+      createdAt: d.createdAt,
+      verified: d.verified,
+      ...(withVerification && !d.verified
+        ? {
+            verification: [
+              {
+                type: "TXT",
+                domain: `_vercel.${d.apexName}`,
+                value: d.challenge,
+                reason: "pending_domain_verification",
+              },
+            ],
+          }
+        : {}),
+    };
+  }
+
+  /** The *.vercel.app domain every project has, listed with its custom domains. */
+  function defaultDomain(p: Project): ProjectDomain {
+    return {
+      name: `${p.name}.vercel.app`,
+      apexName: "vercel.app",
+      projectId: p.id,
+      verified: true,
+      challenge: "",
+      createdAt: p.createdAt,
+      updatedAt: p.createdAt,
+    };
+  }
+
+  function addDomain(request: Recorded, project: Project) {
+    const name = String((request.body as { name?: unknown } | undefined)?.name ?? "");
+    if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/.test(name)) {
+      return fail(400, `Invalid domain name "${name}"`, "invalid_domain");
+    }
+    const existing = domains.get(name);
+    if (existing) {
+      return {
+        status: 409,
+        body: {
+          error: {
+            code: "domain_already_in_use",
+            message:
+              existing.projectId === project.id
+                ? `The domain ${name} is already assigned to this project`
+                : `Cannot add ${name} since it's already in use by another project`,
+            projectId: existing.projectId,
+          },
+        },
+      };
+    }
+    const now = tick();
+    const domain: ProjectDomain = {
+      name,
+      apexName: apexOf(name),
+      projectId: project.id,
+      verified: !claimedElsewhere.has(apexOf(name)),
+      challenge: `vc-domain-verify=${name},${randomBytes(10).toString("hex")}`,
+      createdAt: now,
+      updatedAt: now,
+    };
+    domains.set(name, domain);
+    return ok(
+      AddProjectDomainResponseBody$inboundSchema,
+      "POST /v10/projects/domains",
+      domainJson(domain),
+    );
+  }
+
+  function listDomains(request: Recorded, project: Project) {
+    const limit = Math.min(100, Math.max(1, Number(request.query.get("limit") ?? 20) || 20));
+    const until = request.query.get("until") ? Number(request.query.get("until")) : null;
+    const all = [defaultDomain(project), ...domains.values()]
+      .filter((d) => d.projectId === project.id)
+      .sort((a, b) => b.createdAt - a.createdAt);
+    const page = all.filter((d) => until === null || d.createdAt < until).slice(0, limit);
+    const last = page.at(-1);
+    const first = page[0];
+    return ok(GetProjectDomainsResponseBody$inboundSchema, "GET /v9/projects/domains", {
+      domains: page.map((d) => domainJson(d)),
+      pagination: {
+        count: page.length,
+        next: last && all.some((d) => d.createdAt < last.createdAt) ? last.createdAt : null,
+        prev: first && all.some((d) => d.createdAt > first.createdAt) ? first.createdAt : null,
+      },
+    });
+  }
+
+  function domainConfig(name: string) {
+    const configured = dns.has(name);
+    const apex = apexOf(name) === name;
+    return ok(GetDomainConfigResponseBody$inboundSchema, "GET /v6/domains/config", {
+      acceptedChallenges: apex ? ["dns-01", "http-01"] : ["http-01"],
+      configuredBy: configured ? (apex ? "A" : "CNAME") : null,
+      recommendedCNAME: [{ rank: 1, value: "cname.vercel-dns.com." }],
+      recommendedIPv4: [{ rank: 1, value: ["76.76.21.21"] }],
+      misconfigured: !configured,
+    });
+  }
+
+  function projectDomainRoute(request: Recorded, project: Project, name: string, rest: string) {
+    const domain = domains.get(name);
+    if (!domain || domain.projectId !== project.id) {
+      return fail(404, `The domain "${name}" is not assigned to the project`, "not_found");
+    }
+    if (rest === "" && request.method === "GET") {
+      return ok(
+        GetProjectDomainResponseBody$inboundSchema,
+        "GET /v9/projects/domains/{domain}",
+        domainJson(domain),
+      );
+    }
+    if (rest === "" && request.method === "DELETE") {
+      domains.delete(name);
+      return ok(RemoveProjectDomainResponseBody$inboundSchema, "DELETE /v9/projects/domains", {});
+    }
+    if (rest === "/verify" && request.method === "POST") {
+      if (!domain.verified && dns.has(name)) {
+        domain.verified = true;
+        domain.updatedAt = tick();
+      }
+      if (!domain.verified) {
+        return fail(
+          400,
+          `Domain _vercel.${domain.apexName} is missing required TXT Record "${domain.challenge}"`,
+          "missing_txt_record",
+        );
+      }
+      return ok(
+        VerifyProjectDomainResponseBody$inboundSchema,
+        "POST /v9/projects/domains/verify",
+        domainJson(domain, false),
+      );
+    }
+    return fail(404, "The requested path was not found", "not_found");
+  }
+
+  /** A variable as Vercel answers it: the value of an encrypted one stays encrypted. */
+  function envJson(e: ProjectEnv, listed: boolean) {
+    return {
+      type: e.type,
+      value:
+        e.type === "plain" ? e.value : Buffer.from(`enc:${e.id}:${e.value}`).toString("base64"),
+      target: e.target,
+      configurationId: null,
+      id: e.id,
+      key: e.key,
+      createdAt: e.createdAt,
+      updatedAt: e.updatedAt,
+      createdBy: CREATOR.uid,
+      updatedBy: null,
+      decrypted: false,
+      // Only the list answer's schema has (and requires) it.
+      ...(listed ? { securityIssues: [] } : {}),
+    };
+  }
+
+  function createEnv(request: Recorded, project: Project) {
+    const input = (request.body ?? {}) as Partial<Record<keyof ProjectEnv, unknown>>;
+    const target = Array.isArray(input.target) ? input.target : [];
+    if (
+      typeof input.key !== "string" ||
+      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(input.key) ||
+      typeof input.value !== "string" ||
+      !ENV_TYPES.includes(String(input.type)) ||
+      target.length === 0 ||
+      !target.every((t) => ENV_TARGETS.includes(String(t)))
+    ) {
+      return fail(400, "Invalid request: key, value, type and target are required", "bad_request");
+    }
+    const key = input.key;
+    const targets = target as ProjectEnv["target"];
+    const clash = project.env.find(
+      (e) => e.key === key && e.target.some((t) => targets.includes(t)),
+    );
+    const now = tick();
+    let env: ProjectEnv;
+    if (clash && request.query.get("upsert") === "true") {
+      Object.assign(clash, {
+        value: input.value,
+        type: input.type,
+        target: targets,
+        updatedAt: now,
+      });
+      env = clash;
+    } else if (clash) {
+      return fail(
+        400,
+        `A variable with the name \`${key}\` already exists for the target ${clash.target.join(", ")}`,
+        "ENV_ALREADY_EXISTS",
+      );
+    } else {
+      env = {
+        id: randomBytes(8).toString("base64url"),
+        key,
+        value: input.value,
+        type: input.type as ProjectEnv["type"],
+        target: targets,
+        createdAt: now,
+        updatedAt: now,
+      };
+      project.env.push(env);
+    }
+    return ok(
+      CreateProjectEnvResponseBody$inboundSchema,
+      "POST /v10/projects/env",
+      { created: envJson(env, false), failed: [] },
+      201,
+    );
+  }
+
+  function envRoute(request: Recorded, project: Project, version: string, id: string | null) {
+    if (id === null && request.method === "POST" && version === "10") {
+      return createEnv(request, project);
+    }
+    if (id === null && request.method === "GET") {
+      const envs = project.env.map((e) => envJson(e, true));
+      return ok(FilterProjectEnvsResponseBody$inboundSchema, "GET /v10/projects/env", {
+        envs,
+        pagination: { count: envs.length, next: null, prev: null },
+      });
+    }
+    if (id !== null && request.method === "DELETE" && version === "9") {
+      const index = project.env.findIndex((e) => e.id === id);
+      if (index < 0) return fail(404, `Environment Variable ${id} not found`, "not_found");
+      const [removed] = project.env.splice(index, 1);
+      return ok(
+        RemoveProjectEnvResponseBody$inboundSchema,
+        "DELETE /v9/projects/env",
+        envJson(removed, false),
+      );
+    }
+    return fail(404, "The requested path was not found", "not_found");
+  }
+
   function handle(request: Recorded): Reply {
     if (request.headers.authorization !== `Bearer ${token}`) {
       return {
@@ -330,6 +628,25 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
       const project = findProject(decodeURIComponent(m[1]));
       if (!project) return fail(404, "Project not found");
       return ok(GetProjectResponseBody$inboundSchema, "GET /v9/projects", projectJson(project));
+    }
+    if ((m = /^\/v(?:9|10)\/projects\/([^/]+)\/domains(?:\/([^/]+)(\/verify)?)?$/.exec(path))) {
+      const project = findProject(decodeURIComponent(m[1]));
+      if (!project) return fail(404, "Project not found");
+      if (!m[2] && method === "POST" && path.startsWith("/v10/"))
+        return addDomain(request, project);
+      if (!m[2] && method === "GET" && path.startsWith("/v9/"))
+        return listDomains(request, project);
+      if (m[2] && path.startsWith("/v9/")) {
+        return projectDomainRoute(request, project, decodeURIComponent(m[2]), m[3] ?? "");
+      }
+    }
+    if ((m = /^\/v(9|10)\/projects\/([^/]+)\/env(?:\/([^/]+))?$/.exec(path))) {
+      const project = findProject(decodeURIComponent(m[2]));
+      if (!project) return fail(404, "Project not found");
+      return envRoute(request, project, m[1], m[3] ? decodeURIComponent(m[3]) : null);
+    }
+    if (method === "GET" && (m = /^\/v6\/domains\/([^/]+)\/config$/.exec(path))) {
+      return domainConfig(decodeURIComponent(m[1]));
     }
     if (method === "POST" && path === "/v11/projects") return createProject(request);
     if (method === "GET" && path === "/v7/deployments") return listDeployments(request);
@@ -355,7 +672,13 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
     projects,
     deployments,
     violations,
+    domains,
+    claimedElsewhere,
     fail: (rule: FailureRule) => server.fail(rule),
+    /** Points the domains' DNS at Vercel, with the TXT record where one was asked for. */
+    pointDns(...names: string[]) {
+      for (const name of names) dns.add(name);
+    },
     /** Moves a deployment on, as Vercel's build would. */
     setReadyState(deploymentId: string, readyState: string, errorMessage: string | null = null) {
       const deployment = deployments.find((d) => d.id === deploymentId);

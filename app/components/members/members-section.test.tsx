@@ -1,4 +1,5 @@
-import { renderToString } from "react-dom/server";
+import { PassThrough } from "node:stream";
+import { renderToPipeableStream } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DisplayedMember, MembersView } from "~/services/members.server";
@@ -63,8 +64,11 @@ const managerView: MembersView = {
   total: 3,
 };
 
-/** Server-renders the section on a page at `url`, as the dashboard does before JavaScript. */
-function render(view: MembersView, url = "/sites/abc") {
+/**
+ * Server-renders the section on a page at `url`, as the dashboard does before JavaScript: the
+ * whole page once every lazily loaded part (the invite form) is in, as the server streams it.
+ */
+function render(view: MembersView, url = "/sites/abc"): Promise<string> {
   const router = createMemoryRouter(
     [
       {
@@ -74,12 +78,23 @@ function render(view: MembersView, url = "/sites/abc") {
     ],
     { initialEntries: [url] },
   );
-  return renderToString(<RouterProvider router={router} />);
+  return new Promise((resolve, reject) => {
+    let html = "";
+    const stream = renderToPipeableStream(<RouterProvider router={router} />, {
+      onAllReady() {
+        const sink = new PassThrough();
+        sink.on("data", (chunk: Buffer) => (html += chunk.toString()));
+        sink.on("end", () => resolve(html));
+        stream.pipe(sink);
+      },
+      onShellError: reject,
+    });
+  });
 }
 
 describe("MembersSection", () => {
-  it("gives managers the invite form and each row's actions, never on the owner's row", () => {
-    const html = render(managerView);
+  it("gives managers the invite form and each row's actions, never on the owner's row", async () => {
+    const html = await render(managerView);
     expect(html).toContain("<table");
     expect(html).toContain("Send Invitation");
     // Without JavaScript the button is never disabled by the as-you-type check.
@@ -93,8 +108,8 @@ describe("MembersSection", () => {
     expect(html).not.toContain(">Leave<");
   });
 
-  it("gives a plain member their own row with Leave only", () => {
-    const html = render({
+  it("gives a plain member their own row with Leave only", async () => {
+    const html = await render({
       canManage: false,
       canLeave: true,
       takenEmails: [],
@@ -107,8 +122,8 @@ describe("MembersSection", () => {
     expect(html).toContain('href="/sites/abc?confirm=leave"');
   });
 
-  it("opens the confirmation from the URL, with the fields the action checks", () => {
-    const html = render(managerView, `/sites/abc?page=2&confirm=revoke:${INVITED_ID}`);
+  it("opens the confirmation from the URL, with the fields the action checks", async () => {
+    const html = await render(managerView, `/sites/abc?page=2&confirm=revoke:${INVITED_ID}`);
     expect(html).toContain('role="alertdialog"');
     expect(html).toContain("Revoke invitation?");
     expect(html).toContain('name="intent" value="member-remove"');
@@ -117,18 +132,18 @@ describe("MembersSection", () => {
     expect(html).toContain(`name="memberInvitationKey" value="${KEY}"`);
     expect(html).toContain('name="redirectTo" value="/sites/abc?page=2"');
     // A confirmation for the owner (or an unknown row) is not rendered.
-    expect(render(managerView, `/sites/abc?confirm=remove:${OWNER_ID}`)).not.toContain(
+    expect(await render(managerView, `/sites/abc?confirm=remove:${OWNER_ID}`)).not.toContain(
       "alertdialog",
     );
   });
 
-  it("shows the first page of a long table with a link to all of it", () => {
+  it("shows the first page of a long table with a link to all of it", async () => {
     const cut = { ...managerView, members: managerView.members.slice(0, 2), total: 3 };
-    const html = render(cut, "/sites/abc?page=2");
+    const html = await render(cut, "/sites/abc?page=2");
     expect(html).toContain("Showing <!-- -->2<!-- --> of <!-- -->3");
     expect(html).toContain('href="/sites/abc?page=2&amp;members=all#members-heading"');
     expect(html).toContain("Show all <!-- -->3<!-- --> members");
     // The whole table: no link.
-    expect(render(managerView)).not.toContain("Show all");
+    expect(await render(managerView)).not.toContain("Show all");
   });
 });

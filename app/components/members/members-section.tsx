@@ -1,31 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import {
-  Link,
-  useActionData,
-  useFetcher,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
+import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
-import { FieldError } from "~/components/ui/field";
-import {
-  DEFAULT_MEMBER_ROLE,
-  DUPLICATE_MEMBER_MESSAGE,
-  inviteFormSchema,
-  inviteMemberSchema,
-  isTakenEmail,
-  MEMBER_ROLES,
-  ROLE_LABEL,
-} from "~/services/members.schema";
+import { DEFAULT_MEMBER_ROLE, MEMBER_ROLES, ROLE_LABEL } from "~/services/member-roles";
 import type { DisplayedMember, MembersView } from "~/services/members.server";
-import type { MembersActionData } from "./members-action.server";
+import { LazyInviteMemberForm } from "./invite-member-form.lazy";
+import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";
 
 /** `?confirm=remove:{id}`, `?confirm=revoke:{id}` or `?confirm=leave`: works without JavaScript. */
 type Confirm = { kind: "remove" | "revoke"; member: DisplayedMember } | { kind: "leave" };
@@ -40,29 +23,6 @@ function parseConfirm(value: string | null, members: DisplayedMember[]): Confirm
 }
 
 const confirmValue = (c: Confirm) => (c.kind === "leave" ? "leave" : `${c.kind}:${c.member.id}`);
-
-/** The page the section is on, without `?confirm=`: where every form comes back to. */
-function usePageWithoutConfirm() {
-  const location = useLocation();
-  return urlWith(location.pathname, location.search, { confirm: null });
-}
-
-/** Tracks a fetcher's submission; `onDone(refused)` runs when it settles. */
-function useSettled(fetcher: { state: string; data: unknown }, onDone: (refused: boolean) => void) {
-  const pending = useRef<{ data: unknown } | null>(null);
-  const done = useRef(onDone);
-  done.current = onDone;
-  useEffect(() => {
-    if (fetcher.state !== "idle") {
-      pending.current ??= { data: fetcher.data };
-      return;
-    }
-    if (!pending.current) return;
-    const refused = fetcher.data !== pending.current.data;
-    pending.current = null;
-    done.current(refused);
-  }, [fetcher.state, fetcher.data]);
-}
 
 /**
  * The Members section of the dashboard: the invite form and the
@@ -114,7 +74,7 @@ export function MembersSection({
         Members
       </h2>
       {view.canManage ? (
-        <InviteMemberForm studioId={studioId} takenEmails={view.takenEmails} />
+        <LazyInviteMemberForm studioId={studioId} takenEmails={view.takenEmails} />
       ) : null}
       <div className="overflow-x-auto">
         <table className="min-w-full text-left text-sm">
@@ -419,100 +379,5 @@ function ConfirmDialog({
         </Button>
       </fetcher.Form>
     </Dialog>
-  );
-}
-
-/**
- * Email (required, valid) and Role (editor default). An address already invited or a member
- * shows `DUPLICATE_MEMBER_MESSAGE` and disables 'Send Invitation' as it is typed (with
- * JavaScript); the action checks again against the database either way.
- */
-function InviteMemberForm({ studioId, takenEmails }: { studioId: string; takenEmails: string[] }) {
-  const hydrated = useHydrated();
-  const fetcher = useFetcher<MembersActionData>();
-  const actionData = useActionData<MembersActionData | undefined>();
-  const back = usePageWithoutConfirm();
-  // After a successful invite the fetcher keeps its previous answer; `stale` hides it.
-  const [stale, setStale] = useState<unknown>(null);
-  const answer = fetcher.data ?? actionData ?? null;
-  const lastResult = answer && answer !== stale && "result" in answer ? answer.result : undefined;
-  // Bumped after a successful invite: remounts the form empty.
-  const [generation, setGeneration] = useState(0);
-  const initialEmail = lastResult?.initialValue?.email;
-  const [typed, setTyped] = useState(typeof initialEmail === "string" ? initialEmail : "");
-
-  useSettled(fetcher, (refused) => {
-    if (refused) return;
-    setStale(fetcher.data ?? actionData ?? null);
-    setTyped("");
-    setGeneration((g) => g + 1);
-  });
-
-  const [form, fields] = useForm({
-    id: `invite-member-${generation}`,
-    lastResult,
-    defaultValue: { role: DEFAULT_MEMBER_ROLE },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    // The schema without the page's duplicate check, which no HTML attribute can express.
-    constraint: getZodConstraint(inviteMemberSchema),
-    defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteFormSchema(takenEmails) }),
-  });
-  // Busy state adding_member.
-  const busy = fetcher.state !== "idle";
-  const duplicate = hydrated && isTakenEmail(typed, takenEmails);
-  const emailErrors = duplicate ? [DUPLICATE_MEMBER_MESSAGE] : fields.email.errors;
-  const { key: emailKey, ...emailProps } = getInputProps(fields.email, { type: "email" });
-  const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
-
-  return (
-    <fetcher.Form
-      method="post"
-      action={`/sites/${studioId}`}
-      className="grid gap-3 sm:grid-cols-[1fr_max-content_max-content] sm:items-start"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="member-invite" />
-      <input type="hidden" name="redirectTo" value={back} />
-      {/* The server takes the project from the URL, but the shared schema checks it in the browser too. */}
-      <input type="hidden" name="studioId" value={studioId} />
-      <div>
-        <label htmlFor={fields.email.id} className="block text-sm font-medium">
-          Email
-        </label>
-        <input
-          key={emailKey}
-          {...emailProps}
-          autoComplete="off"
-          placeholder="name@example.com"
-          aria-invalid={emailErrors?.length ? true : undefined}
-          aria-describedby={emailErrors?.length ? fields.email.errorId : undefined}
-          onInput={(event) => setTyped(event.currentTarget.value)}
-          className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900"
-        />
-        <FieldError id={fields.email.errorId} errors={emailErrors} />
-      </div>
-      <div>
-        <label htmlFor={fields.role.id} className="block text-sm font-medium">
-          Role
-        </label>
-        <select
-          key={roleKey}
-          {...roleProps}
-          className="mt-1 block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-        >
-          {MEMBER_ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_LABEL[r]}
-            </option>
-          ))}
-        </select>
-        <FieldError id={fields.role.errorId} errors={fields.role.errors} />
-      </div>
-      <Button type="submit" className="sm:mt-6" disabled={busy || duplicate}>
-        {busy ? "Sending Invitation..." : "Send Invitation"}
-      </Button>
-    </fetcher.Form>
   );
 }

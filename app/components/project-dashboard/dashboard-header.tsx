@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { externalUrl } from "~/services/project-status";
 import type { ProjectView } from "./project-view";
 import { StatusBadges } from "./status-badges";
@@ -53,8 +53,32 @@ const visitClass =
   "inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
 
 /**
- * Preview, name, domain, status badges, 'Visit' (only with an address) and the studio launch
- * (`studio`: the StudioActivation component, 'Take me to Studio' or the activation note).
+ * Visit or Studio before the site or studio is ready: shown, marked unavailable, with the reason
+ * as its accessible description (and on screen). Focusable, so keyboard users hear why.
+ */
+function UnavailableAction({ label, reason }: { label: string; reason: string }) {
+  const id = useId();
+  return (
+    <span className="inline-flex flex-col gap-1">
+      <button
+        type="button"
+        aria-disabled="true"
+        aria-describedby={id}
+        className={`${visitClass} cursor-not-allowed opacity-60`}
+      >
+        {label}
+      </button>
+      <span id={id} className="text-xs text-slate-600 dark:text-slate-300">
+        {reason}
+      </span>
+    </span>
+  );
+}
+
+/**
+ * Preview, name, domain, status badges, 'Visit' and the studio launch (`studio`: the
+ * StudioActivation component, 'Take me to Studio' or the activation note; null for support),
+ * each shown unavailable with its reason until the site or studio is ready.
  */
 export function DashboardHeader({
   project,
@@ -86,8 +110,22 @@ export function DashboardHeader({
             >
               Visit<span className="sr-only"> {project.name} (opens in a new tab)</span>
             </a>
-          ) : null}
-          <div className="min-w-0 flex-1">{studio}</div>
+          ) : (
+            <UnavailableAction label="Visit" reason="The site is not published yet." />
+          )}
+          {studio === null ? (
+            <UnavailableAction
+              label="Studio"
+              reason="Support access does not open the customer's studio."
+            />
+          ) : project.studioCreationStatus === "failed" ? (
+            <UnavailableAction label="Studio" reason="The content studio could not be set up." />
+          ) : project.studioCreationStatus === "pending" ? (
+            // Until the studio exists there is no invitation to accept and nothing to open.
+            <UnavailableAction label="Studio" reason="The content studio is still being set up." />
+          ) : (
+            <div className="min-w-0 flex-1">{studio}</div>
+          )}
         </div>
       </div>
     </header>

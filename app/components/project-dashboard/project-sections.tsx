@@ -1,17 +1,8 @@
 import type { ReactNode } from "react";
 import { LocalDate } from "~/components/local-date";
 import { statusLabel } from "~/components/projects/project-status";
-import { Badge } from "~/components/ui/badge";
-import {
-  SCHEMA_VERSION_CARDS,
-  SCHEMA_VERSION_DOMAINS,
-  SCHEMA_VERSION_END_TO_END_TESTS,
-  SCHEMA_VERSION_THEME_PREVIEW,
-  upgradeRequired,
-} from "~/services/project-status";
-import { SITE_TYPE_LABEL } from "~/services/projects.schema";
+import { SITE_TYPE_LABEL } from "~/services/site-types";
 import type { ProjectView } from "./project-view";
-import { UpgradeBadge } from "./status-badges";
 
 export function Section({
   id,
@@ -37,61 +28,6 @@ export function Section({
 
 export function ComingSoon({ children }: { children: ReactNode }) {
   return <p className="text-sm text-slate-600 dark:text-slate-300">{children}</p>;
-}
-
-export function DomainSettings({ project }: { project: ProjectView }) {
-  return (
-    <Section id="domain-settings" title="Domain Settings">
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
-        <dt className="font-medium">Custom domain</dt>
-        <dd className="break-all">{project.siteCustomDomain ?? "None"}</dd>
-        <dt className="font-medium">Site address</dt>
-        <dd className="break-all">{project.siteUrl ?? "Not assigned yet"}</dd>
-      </dl>
-      {upgradeRequired(project.schemaVersion, SCHEMA_VERSION_DOMAINS) ? (
-        <UpgradeBadge required={SCHEMA_VERSION_DOMAINS} />
-      ) : null}
-      <ComingSoon>Coming soon: setting and reverting a custom domain here.</ComingSoon>
-    </Section>
-  );
-}
-
-const ADDONS: { key: keyof ProjectView["addons"]; label: string; requires?: number }[] = [
-  { key: "ecommerce", label: "Ecommerce" },
-  { key: "aiNewsletter", label: "AI Newsletter", requires: SCHEMA_VERSION_CARDS },
-  { key: "socialMedia", label: "Social Media", requires: SCHEMA_VERSION_CARDS },
-  { key: "gpt", label: "GPT", requires: SCHEMA_VERSION_CARDS },
-  { key: "visualTests", label: "Visual Tests" },
-  { key: "endToEndTests", label: "End To End Tests", requires: SCHEMA_VERSION_END_TO_END_TESTS },
-];
-
-export function AddOns({ project }: { project: ProjectView }) {
-  return (
-    <Section id="add-ons" title="Add-ons">
-      <ul className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
-        {ADDONS.map((addon) => (
-          <li key={addon.key} className="flex flex-wrap items-center gap-2 py-2">
-            <span className="flex-1 font-medium">{addon.label}</span>
-            {addon.requires && upgradeRequired(project.schemaVersion, addon.requires) ? (
-              <UpgradeBadge required={addon.requires} />
-            ) : null}
-            {project.addons[addon.key] ? (
-              <Badge tone="green">Enabled</Badge>
-            ) : (
-              <Badge>Disabled</Badge>
-            )}
-          </li>
-        ))}
-        <li className="flex flex-wrap items-center gap-2 py-2">
-          <span className="flex-1 font-medium">Theme Preview</span>
-          {upgradeRequired(project.schemaVersion, SCHEMA_VERSION_THEME_PREVIEW) ? (
-            <UpgradeBadge required={SCHEMA_VERSION_THEME_PREVIEW} />
-          ) : null}
-        </li>
-      </ul>
-      <ComingSoon>Coming soon: enabling and disabling add-ons here.</ComingSoon>
-    </Section>
-  );
 }
 
 export function ActiveIntegrations() {

@@ -1,17 +1,14 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Link, useFetcher, useLocation, type Location } from "@remix-run/react";
+import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { pageWithoutDialog } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Field, FormError } from "~/components/ui/field";
-import {
-  reviewProjectSchema,
-  sanitizeProjectNameInput,
-  SITE_TYPE_LABEL,
-  type SiteType,
-} from "~/services/projects.schema";
+import { reviewProjectSchema, sanitizeProjectNameInput } from "~/services/projects.schema";
+import { SITE_TYPE_LABEL, type SiteType } from "~/services/site-types";
 
 /** Where the dialog posts: the action of app/routes/_app.sites._index.tsx. */
 export const CREATE_PROJECT_ACTION = "/sites?index";
@@ -25,15 +22,6 @@ export type CreateProjectActionData = {
 };
 
 type Confirm = NonNullable<CreateProjectActionData["confirm"]>;
-
-/** The page the dialog was opened on, without the `?dialog=` that opened it. */
-export function pageWithoutDialog(location: Pick<Location, "pathname" | "search">) {
-  const params = new URLSearchParams(location.search);
-  params.delete("dialog");
-  params.delete("index");
-  const search = params.toString();
-  return `${location.pathname}${search ? `?${search}` : ""}`;
-}
 
 /** A key for the create request; getRandomValues works on plain http too (randomUUID does not). */
 function clientIdempotencyKey() {

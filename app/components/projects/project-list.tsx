@@ -2,7 +2,7 @@ import { Form, Link, useFetcher, useLocation, useNavigate } from "@remix-run/rea
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { SITE_TYPE_LABEL } from "~/services/projects.schema";
+import { SITE_TYPE_LABEL } from "~/services/site-types";
 import type { ProjectSummary } from "~/services/projects.server";
 import { LocalDate } from "~/components/local-date";
 import { ProjectStatus } from "./project-status";

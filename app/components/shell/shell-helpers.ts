@@ -1,5 +1,5 @@
 /** Pure helpers behind the top bar; unit-tested in shell-helpers.test.ts. */
-import type { ShouldRevalidateFunction } from "@remix-run/react";
+import type { Location, ShouldRevalidateFunction } from "@remix-run/react";
 import { isLive, PICKER_COUNT_CAP, type ProjectBadge } from "~/services/project-status";
 
 /** Project names are shown cut to 27 characters. */
@@ -148,4 +148,13 @@ export function initials(name: string) {
   if (words.length === 0) return "?";
   const letters = words.length > 1 ? words[0][0] + words[words.length - 1][0] : words[0][0];
   return letters.toUpperCase();
+}
+
+/** The page the dialog was opened on, without the `?dialog=` that opened it. */
+export function pageWithoutDialog(location: Pick<Location, "pathname" | "search">) {
+  const params = new URLSearchParams(location.search);
+  params.delete("dialog");
+  params.delete("index");
+  const search = params.toString();
+  return `${location.pathname}${search ? `?${search}` : ""}`;
 }

@@ -1,6 +1,6 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { pageWithoutDialog } from "~/components/projects/create-project-dialog";
+import { pageWithoutDialog } from "~/components/shell/shell-helpers";
 import { useUrlOverlay } from "~/components/shell/use-url-overlay";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";

@@ -1,7 +1,8 @@
 /**
  * The built-in content studio (PROVIDERS=local): behaves like Sanity with its state in
- * local_studios / local_studio_invites. Invitations are e-mailed for real through the outbox, and
- * their link accepts them on the stand-in studio page (app/routes/local.studio.$projectId.tsx).
+ * local_studios / local_studio_invites (feature flags in local_studios.features). Invitations are
+ * e-mailed for real through the outbox, and their link accepts them on the stand-in studio page
+ * (app/routes/local.studio.$projectId.tsx).
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -9,6 +10,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { localStudioInvites, localStudios } from "~/db/schema";
 import { dispatchMail, queueMail } from "~/services/mail.server";
+import { forgetSite } from "~/services/provider-cache.server";
 import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
 import type { ContentStudioProvider, InvitationStatus, Studio, StudioRole } from "./types";
@@ -168,6 +170,18 @@ export function createLocalContentStudio(): ContentStudioProvider {
         row?.status === "accepted" ? "accepted" : row?.status === "pending" ? "pending" : "none";
       return status;
     },
+
+    async setFeatureFlag(projectId, flag, enabled) {
+      // One statement: two flags switched at once must not overwrite each other.
+      const [row] = await db()
+        .update(localStudios)
+        .set({
+          features: sql`${localStudios.features} || jsonb_build_object(${flag}::text, ${enabled}::boolean)`,
+        })
+        .where(eq(localStudios.id, projectId))
+        .returning({ id: localStudios.id });
+      if (!row) throw notFound(projectId);
+    },
   };
 }
 
@@ -257,7 +271,11 @@ export async function acceptLocalInvite(
       email: localStudioInvites.email,
       status: localStudioInvites.status,
     });
-  if (row) return { outcome: "accepted", invite: row };
+  if (row) {
+    // As a vendor's webhook would: the dashboard's cached "not accepted yet" is over.
+    forgetSite("studio", projectId);
+    return { outcome: "accepted", invite: row };
+  }
   // Changed meanwhile: accepted by a concurrent request, or revoked.
   const current = await findLocalInvite(projectId, inviteId);
   return current?.status === "accepted"

@@ -3,6 +3,8 @@
  * @sanity/client to Sanity's Projects API; invitations go to its Access API
  * (/access/project/{projectId}/invites), which has no SDK methods and is called with fetch. Both
  * are described in Sanity's HTTP API reference on sanity.io. Every failure is a ProviderError.
+ * Feature flags are this adapter's convention (the contract names no flag endpoint): a map in
+ * the project's metadata, `metadata.stackshiftFeatures`, which the studio reads when it starts.
  */
 import { createHash } from "node:crypto";
 import { createClient } from "@sanity/client";
@@ -26,6 +28,8 @@ const DEFAULT_HOST = "https://api.sanity.io";
 const DATASET_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Sanity caps display names; ours get a suffix on top. */
 const DISPLAY_NAME_MAX = 64;
+/** The project metadata key holding our feature flags (see the module comment). */
+export const FEATURES_METADATA_KEY = "stackshiftFeatures";
 
 type VendorInvite = { id: string; email: string; role: string };
 
@@ -117,6 +121,12 @@ function toInvite(value: unknown): VendorInvite | null {
   const names = Array.isArray(item.roleNames) ? item.roleNames : [];
   const role = str(names[0]) ?? str(item.role) ?? str(item.roleName) ?? "editor";
   return { id, email: email.toLowerCase(), role };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function sameOrigin(a: string, b: string) {
@@ -392,6 +402,27 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
       const address = email.trim().toLowerCase();
       if ((await pendingInvites(projectId)).some((i) => i.email === address)) return "pending";
       return (await memberEmails(projectId)).has(address) ? "accepted" : "none";
+    },
+
+    async setFeatureFlag(projectId, flag, enabled) {
+      const uri = `/projects/${encodeURIComponent(projectId)}`;
+      const project = await sdk("read the project", () =>
+        client.request<{ metadata?: unknown }>({ uri }),
+      );
+      const metadata = record(project?.metadata);
+      const features = record(metadata[FEATURES_METADATA_KEY]);
+      // Already so (a re-run): no write.
+      if (features[flag] === enabled) return;
+      // The PATCH replaces the metadata as a whole, so the rest of it goes back as it was read.
+      await sdk("set the studio feature", () =>
+        client.request({
+          method: "PATCH",
+          uri,
+          body: {
+            metadata: { ...metadata, [FEATURES_METADATA_KEY]: { ...features, [flag]: enabled } },
+          },
+        }),
+      );
     },
   };
   return provider;

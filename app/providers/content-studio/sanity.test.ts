@@ -231,4 +231,71 @@ describe("Sanity content studio adapter", () => {
     const accessDown = await rejection(studio.resendInvite("abc", "a@b.co"));
     expect(accessDown.retryable).toBe(true);
   });
+
+  it("keeps feature flags in the project's metadata, writing only what changes", async () => {
+    const { s, studio } = await setup();
+    const { projectId } = await studio.createStudio({ displayName: "F", idempotencyKey: "f" });
+    const patches = () => calls(s, "PATCH", /^\/v2021-06-07\/projects\/[^/]+$/);
+
+    await studio.setFeatureFlag(projectId, "ecommerce", true);
+    const [first] = patches();
+    expect(first.path).toBe(`/v2021-06-07/projects/${projectId}`);
+    expect(first.authorization).toBe(`Bearer ${s.token}`);
+    // The metadata Sanity had (its colour) goes back with the flags.
+    expect(first.body).toEqual({
+      metadata: { color: "#2276fc", stackshiftFeatures: { ecommerce: true } },
+    });
+
+    // Already on (a re-run): read, no write.
+    await studio.setFeatureFlag(projectId, "ecommerce", true);
+    expect(patches()).toHaveLength(1);
+
+    await studio.setFeatureFlag(projectId, "gpt", true);
+    await studio.setFeatureFlag(projectId, "ecommerce", false);
+    await studio.setFeatureFlag(projectId, "ecommerce", false);
+    expect(patches()).toHaveLength(3);
+    expect(s.projects.get(projectId)?.metadata).toEqual({
+      color: "#2276fc",
+      stackshiftFeatures: { ecommerce: false, gpt: true },
+    });
+  });
+
+  it("maps feature-flag failures: 429 (retry-after) and 5xx retryable, 404 permanent", async () => {
+    const { s, studio } = await setup();
+    const { projectId } = await studio.createStudio({ displayName: "E", idempotencyKey: "e" });
+    s.failNext(
+      /^\/v2021-06-07\/projects\/[^/]+$/,
+      {
+        status: 429,
+        body: { statusCode: 429, error: "Too Many Requests", message: "Rate limit exceeded" },
+        headers: { "Retry-After": "9" },
+      },
+      "GET",
+    );
+    const limited = await rejection(studio.setFeatureFlag(projectId, "ecommerce", true));
+    expect(limited.details).toMatchObject({
+      provider: "sanity",
+      status: 429,
+      retryAfterSeconds: 9,
+    });
+    expect(limited.retryable).toBe(true);
+
+    s.failNext(
+      /^\/v2021-06-07\/projects\/[^/]+$/,
+      {
+        status: 502,
+        body: { statusCode: 502, error: "Bad Gateway", message: "Upstream unavailable" },
+      },
+      "PATCH",
+    );
+    const unavailable = await rejection(studio.setFeatureFlag(projectId, "ecommerce", true));
+    expect(unavailable.details.status).toBe(502);
+    expect(unavailable.retryable).toBe(true);
+    expect(s.projects.get(projectId)?.metadata).toEqual({ color: "#2276fc" });
+
+    const missing = await rejection(studio.setFeatureFlag("nope1234", "ecommerce", true));
+    expect(missing.details).toMatchObject({ status: 404, code: "Not Found" });
+    expect(missing.message).toContain("Project not found");
+    expect(missing.retryable).toBe(false);
+  });
 });

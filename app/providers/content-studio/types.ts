@@ -24,4 +24,6 @@ export interface ContentStudioProvider {
   /** Sends the pending invitation again (the studio card's 'Resend Invitation'). */
   resendInvite(projectId: string, email: string): Promise<void>;
   invitationStatus(projectId: string, email: string): Promise<InvitationStatus>;
+  /** Turns a studio feature on or off (the studio reads its flags when it starts); idempotent. */
+  setFeatureFlag(projectId: string, flag: string, enabled: boolean): Promise<void>;
 }

@@ -9,6 +9,14 @@
  * - A deploy fails with probability LOCAL_DEPLOY_FAILURE_RATE, and ALWAYS when the site name
  *   contains "fail-deploy" (case-insensitive): a deterministic hook for demos and tests.
  * - A ready deploy becomes the site's published deploy (the newest ready one wins).
+ * - setCustomDomain stores the domain and when it was set (custom_domain, domain_set_at); the
+ *   domain counts as verified, and served over HTTPS, LOCAL_DOMAIN_VERIFY_SECONDS later. Its
+ *   records point at `{siteId}.local.stackshift.test` (apex: A 203.0.113.10, a documentation
+ *   address). Two deterministic hooks on the domain's first label, for demos and tests:
+ *   `unverified.` (unverified.example.com) never verifies, the pending state; `fail-domain.`
+ *   is refused by setCustomDomain (422 "The provider refused the domain").
+ * - setEnvironmentVariable keeps the site's variables in local_sites.env, one statement each
+ *   way; nothing builds here, so nothing reads them but the tests.
  */
 import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
@@ -23,6 +31,8 @@ import type {
   Deployment,
   DeploymentPage,
   DeploymentPageRequest,
+  DomainRecord,
+  DomainState,
   HostedSite,
   HostingProvider,
   HostingProviderName,
@@ -31,6 +41,12 @@ import type {
 export const LOCAL_ADVANCE_JOB = "local-hosting.advance";
 /** Site names containing this always fail to deploy (see the module comment). */
 export const FAIL_DEPLOY_HOOK = "fail-deploy";
+/** A custom domain with this first label never verifies (see the module comment). */
+export const UNVERIFIED_DOMAIN_HOOK = "unverified";
+/** A custom domain with this first label is refused (see the module comment). */
+export const FAIL_DOMAIN_HOOK = "fail-domain";
+/** The apex A record's address: TEST-NET-3 (RFC 5737), which nothing answers on. */
+export const LOCAL_APEX_IP = "203.0.113.10";
 
 const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 100;
@@ -258,6 +274,33 @@ async function toHostedSite(site: SiteRow): Promise<HostedSite> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Custom domains: the records a vendor would ask for, verified after a delay.
+
+const firstLabel = (domain: string) => domain.split(".")[0];
+
+/** Like Netlify's: an apex domain (two labels) gets an A record and a `www` CNAME. */
+export function localDomainRecords(siteId: string, domain: string): DomainRecord[] {
+  const target = `${siteId}.local.stackshift.test`;
+  const labels = domain.split(".");
+  if (labels.length === 2) {
+    return [
+      { type: "A", name: "@", value: LOCAL_APEX_IP },
+      { type: "CNAME", name: "www", value: target },
+    ];
+  }
+  return [{ type: "CNAME", name: labels.slice(0, -2).join("."), value: target }];
+}
+
+function localDomainState(site: SiteRow, domain: string): DomainState {
+  const setAt = site.domainSetAt?.getTime() ?? Date.now();
+  const verified =
+    firstLabel(domain) !== UNVERIFIED_DOMAIN_HOOK &&
+    Date.now() - setAt >= env().LOCAL_DOMAIN_VERIFY_SECONDS * 1000;
+  // The local vendor "issues" the certificate the moment it sees the DNS.
+  return { domain, verified, ssl: verified, records: localDomainRecords(site.id, domain) };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Pagination: Netlify numbered pages; Vercel opaque cursors built from seq.
 
 function perPageOf(request: DeploymentPageRequest) {
@@ -427,6 +470,72 @@ export function createLocalHosting(name: HostingProviderName): HostingProvider {
         : [];
       if (!row) throw notFound(name, `Deploy ${deployId}`);
       return toDeployment(site, row);
+    },
+
+    async setCustomDomain(siteId, domain) {
+      await requireSite(siteId);
+      if (firstLabel(domain) === FAIL_DOMAIN_HOOK) {
+        throw new ProviderError("The provider refused the domain", {
+          provider: `local-${name}`,
+          status: 422,
+          code: "unprocessable",
+        });
+      }
+      // The same domain again keeps its time, so a re-run does not restart the verification.
+      // The app's clock, not the database's: getDomainStatus compares with Date.now().
+      const now = new Date();
+      const [row] = await db()
+        .update(localSites)
+        .set({
+          customDomain: domain,
+          domainSetAt: sql`case when ${localSites.customDomain} = ${domain}
+            then coalesce(${localSites.domainSetAt}, ${now.toISOString()}::timestamptz)
+            else ${now.toISOString()}::timestamptz end`,
+          updatedAt: now,
+        })
+        .where(eq(localSites.id, siteId))
+        .returning();
+      return localDomainState(row, domain);
+    },
+
+    async removeCustomDomain(siteId, domain) {
+      if (!isId(siteId)) return;
+      // Only our domain: a site moved on to another one keeps it; a missing site has none.
+      await db()
+        .update(localSites)
+        .set({ customDomain: null, domainSetAt: null, updatedAt: new Date() })
+        .where(
+          and(
+            eq(localSites.id, siteId),
+            eq(localSites.provider, name),
+            eq(localSites.customDomain, domain),
+          ),
+        );
+    },
+
+    async getDomainStatus(siteId, domain) {
+      const site = await requireSite(siteId);
+      if (site.customDomain !== domain) throw notFound(name, `Domain ${domain} of site ${siteId}`);
+      return localDomainState(site, domain);
+    },
+
+    async setEnvironmentVariable(siteId, key, value) {
+      // Like the vendors: removing from a site that does not exist is done; setting is a 404.
+      if (!isId(siteId)) {
+        if (value === null) return;
+        throw notFound(name, `Site ${siteId}`);
+      }
+      // In one statement, so two add-ons switched at once do not overwrite each other's key.
+      const env =
+        value === null
+          ? sql`${localSites.env} - ${key}::text`
+          : sql`${localSites.env} || jsonb_build_object(${key}::text, ${value}::text)`;
+      const [row] = await db()
+        .update(localSites)
+        .set({ env, updatedAt: new Date() })
+        .where(and(eq(localSites.id, siteId), eq(localSites.provider, name)))
+        .returning({ id: localSites.id });
+      if (!row && value !== null) throw notFound(name, `Site ${siteId}`);
     },
   };
 }

@@ -7,6 +7,13 @@
  *   recent deploys first, so a retried job does not deploy twice.
  * - Deploys are listed by page number; the SDK hides the Link header, so "has next" means the
  *   page came back full.
+ * - A custom domain is the site's `custom_domain` (PATCH /sites/{id}), with `www.` as its alias
+ *   for an apex domain; POST /sites/{id}/ssl then asks for the certificate, and its 422 ("No
+ *   custom domain configured", "bad dns") means the DNS does not point at Netlify yet.
+ * - Environment variables are site-level variables of the env API (/accounts/{account}/env
+ *   ?site_id=, as Netlify's CLI does it), valued for production, deploy previews and branch
+ *   deploys. Not the site's `build_settings.env`: the swagger's getSite/updateSite say variables
+ *   moved from there to this API.
  */
 import http from "node:http";
 import https from "node:https";
@@ -14,7 +21,7 @@ import { NetlifyAPI } from "@netlify/api";
 import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
 import { netlifyStatus, triggerMarker, vendorSiteName } from "./status";
-import type { Deployment, HostedSite, HostingProvider } from "./types";
+import type { Deployment, DomainRecord, DomainState, HostedSite, HostingProvider } from "./types";
 import { httpProviderError } from "./vendor-errors.server";
 
 const PROVIDER = "netlify";
@@ -23,9 +30,19 @@ const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 100;
 /** How far back a retried trigger looks for its deploy (Netlify allows ~3 deploys/min/site). */
 const TRIGGER_LOOKBACK = 30;
+/**
+ * The deploy contexts an environment variable is set for: production and the two kinds of
+ * preview (pull requests, other branches). Not `all`, which also reaches `netlify dev`.
+ */
+export const NETLIFY_ENV_CONTEXTS = ["production", "deploy-preview", "branch-deploy"] as const;
+/** Every scope, which the CLI gives a new variable too; `builds` is the one that matters here. */
+const NETLIFY_ENV_SCOPES = ["builds", "functions", "runtime", "post-processing"] as const;
+/** Netlify's load balancer, the A record of an apex domain (Netlify's DNS docs). */
+export const NETLIFY_APEX_IP = "75.2.60.5";
 
 type NetlifySite = Awaited<ReturnType<NetlifyAPI["getSite"]>>;
 type NetlifyDeploy = Awaited<ReturnType<NetlifyAPI["getSiteDeploy"]>>;
+type NetlifyEnvVar = Awaited<ReturnType<NetlifyAPI["getEnvVar"]>>;
 
 /**
  * The SDK retries 429s itself (sleeping until X-RateLimit-Reset, up to 5 times) but its errors
@@ -110,6 +127,34 @@ export function toNetlifySite(site: NetlifySite): HostedSite {
   };
 }
 
+/** True when the variable has exactly `wanted`'s context values (and builds read it). */
+function hasValues(variable: NetlifyEnvVar, wanted: { context: string; value: string }[]) {
+  const current = variable.values ?? [];
+  if (variable.scopes && !variable.scopes.includes("builds")) return false;
+  return (
+    current.length === wanted.length &&
+    wanted.every((w) => current.some((c) => c.context === w.context && c.value === w.value))
+  );
+}
+
+/** An apex domain has exactly two labels (example.com); anything longer is a subdomain. */
+const isApexDomain = (domain: string) => domain.split(".").length === 2;
+
+/**
+ * The records to create at the registrar: an apex domain gets the load balancer's A record and a
+ * `www` CNAME (its alias); a subdomain a CNAME named after its own labels.
+ */
+export function netlifyDomainRecords(domain: string, siteName: string): DomainRecord[] {
+  const target = `${siteName}.netlify.app`;
+  if (isApexDomain(domain)) {
+    return [
+      { type: "A", name: "@", value: NETLIFY_APEX_IP },
+      { type: "CNAME", name: "www", value: target },
+    ];
+  }
+  return [{ type: "CNAME", name: domain.split(".").slice(0, -2).join("."), value: target }];
+}
+
 export function createNetlifyHosting(options: {
   token: string;
   baseUrl?: string;
@@ -160,6 +205,62 @@ export function createNetlifyHosting(options: {
       throw toError(error);
     }
   }
+
+  /**
+   * Asks for the certificate of the site's custom domain: true once Netlify has one (the DNS
+   * points at Netlify), false on its 422 ("No custom domain configured", "bad dns"), which only
+   * means "not yet". Anything else (429, 5xx, 401) is an error like any other call's.
+   */
+  async function provisionCertificate(siteId: string) {
+    try {
+      await call(() => api.provisionSiteTLSCertificate({ site_id: siteId }));
+      return true;
+    } catch (error) {
+      if (error instanceof ProviderError && error.details.status === 422) return false;
+      throw error;
+    }
+  }
+
+  /** The site's state for `domain`; a domain the site does not carry is "not found". */
+  async function domainState(siteId: string, domain: string, site: NetlifySite) {
+    if (site.custom_domain !== domain) {
+      throw new ProviderError(`Netlify: ${domain} is not the custom domain of site ${siteId}`, {
+        provider: PROVIDER,
+        status: 404,
+        code: "not_found",
+      });
+    }
+    let current = site;
+    let verified = Boolean(site.ssl);
+    if (!verified && (await provisionCertificate(siteId))) {
+      verified = true;
+      // Read back: `ssl` says whether the certificate is live, which the answer above does not.
+      current = await call(() => api.getSite({ site_id: siteId }));
+    }
+    const state: DomainState = {
+      domain,
+      verified,
+      ssl: Boolean(current.ssl),
+      records: netlifyDomainRecords(domain, current.name ?? ""),
+    };
+    return state;
+  }
+
+  /** The site-level variable `key`, or null when the site does not set it. */
+  async function findEnvVar(account: string, siteId: string, key: string) {
+    try {
+      return await call(() => api.getEnvVar({ account_id: account, key, site_id: siteId }));
+    } catch (error) {
+      if (error instanceof ProviderError && error.details.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The env API is addressed by account; Netlify's CLI passes the site's account slug, so do we
+   * (the id where a site carries no slug).
+   */
+  const accountOf = (site: NetlifySite) => site.account_slug || site.account_id || "";
 
   async function findSiteByName(name: string) {
     const sites = await call(() =>
@@ -263,6 +364,96 @@ export function createNetlifyHosting(options: {
     async getDeployment(siteId, deployId) {
       return toNetlifyDeployment(
         await call(() => api.getSiteDeploy({ site_id: siteId, deploy_id: deployId })),
+      );
+    },
+
+    async setCustomDomain(siteId, domain) {
+      // PATCH replaces whatever domain the site had, so setting the same one again is harmless.
+      const site = await call(() =>
+        api.updateSite({
+          site_id: siteId,
+          body: {
+            custom_domain: domain,
+            domain_aliases: isApexDomain(domain) ? [`www.${domain}`] : [],
+          },
+        }),
+      );
+      return domainState(siteId, domain, site);
+    },
+
+    async removeCustomDomain(siteId, domain) {
+      let site: NetlifySite;
+      try {
+        site = await call(() => api.getSite({ site_id: siteId }));
+      } catch (error) {
+        // A site that no longer exists carries no domain: already removed.
+        if (error instanceof ProviderError && error.details.status === 404) return;
+        throw error;
+      }
+      // Only our domain: a site moved on to another one keeps it.
+      if (site.custom_domain !== domain) return;
+      await call(() =>
+        api.updateSite({
+          site_id: siteId,
+          // The swagger types custom_domain as a string; Netlify clears it on null.
+          body: { custom_domain: null as unknown as string, domain_aliases: [] },
+        }),
+      );
+    },
+
+    async getDomainStatus(siteId, domain) {
+      return domainState(siteId, domain, await call(() => api.getSite({ site_id: siteId })));
+    },
+
+    async setEnvironmentVariable(siteId, key, value) {
+      let site: NetlifySite;
+      try {
+        site = await call(() => api.getSite({ site_id: siteId }));
+      } catch (error) {
+        // A site that no longer exists reads no variables: removing one from it is done.
+        if (value === null && error instanceof ProviderError && error.details.status === 404) {
+          return;
+        }
+        throw error;
+      }
+      const account = accountOf(site);
+      if (value === null) {
+        try {
+          await call(() => api.deleteEnvVar({ account_id: account, key, site_id: siteId }));
+        } catch (error) {
+          // 404: the site does not set it, which is what we want.
+          if (!(error instanceof ProviderError && error.details.status === 404)) throw error;
+        }
+        return;
+      }
+      const values = NETLIFY_ENV_CONTEXTS.map((context) => ({ context, value }));
+      const existing = await findEnvVar(account, siteId, key);
+      if (!existing) {
+        await call(() =>
+          api.createEnvVars({
+            account_id: account,
+            site_id: siteId,
+            body: [{ key, scopes: [...NETLIFY_ENV_SCOPES], values }],
+          }),
+        );
+        return;
+      }
+      // Already so (a re-run): no write.
+      if (hasValues(existing, values)) return;
+      // PUT replaces the whole variable: its scopes go back as they were, with builds added
+      // (the builds must read it), and the values are ours alone.
+      const scopes = existing.scopes ?? [...NETLIFY_ENV_SCOPES];
+      await call(() =>
+        api.updateEnvVar({
+          account_id: account,
+          key,
+          site_id: siteId,
+          body: {
+            key,
+            scopes: scopes.includes("builds") ? scopes : [...scopes, "builds"],
+            values,
+          },
+        }),
       );
     },
   };

@@ -66,6 +66,20 @@ export type DeploymentPage = {
   pagination: { prev: string | null; next: string | null };
 };
 
+/** A DNS record to create at the registrar for a custom domain. */
+export type DomainRecord = { type: string; name: string; value: string };
+
+/** What the provider says about a site's custom domain. */
+export type DomainState = {
+  domain: string;
+  /** True once the provider sees the DNS records pointing at it. */
+  verified: boolean;
+  /** True once the provider serves the domain over HTTPS. */
+  ssl: boolean;
+  /** The records to create: apex A (or ALIAS) and `www` CNAME, plus any verification TXT. */
+  records: DomainRecord[];
+};
+
 export interface HostingProvider {
   readonly name: HostingProviderName;
   /** Idempotent: the same idempotencyKey returns the site created the first time. */
@@ -85,4 +99,15 @@ export interface HostingProvider {
     input: { triggerKey: string; title?: string; branch?: string },
   ): Promise<Deployment>;
   getDeployment(siteId: string, deployId: string): Promise<Deployment>;
+  /** Points `domain` (lowercase ASCII, already validated) at the site, replacing any other; idempotent. */
+  setCustomDomain(siteId: string, domain: string): Promise<DomainState>;
+  /** Removes the site's custom domain; idempotent (a site without it, or with another, is fine). */
+  removeCustomDomain(siteId: string, domain: string): Promise<void>;
+  /** The domain's current state (asks the provider to verify / issue the certificate where that is a call). */
+  getDomainStatus(siteId: string, domain: string): Promise<DomainState>;
+  /**
+   * Sets (`value`) or removes (null) an environment variable the site's builds read, for
+   * production and previews; idempotent. Takes effect at the next deployment.
+   */
+  setEnvironmentVariable(siteId: string, key: string, value: string | null): Promise<void>;
 }

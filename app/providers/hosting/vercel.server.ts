@@ -6,6 +6,15 @@
  *   the project's recent deployments first, so a retried job does not deploy twice.
  * - Deployments are listed newest first with cursors: `next` is Vercel's pagination.next (sent
  *   back as `until`), `prev` its pagination.prev (sent back as `since`).
+ * - A custom domain is a project domain (POST /v10/projects/{id}/domains); the project's other
+ *   custom domains are removed, so it has one, as on Netlify. Vercel's `verified` is about
+ *   ownership (a TXT record when another account used the domain); whether the DNS points at
+ *   Vercel is the domain config's `misconfigured` (GET /v6/domains/{domain}/config), so a domain
+ *   counts as verified when both say so. Vercel issues the certificate itself from then on.
+ * - An environment variable is set with POST /v10/projects/{id}/env?upsert=true (encrypted, for
+ *   production and preview), which is idempotent on Vercel's side. Removing one lists the
+ *   project's variables (GET /v10/projects/{id}/env) and deletes each of that key by id
+ *   (DELETE /v9/projects/{id}/env/{envId}); a 404 there means it is gone already.
  */
 import { Vercel } from "@vercel/sdk";
 import { HTTPClientError } from "@vercel/sdk/models/httpclienterrors.js";
@@ -15,7 +24,7 @@ import { VercelError } from "@vercel/sdk/models/vercelerror.js";
 import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
 import { vendorSiteName, vercelStatus } from "./status";
-import type { Deployment, HostedSite, HostingProvider } from "./types";
+import type { Deployment, DomainRecord, DomainState, HostedSite, HostingProvider } from "./types";
 import { httpProviderError } from "./vendor-errors.server";
 
 const PROVIDER = "vercel";
@@ -25,6 +34,13 @@ const TRIGGER_LOOKBACK = 30;
 /** Meta key carrying our trigger key on each deployment we start. */
 export const TRIGGER_META_KEY = "stackshiftTriggerKey";
 const TITLE_META_KEY = "stackshiftTitle";
+/** Vercel's documented records, used when the domain config recommends none. */
+export const VERCEL_APEX_IP = "76.76.21.21";
+export const VERCEL_CNAME = "cname.vercel-dns.com";
+/** Project domains listed per request while removing the others (Vercel's maximum is 100). */
+const DOMAINS_PER_PAGE = 100;
+/** The environments an environment variable is set for; `development` is `vercel dev`'s. */
+const ENV_TARGETS = ["production", "preview"] as const;
 
 /** The fields we read, common to the list item and the (three) full deployment shapes. */
 type VercelDeploymentLike = {
@@ -122,6 +138,72 @@ export function toVercelSite(project: VercelProject): HostedSite {
   };
 }
 
+/** The fields we read from a project domain (add, get and verify answers share them). */
+type ProjectDomainLike = {
+  name: string;
+  apexName: string;
+  verified: boolean;
+  verification?: { type: string; domain: string; value: string }[];
+};
+
+type DomainConfigLike = Awaited<ReturnType<Vercel["domains"]["getDomainConfig"]>>;
+
+type ProjectEnvsBody = Awaited<ReturnType<Vercel["projects"]["filterProjectEnvs"]>>;
+
+/**
+ * The variables of a list answer. The SDK allows three shapes (a single variable, or `envs`
+ * with either pagination or a hidden-count); the list is not paged by request, so `envs` is all.
+ */
+function projectEnvs(body: ProjectEnvsBody): { id?: string; key: string; target?: unknown }[] {
+  return "envs" in body ? body.envs : [body];
+}
+
+/** Whether a variable applies to production or previews (`target` is a list or one name). */
+function readByOurTargets(target: unknown) {
+  const targets = Array.isArray(target) ? target : [target];
+  return targets.some((t) => (ENV_TARGETS as readonly unknown[]).includes(t));
+}
+
+/** A record name as the registrar's zone of `apexName` wants it: "@" for the apex itself. */
+function recordName(fqdn: string, apexName: string) {
+  if (fqdn === apexName) return "@";
+  return fqdn.endsWith(`.${apexName}`) ? fqdn.slice(0, -(apexName.length + 1)) : fqdn;
+}
+
+function bestRanked<T extends { rank: number }>(values: T[]) {
+  return [...values].sort((a, b) => a.rank - b.rank)[0];
+}
+
+/**
+ * The records to create: the A record of an apex domain or the CNAME of a subdomain (the
+ * config's first-ranked recommendation, else Vercel's documented values), then any ownership
+ * TXT record Vercel still asks for.
+ */
+export function vercelDomainRecords(
+  domain: ProjectDomainLike,
+  config: Pick<DomainConfigLike, "recommendedIPv4" | "recommendedCNAME"> | null,
+): DomainRecord[] {
+  const records: DomainRecord[] = [];
+  if (domain.name === domain.apexName) {
+    const ip = bestRanked(config?.recommendedIPv4 ?? [])?.value[0];
+    records.push({ type: "A", name: "@", value: ip || VERCEL_APEX_IP });
+  } else {
+    // Recommendations are fully qualified ("....vercel-dns.com."); registrars want no dot.
+    const cname = bestRanked(config?.recommendedCNAME ?? [])?.value.replace(/\.$/, "");
+    records.push({
+      type: "CNAME",
+      name: recordName(domain.name, domain.apexName),
+      value: cname || VERCEL_CNAME,
+    });
+  }
+  if (!domain.verified) {
+    for (const v of domain.verification ?? []) {
+      records.push({ type: v.type, name: recordName(v.domain, domain.apexName), value: v.value });
+    }
+  }
+  return records;
+}
+
 export function createVercelHosting(options: {
   token: string;
   teamId?: string;
@@ -182,6 +264,68 @@ export function createVercelHosting(options: {
       if (error instanceof ProviderError && error.details.status === 404) return null;
       throw error;
     }
+  }
+
+  /** The project's domain `domain`, or null when the project does not have it. */
+  async function findProjectDomain(siteId: string, domain: string) {
+    try {
+      return await call(() =>
+        vercel.projects.getProjectDomain({ idOrName: siteId, domain, ...team }),
+      );
+    } catch (error) {
+      if (error instanceof ProviderError && error.details.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /** Removes the domain from the project; a domain it does not have is already removed. */
+  async function removeProjectDomain(siteId: string, domain: string) {
+    try {
+      await call(() => vercel.projects.removeProjectDomain({ idOrName: siteId, domain, ...team }));
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.details.status === 404)) throw error;
+    }
+  }
+
+  /**
+   * Removes the project's custom production domains other than `keep` (the site has one custom
+   * domain, as on Netlify). Its *.vercel.app domains and the domains of a branch or custom
+   * environment are not the site's custom domain and stay.
+   */
+  async function removeOtherDomains(siteId: string, keep: string) {
+    const others: string[] = [];
+    let until: number | undefined;
+    do {
+      const page = await call(() =>
+        vercel.projects.getProjectDomains({
+          idOrName: siteId,
+          limit: DOMAINS_PER_PAGE,
+          ...(until !== undefined ? { until } : {}),
+          ...team,
+        }),
+      );
+      for (const d of page.domains) {
+        if (d.name === keep || d.name.endsWith(".vercel.app")) continue;
+        if (d.gitBranch || d.customEnvironmentId) continue;
+        others.push(d.name);
+      }
+      until = page.pagination.next ?? undefined;
+    } while (until !== undefined);
+    for (const name of others) await removeProjectDomain(siteId, name);
+  }
+
+  async function domainState(siteId: string, domain: ProjectDomainLike): Promise<DomainState> {
+    const config = await call(() =>
+      vercel.domains.getDomainConfig({ domain: domain.name, projectIdOrName: siteId, ...team }),
+    );
+    const verified = domain.verified && !config.misconfigured;
+    // Vercel issues the certificate itself once the domain is verified and points at it.
+    return {
+      domain: domain.name,
+      verified,
+      ssl: verified,
+      records: vercelDomainRecords(domain, config),
+    };
   }
 
   async function requireProject(siteId: string) {
@@ -310,6 +454,106 @@ export function createVercelHosting(options: {
         });
       }
       return toVercelDeployment(deployment);
+    },
+
+    async setCustomDomain(siteId, domain) {
+      let added: ProjectDomainLike;
+      try {
+        added = await call(() =>
+          vercel.projects.addProjectDomain({
+            idOrName: siteId,
+            ...team,
+            requestBody: { name: domain },
+          }),
+        );
+      } catch (error) {
+        const inUse =
+          error instanceof ProviderError &&
+          (error.details.status === 409 || error.details.code === "domain_already_in_use");
+        if (!inUse) throw error;
+        // Already in use: by this project (a re-run, or a lost answer) it is ours, so read it back.
+        const own = await findProjectDomain(siteId, domain);
+        if (!own) {
+          throw new ProviderError(`Vercel: ${domain} is already in use by another Vercel project`, {
+            provider: PROVIDER,
+            status: 409,
+            code: error.details.code ?? "domain_already_in_use",
+          });
+        }
+        added = own;
+      }
+      await removeOtherDomains(siteId, domain);
+      return domainState(siteId, added);
+    },
+
+    async removeCustomDomain(siteId, domain) {
+      await removeProjectDomain(siteId, domain);
+    },
+
+    async getDomainStatus(siteId, domain) {
+      let current: ProjectDomainLike | null = null;
+      try {
+        current = await call(() =>
+          vercel.projects.verifyProjectDomain({ idOrName: siteId, domain, ...team }),
+        );
+      } catch (error) {
+        // 400: Vercel could not verify it yet (the TXT record is missing): not an error.
+        if (!(error instanceof ProviderError && error.details.status === 400)) throw error;
+      }
+      if (!current?.verified) {
+        // The verify answer lacks the TXT challenge; the project domain carries it.
+        current = await findProjectDomain(siteId, domain);
+        if (!current) {
+          throw new ProviderError(`Vercel: ${domain} is not a domain of project ${siteId}`, {
+            provider: PROVIDER,
+            status: 404,
+            code: "not_found",
+          });
+        }
+      }
+      return domainState(siteId, current);
+    },
+
+    async setEnvironmentVariable(siteId, key, value) {
+      if (value !== null) {
+        const answer = await call(() =>
+          vercel.projects.createProjectEnv({
+            idOrName: siteId,
+            upsert: "true",
+            ...team,
+            requestBody: { key, value, type: "encrypted", target: [...ENV_TARGETS] },
+          }),
+        );
+        // A 201 can still refuse the variable (say, a clash with one of another type): a
+        // conflict that trying again does not resolve.
+        const refused = answer.failed[0]?.error;
+        if (refused) {
+          throw httpProviderError(PROVIDER, 409, {
+            message: `Vercel: ${refused.message}`,
+            code: refused.code,
+          });
+        }
+        return;
+      }
+      let listed: ProjectEnvsBody;
+      try {
+        listed = await call(() => vercel.projects.filterProjectEnvs({ idOrName: siteId, ...team }));
+      } catch (error) {
+        // A project that no longer exists reads no variables: removing one from it is done.
+        if (error instanceof ProviderError && error.details.status === 404) return;
+        throw error;
+      }
+      // Every variable of that key the builds read: one per target set, or branch-specific ones.
+      const ours = projectEnvs(listed).filter((e) => e.key === key && readByOurTargets(e.target));
+      for (const { id } of ours) {
+        if (!id) continue;
+        try {
+          await call(() => vercel.projects.removeProjectEnv({ idOrName: siteId, id, ...team }));
+        } catch (error) {
+          // Removed meanwhile (a parallel run): already gone.
+          if (!(error instanceof ProviderError && error.details.status === 404)) throw error;
+        }
+      }
     },
   };
 }

@@ -1,0 +1,113 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { LocalDate } from "~/components/local-date";
+import { PROVIDER_LABEL } from "~/components/domains/domain-settings";
+import { Badge } from "~/components/ui/badge";
+import { buttonClass } from "~/components/ui/button";
+import { listDomains } from "~/services/domains.server";
+import { requireUser } from "~/utils/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Domains | StackShift" }];
+
+/** Every custom domain of the user's projects, by name; ?q= searches, ?cursor= pages on. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const query = (url.searchParams.get("q") ?? "").slice(0, 200);
+  const cursor = url.searchParams.get("cursor")?.slice(0, 512) || null;
+  return listDomains(user, { query, cursor });
+}
+
+export default function DomainsPage() {
+  const page = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const searching =
+    navigation.state === "loading" && navigation.location.pathname === "/sites/domains";
+  const next = page.nextCursor
+    ? `/sites/domains?${new URLSearchParams({ ...(page.query ? { q: page.query } : {}), cursor: page.nextCursor })}`
+    : null;
+  return (
+    <section aria-labelledby="domains-heading" className="space-y-6">
+      <h1 id="domains-heading" className="text-2xl font-semibold">
+        Domains
+      </h1>
+      <Form method="get" role="search" className="flex max-w-xl gap-2">
+        <label htmlFor="domain-search" className="sr-only">
+          Find domain
+        </label>
+        <input
+          id="domain-search"
+          type="search"
+          name="q"
+          defaultValue={page.query}
+          placeholder="Find domain or project"
+          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+        />
+        <button type="submit" className={buttonClass("secondary")}>
+          Search
+        </button>
+      </Form>
+      {page.domains.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          {page.query
+            ? "Sorry, we couldn't find what you're looking for!"
+            : "No custom domains yet. Set one in a project's Domain Settings."}
+        </p>
+      ) : (
+        <table className="w-full text-left text-sm" aria-busy={searching}>
+          <thead>
+            <tr className="border-b border-slate-200 dark:border-slate-800">
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Domain
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Project
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Provider
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                SSL
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Last checked
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.domains.map((d) => (
+              <tr key={d.domain} className="border-b border-slate-100 dark:border-slate-800">
+                <td className="break-all py-2 pr-4 font-mono">{d.domain}</td>
+                <td className="py-2 pr-4">
+                  <Link to={`/sites/${d.studioId}`} className="text-brand underline">
+                    {d.projectName}
+                  </Link>
+                </td>
+                <td className="py-2 pr-4">{PROVIDER_LABEL[d.provider]}</td>
+                <td className="py-2 pr-4">
+                  {d.status === "verified" ? (
+                    <Badge tone="green">Verified</Badge>
+                  ) : (
+                    <Badge tone="yellow">Pending</Badge>
+                  )}
+                </td>
+                <td className="py-2 pr-4">{d.ssl ? "Issued" : "Not yet"}</td>
+                <td className="py-2">
+                  {d.checkedAt ? <LocalDate value={d.checkedAt} style="dateTime" /> : "Not yet"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {next ? (
+        <Link to={next} className={buttonClass("secondary")}>
+          Next page
+        </Link>
+      ) : null}
+    </section>
+  );
+}

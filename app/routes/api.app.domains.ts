@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { domainApiSchema } from "~/services/domains.schema";
+import { changeDomain } from "~/services/domains.server";
+import { methodNotAllowed } from "~/utils/api.server";
+import { handleApi, parseInput, readJson } from "~/utils/http.server";
+import { requireApiUser } from "~/utils/session.server";
+
+export const loader = () => methodNotAllowed("PUT");
+
+/**
+ * PUT /api/app/domains {type, action: update|revert, domain, studioId} (schema version 3 and
+ * later also `schemaVersion: 3` and `provider`): sets or reverts the custom domain of the
+ * project's site. 200 `{ok, action, domain, changed}`; 400 bad body, an invalid domain or one
+ * already used by another project (field errors); 401 anonymous; 403 not an admin; 404 project
+ * hidden; 409 site not created yet.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method.toUpperCase() !== "PUT") return methodNotAllowed("PUT");
+  return handleApi(async () => {
+    const user = await requireApiUser(request);
+    const input = parseInput(domainApiSchema, await readJson(request, 16 * 1024));
+    const result = await changeDomain(user, {
+      studioId: input.studioId,
+      provider: input.provider,
+      domain: input.action === "revert" ? "" : input.domain,
+    });
+    return Response.json({ ok: true, ...result });
+  });
+}

@@ -1,0 +1,55 @@
+import { Suspense, type ComponentType } from "react";
+
+/**
+ * A part of a page whose code loads on its own (a form that brings conform and zod), still
+ * server-rendered and hydrated like the rest (docs/decisions/015-lazy-parts.md).
+ *
+ * React.lazy suspends on its first render even when the code is already there, so a part the
+ * server rendered would hydrate later than its page, and any update reaching it meanwhile (a
+ * `useHydrated` flip, the 30 s refresh) makes React throw the server's HTML away (error #421).
+ * Here a part renders at once when its code is loaded; entry.client.tsx loads the code of every
+ * part the server rendered (each leaves a `<template data-lazy-part>` marker) before hydrating.
+ */
+const loaders = new Map<string, () => Promise<void>>();
+
+export function lazyPart<P extends object>(
+  name: string,
+  load: () => Promise<ComponentType<P>>,
+): ComponentType<P> {
+  let Component: ComponentType<P> | null = null;
+  let loading: Promise<void> | null = null;
+  const start = () =>
+    (loading ??= load().then((c) => {
+      Component = c;
+    }));
+  loaders.set(name, start);
+
+  function Part(props: P) {
+    // Suspense's contract: throwing the promise shows the fallback until it settles.
+    if (!Component) throw start();
+    return <Component {...props} />;
+  }
+  function LazyPart(props: P) {
+    return (
+      <>
+        <template data-lazy-part={name} />
+        <Suspense fallback={null}>
+          <Part {...props} />
+        </Suspense>
+      </>
+    );
+  }
+  LazyPart.displayName = `LazyPart(${name})`;
+  return LazyPart;
+}
+
+/** The code of the parts in the server's HTML (entry.client.tsx waits for it to hydrate). */
+export function loadServerRenderedParts(root: ParentNode = document): Promise<unknown> {
+  const names = new Set(
+    Array.from(root.querySelectorAll("template[data-lazy-part]"), (t) =>
+      t.getAttribute("data-lazy-part"),
+    ),
+  );
+  // Settled, not all: a chunk that fails to load must not keep the page from hydrating.
+  return Promise.allSettled([...names].map((name) => (name ? loaders.get(name)?.() : undefined)));
+}

@@ -1,0 +1,34 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * Reads shared by the loaders of one page view. A document or data GET runs the root, layout and
+ * page loaders at once, and each asks for the signed-in user and, on a project page, the project
+ * and the viewer's role on it: without this each of those reads ran up to three times per view
+ * (measured: 12.6 queries for the shell, 22.6 for the project dashboard; docs/performance.md).
+ * Remix hands each loader its own copy of the Request, so the view is marked by an async scope
+ * the HTTP server opens around the request (server/index.mjs, through the entry's `boot`).
+ *
+ * Only GET and HEAD requests get a scope: an action never sees a value read before its own write.
+ * Outside a scope (actions, jobs, tests calling services) every call reads afresh.
+ */
+const views = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
+
+/** Runs `handle` as one view when the request only reads, else as it is. */
+export function inRequestScope<T>(method: string, handle: () => T): T {
+  if (method !== "GET" && method !== "HEAD") return views.exit(handle);
+  return views.run(new Map(), handle);
+}
+
+/** `read()` once per `key` in this view; a plain `read()` outside one. */
+export function memo<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const view = views.getStore();
+  if (!view) return read();
+  let hit = view.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = read();
+    view.set(key, hit);
+    // A failed read is not remembered: the next loader asking gets its own attempt and error.
+    hit.catch(() => view.delete(key));
+  }
+  return hit;
+}
