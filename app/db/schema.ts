@@ -16,6 +16,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -146,6 +147,10 @@ export type HostingDetails = {
   targets?: { production?: { readyState?: string; alias?: string[] } };
 };
 
+/** The site repository's URL, lowercased, as the repository lookup and its index spell it. */
+export const siteRepoUrl = (column: AnyPgColumn) =>
+  sql<string>`lower((${column} -> 'build_settings' ->> 'repo_url'))`;
+
 export const projects = pgTable(
   "projects",
   {
@@ -204,6 +209,8 @@ export const projects = pgTable(
     // The name search (`lower(name) like '%q%'`): trigrams let any substring of 3+ characters use
     // an index instead of reading every row (pg_trgm, created by the migration; PGlite loads it).
     index("projects_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
+    // GET /api/app/e2e-test-runs?repo=: the projects whose site builds from a repository.
+    index("projects_site_repo_idx").on(siteRepoUrl(t.siteDetails)),
   ],
 );
 

@@ -261,11 +261,7 @@ function ProjectDashboard({
           schemaVersion={project.schemaVersion}
           settings={domains}
         />
-        <AddonsSection
-          studioId={project.studioId}
-          schemaVersion={project.schemaVersion}
-          view={addons}
-        />
+        <AddonsSection studioId={project.studioId} view={addons} now={now} />
         <ActiveIntegrations />
         <div className="lg:col-span-2">
           <Members studioId={project.studioId} projectName={project.name} view={members} />

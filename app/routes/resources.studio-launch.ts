@@ -14,7 +14,7 @@ const wantsJson = (request: Request) =>
   (request.headers.get("Accept") ?? "").includes("application/json");
 
 /**
- * 'Take me to Studio'. Without JavaScript the form targets a new window, and this answers it
+ * 'Take me to Studio', and the Theme Preview and Dev Console launches (`target`). Without JavaScript the form targets a new window, and this answers it
  * with a redirect to the autologin page carrying a fresh launch token; a failure lands on that
  * page's error screen. With JavaScript (Accept: application/json) it answers `{url}` or a 4xx
  * JSON error, and the button opens the window itself.
@@ -24,10 +24,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = json ? await requireApiUser(request) : await requireUser(request);
   const form = await readForm(request, 4 * 1024);
   try {
-    const { studioId } = parseInput(studioLaunchSchema, {
+    const { studioId, target } = parseInput(studioLaunchSchema, {
       studioId: form.get("studioId") ?? undefined,
+      target: form.get("target") || undefined,
     });
-    const { url } = await prepareLaunch(user, studioId);
+    const { url } = await prepareLaunch(user, studioId, target);
     return json ? Response.json({ url }) : redirect(url);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

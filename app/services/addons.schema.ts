@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { repoPath } from "~/providers/test-runs/types";
 import { ADDON_KEYS, chromaticTokenError, TOKEN_MESSAGES } from "./addon-catalog";
 
 export * from "./addon-catalog";
@@ -55,4 +56,21 @@ export const addonValueSchema = z.object({
   netlifyStudioId: z.string().max(200).nullish(),
   netlifySiteId: z.string().max(200).nullish(),
   sites: z.array(z.unknown()).max(10).optional(),
+});
+
+/** GET /api/app/e2e-test-runs?repo=: a GitHub repository, `owner/name` or its URL. */
+export const testRunsQuerySchema = z.object({
+  repo: z
+    .string({ error: "repo is required" })
+    .trim()
+    .min(1, "repo is required")
+    .max(200, "repo is too long")
+    .transform((value, ctx) => {
+      const path = repoPath(value);
+      if (!path) {
+        ctx.addIssue({ code: "custom", message: "repo must be a GitHub repository: owner/name" });
+        return z.NEVER;
+      }
+      return path;
+    }),
 });

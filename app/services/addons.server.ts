@@ -24,7 +24,12 @@ import {
   projectRowFor,
   requireProjectAction,
 } from "./permissions.server";
-import { upgradeRequired } from "./project-status";
+import {
+  SCHEMA_VERSION_END_TO_END_TESTS,
+  SCHEMA_VERSION_THEME_PREVIEW,
+  upgradeRequired,
+} from "./project-status";
+import { siteRepo, testRunsFor, type TestRunsView } from "./test-runs.server";
 
 export const ADDON_SYNC_JOB = "addons.sync";
 const RETRY = { retryLimit: 8, retryDelay: 5, retryBackoff: true } as const;
@@ -38,16 +43,35 @@ export type AddonCard = {
   hasToken: boolean;
 };
 
-export type AddonsView = { canToggle: boolean; projectName: string; cards: AddonCard[] };
+export type AddonsView = {
+  canToggle: boolean;
+  projectName: string;
+  cards: AddonCard[];
+  /** The End To End Tests card's latest runs, read while the add-on is on. */
+  testRuns: TestRunsView | null;
+  /** Theme Preview and Dev Console launches: who may, and Theme Preview's schema gate. */
+  tools: { themePreview: boolean; themePreviewRequires: number | null; devConsole: boolean };
+};
 
 /** The Add-ons section: every card with its state, for everyone who sees the project. */
 export async function getAddons(user: User, studioId: string): Promise<AddonsView> {
   const actor = await requireProjectAction(user, studioId, "project.view");
   // The row the authorisation read (shared by the loaders of one view).
   const row = (await projectRowFor(user, studioId))!;
+  const runsShown =
+    row.isEndToEndTestsEnabled &&
+    !upgradeRequired(row.schemaVersion, SCHEMA_VERSION_END_TO_END_TESTS);
   return {
     canToggle: can(actor, "addons.toggle"),
     projectName: row.name,
+    testRuns: runsShown ? await testRunsFor(siteRepo(row)) : null,
+    tools: {
+      themePreview: can(actor, "theme.preview"),
+      themePreviewRequires: upgradeRequired(row.schemaVersion, SCHEMA_VERSION_THEME_PREVIEW)
+        ? SCHEMA_VERSION_THEME_PREVIEW
+        : null,
+      devConsole: can(actor, "devconsole.launch"),
+    },
     cards: (Object.keys(ADDONS) as AddonKey[]).map((key) => {
       const addon = ADDONS[key];
       return {
@@ -66,8 +90,8 @@ export async function getAddons(user: User, studioId: string): Promise<AddonsVie
 export type AddonChange = { addon: AddonKey; enabled: boolean; changed: boolean; name: string };
 
 /**
- * Switches an add-on on or off. The owner and member admins (platform admins do not: support
- * access leaves add-ons to the customer, decision 011). A gated add-on is refused (409) below its
+ * Switches an add-on on or off: the owner, member admins and platform admins (as support, which
+ * the Activity Log records in the same transaction). A gated add-on is refused (409) below its
  * schema version; Visual Tests needs a project token the first time, stored encrypted.
  */
 export async function setAddon(

@@ -221,6 +221,21 @@ export const addonChangeBody = z.strictObject({
   changed: z.boolean(),
 });
 
+/** GET /api/app/e2e-test-runs: the site repository's latest GitHub Actions runs. */
+export const testRunsBody = z.strictObject({
+  runs: z.array(
+    z.strictObject({
+      id: text,
+      title: text,
+      branch: maybe,
+      status: text,
+      conclusion: maybe,
+      updatedAt: text,
+      url: text,
+    }),
+  ),
+});
+
 export const studioInviteBody = z.strictObject({
   ok: z.literal(true),
   outcome: z.enum(["resent", "invited", "accepted"]),

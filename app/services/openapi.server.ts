@@ -10,7 +10,12 @@ import {
   requestDeploymentSchema,
   retryDeploymentSchema,
 } from "./deployments.schema";
-import { addonActionSchema, addonValueSchema, chromaticActionSchema } from "./addons.schema";
+import {
+  addonActionSchema,
+  addonValueSchema,
+  chromaticActionSchema,
+  testRunsQuerySchema,
+} from "./addons.schema";
 import { domainApiSchema } from "./domains.schema";
 import { inviteMemberSchema, patchMemberSchema, removeMemberSchema } from "./members.schema";
 import { createProjectSchema, listProjectsSchema } from "./projects.schema";
@@ -28,6 +33,7 @@ import {
   projectListBody,
   retryBody,
   studioInviteBody,
+  testRunsBody,
 } from "./api.schema";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -98,6 +104,13 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
     "Switches Visual Tests on or off; the first time with the Chromatic project token",
     chromaticActionSchema,
   ),
+  "/api/app/e2e-test-runs": {
+    get: {
+      summary: "The latest GitHub Actions runs of a project's site repository (owner/name)",
+      query: testRunsQuerySchema,
+      responses: { 200: testRunsBody, ...ERRORS, 503: errorBody },
+    },
+  },
   "/api/app/domains": {
     put: {
       summary: "Sets (action update) or reverts (action revert) the custom domain of a site",

@@ -30,7 +30,7 @@
  *   domain.edit            -     -        -       -       -       x     x    x
  *   theme.preview          -     -        -       -       x       x     x    x
  *   devconsole.launch      -     -        -       -       x       x     x    x
- *   addons.toggle          -     -        -       -       -       x     x    -    (6)
+ *   addons.toggle          -     -        -       -       -       x     x    x    (6)
  *   payments.add           -     -        -       -       -       x     x    x    (7)
  *   payments.remove        -     -        -       -       -       x     x    x    (7)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
@@ -56,10 +56,11 @@
  *     project stays hidden from them (every page and API but the dashboard is a 404); the
  *     dashboard shows them the invitation card instead, and /sites lists their pending
  *     invitations (`invitationsAddressedTo`, the same relation as SQL).
- * (6) Add-on toggles are for admins only, while domains and theme preview also allow platform
- *     admins. We read the difference as deliberate: add-ons change what the customer pays for,
- *     an owner-level decision, so a platform admin needs the owner or admin role here like
- *     anyone else.
+ * (6) Add-on toggles are for the owner and member admins, and for platform admins: support
+ *     switches an add-on on when the customer asks for it (or off when it breaks their site).
+ *     Add-ons change what the customer pays for, so each such change is a support change in
+ *     the project's Activity Log ('Support access by ...: changed an add-on') beside the
+ *     add-on's own event.
  * (7) Adding a payment account needs the right to manage payments, and removing one is for
  *     admins: we give both to the owner, member admins and platform admins, the people who
  *     manage money.
@@ -135,7 +136,7 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "domain.edit": { kinds: ["admin", "owner"], pa: true },
   "theme.preview": { kinds: ["developer", "admin", "owner"], pa: true },
   "devconsole.launch": { kinds: ["developer", "admin", "owner"], pa: true },
-  "addons.toggle": { kinds: ["admin", "owner"] },
+  "addons.toggle": { kinds: ["admin", "owner"], pa: true },
   "payments.add": { kinds: ["admin", "owner"], pa: true },
   "payments.remove": { kinds: ["admin", "owner"], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
@@ -172,6 +173,7 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "members.remove": "removed a member",
   "members.change-role": "changed a member's role",
   "domain.edit": "changed the domain",
+  "addons.toggle": "changed an add-on",
   "payments.add": "added a payment account",
   "payments.remove": "removed a payment account",
 };

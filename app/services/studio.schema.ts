@@ -16,8 +16,13 @@ const projectRef = z
 export const projectInviteSchema = z.object({ projectId: projectRef, email });
 export type ProjectInviteInput = z.infer<typeof projectInviteSchema>;
 
-/** 'Take me to Studio' (the launch form). */
-export const studioLaunchSchema = z.object({ studioId: projectRef });
+/** 'Take me to Studio', Theme Preview and Dev Console (the launch forms). */
+export const studioLaunchSchema = z.object({
+  studioId: projectRef,
+  target: z
+    .enum(["studio", "theme-preview", "dev-console"], { error: "Unknown launch target" })
+    .default("studio"),
+});
 
 /** The recap splash's form: the checkbox is present only when ticked. */
 export const splashSchema = z.object({

@@ -21,7 +21,8 @@ import {
   NotFoundError,
   UpstreamError,
 } from "./errors";
-import { requireProjectAction } from "./permissions.server";
+import { requireProjectAction, type Action } from "./permissions.server";
+import { SCHEMA_VERSION_THEME_PREVIEW, upgradeRequired } from "./project-status";
 import { getProject, type Project } from "./projects.server";
 import { LAUNCH_TOKEN_TTL_SECONDS } from "./studio.schema";
 
@@ -189,8 +190,22 @@ export async function resendStudioInvite(
 // Launch token: base64url(JSON claims) "." base64url(HMAC-SHA256). The key is derived from
 // SESSION_SECRET for this one purpose, so no other signed value can pass for a launch token.
 
+/**
+ * What a launch opens: the studio itself, or one of its tools. The tools need other rights than
+ * the studio (admin or developer role, owner, or a platform admin as support), and skip the splash.
+ */
+export const LAUNCH_TARGETS = ["studio", "theme-preview", "dev-console"] as const;
+export type LaunchTarget = (typeof LAUNCH_TARGETS)[number];
+
+const TARGET_ACTION = {
+  studio: "studio.launch",
+  "theme-preview": "theme.preview",
+  "dev-console": "devconsole.launch",
+} as const satisfies Record<LaunchTarget, Action>;
+
 export type LaunchClaims = {
   studioId: string;
+  target: LaunchTarget;
   userId: string;
   /** Who launched: the user's name, or e-mail when the name is empty. */
   label: string;
@@ -203,6 +218,8 @@ const claimsSchema = z.object({
   l: z.string().max(300),
   e: z.number().int().positive(),
   n: z.string().max(64),
+  // Absent in tokens for the studio itself.
+  t: z.enum(LAUNCH_TARGETS).optional(),
 });
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,2048}\.[A-Za-z0-9_-]{43}$/;
@@ -224,6 +241,7 @@ export function createLaunchToken(
   user: User,
   project: Pick<Project, "studioId">,
   now = Date.now(),
+  target: LaunchTarget = "studio",
 ): string {
   const claims: z.infer<typeof claimsSchema> = {
     s: project.studioId,
@@ -231,6 +249,7 @@ export function createLaunchToken(
     l: launchLabel(user),
     e: Math.floor(now / 1000) + LAUNCH_TOKEN_TTL_SECONDS,
     n: randomBytes(9).toString("base64url"),
+    ...(target === "studio" ? {} : { t: target }),
   };
   const body = Buffer.from(JSON.stringify(claims)).toString("base64url");
   return `${body}.${signature(body)}`;
@@ -254,6 +273,7 @@ export function verifyLaunchToken(token: string, now = Date.now()): LaunchClaims
   if (!claims.success || claims.data.e * 1000 <= now) throw invalid();
   return {
     studioId: claims.data.s,
+    target: claims.data.t ?? "studio",
     userId: claims.data.u,
     label: claims.data.l,
     expiresAt: new Date(claims.data.e * 1000),
@@ -277,19 +297,49 @@ export function autologinPath(studioId: string, token: string) {
   return `/studios/autologin/${encodeURIComponent(studioId)}?token=${token}`;
 }
 
-/** The project, once the user may open its studio ("studio.launch": members, not support). */
-async function launchableProject(user: User, studioId: string): Promise<Project> {
-  await requireProjectAction(user, studioId, "studio.launch");
-  return getProject(user, studioId);
+/**
+ * The project, once the user may open the target: the studio ("studio.launch": members, not
+ * support), Theme Preview (which also needs its schema version) or the Dev Console.
+ */
+async function launchableProject(
+  user: User,
+  studioId: string,
+  target: LaunchTarget = "studio",
+): Promise<Project> {
+  await requireProjectAction(user, studioId, TARGET_ACTION[target]);
+  const project = await getProject(user, studioId);
+  if (
+    target === "theme-preview" &&
+    upgradeRequired(project.schemaVersion, SCHEMA_VERSION_THEME_PREVIEW)
+  ) {
+    throw new ConflictError(
+      `Theme Preview needs StackShift version ${SCHEMA_VERSION_THEME_PREVIEW} or later.`,
+    );
+  }
+  return project;
 }
 
-/** 'Take me to Studio': checks access and readiness, and hands out the launch address. */
-export async function prepareLaunch(user: User, studioId: string): Promise<{ url: string }> {
-  const project = await launchableProject(user, studioId);
+/**
+ * 'Take me to Studio', Theme Preview and Dev Console: checks access and readiness, and hands out
+ * the launch address (a token valid for two minutes).
+ */
+export async function prepareLaunch(
+  user: User,
+  studioId: string,
+  target: LaunchTarget = "studio",
+): Promise<{ url: string }> {
+  const project = await launchableProject(user, studioId, target);
   if (!project.studioUrl && !project.studioSanityId) {
     throw new ConflictError("The content studio is not ready yet. Try again shortly.");
   }
-  return { url: autologinPath(project.studioId, createLaunchToken(user, project)) };
+  const token = createLaunchToken(user, project, Date.now(), target);
+  return { url: autologinPath(project.studioId, token) };
+}
+
+/** Where a tool of the studio lives: a path under the studio's address. */
+export function toolUrl(studioUrl: string, target: LaunchTarget): string {
+  if (target === "studio") return studioUrl;
+  return `${studioUrl.replace(/\/+$/, "")}/${target}`;
 }
 
 export type LaunchView = {
@@ -311,8 +361,18 @@ export async function resolveLaunch(token: string, studioId: string): Promise<La
   }
   const user = await getUser(claims.userId);
   if (!user) throw new InvalidError("This studio link is invalid or has expired");
-  const project = await launchableProject(user, claims.studioId);
-  const studioUrl = await studioUrlOf(project);
+  const project = await launchableProject(user, claims.studioId, claims.target);
+  const studioUrl = toolUrl(await studioUrlOf(project), claims.target);
+  // The tools open at once: the splash introduces the studio only.
+  if (claims.target !== "studio") {
+    return {
+      studioId: project.studioId,
+      projectName: project.name,
+      label: claims.label,
+      studioUrl,
+      showSplash: false,
+    };
+  }
   const [row] = await db()
     .select({ hide: users.hideStudioSplash })
     .from(users)

@@ -80,6 +80,9 @@ const schema = z.object({
   VERCEL_TOKEN: z.string().optional(),
   VERCEL_TEAM_ID: z.string().optional(),
   VERCEL_API_URL: z.url().optional(),
+  /** End To End Tests: reads the site repositories' GitHub Actions runs (public repos need none). */
+  GITHUB_TOKEN: z.string().optional(),
+  GITHUB_API_URL: z.url().optional(),
   /** The template repository new sites build from (live providers). */
   SITE_TEMPLATE_REPO: z.string().optional(),
   /**

@@ -190,6 +190,26 @@ describe("the Add-ons cards and their confirmation (forms without JavaScript)", 
   });
 });
 
+describe("support", () => {
+  it("lets a platform admin switch an add-on, logged as a support change with the add-on's event", async () => {
+    const owner = await actor({ name: "Cora Customer" });
+    const project = await provisioned(owner);
+    const pa = await actor({ name: "Sam Support", email: "admin@example.com" });
+    expect((await cards(pa.cookie, project.studioId)).canToggle).toBe(true);
+    const on = await post(pa.cookie, project.studioId, { addon: "socialMedia", enabled: "true" });
+    expect(await toastOf(on)).toMatchObject({
+      type: "success",
+      title: `Social Media enabled for ${project.name}.`,
+    });
+    expect((await eventsOf(project._id, "socialMedia.")).map((e) => e.content)).toEqual([
+      "Sam Support enabled Social Media",
+    ]);
+    expect((await eventsOf(project._id, "support.changed")).map((e) => e.content)).toEqual([
+      "Support access by Sam Support: changed an add-on",
+    ]);
+  });
+});
+
 describe("a hosting provider that fails", () => {
   let standIn: VercelStandIn;
   beforeAll(async () => {

@@ -8,13 +8,15 @@ import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { projectSites } from "~/db/schema";
+import { eq } from "drizzle-orm";
+import { projects, projectSites } from "~/db/schema";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import { action as createAction } from "~/routes/api.app.create";
 import { action as deployAction } from "~/routes/api.app.deployments";
 import { loader as getAction } from "~/routes/api.app.$id";
 import { loader as listAction } from "~/routes/api.app._index";
 import { action as domainsAction } from "~/routes/api.app.domains";
+import { loader as runsLoader } from "~/routes/api.app.e2e-test-runs";
 import { action as membersAction } from "~/routes/api.app.members";
 import { action as studioInviteAction } from "~/routes/api.app.project-invite";
 import { action as retryAction } from "~/routes/api.app.retry";
@@ -315,5 +317,38 @@ describe("/api/openapi.json", () => {
         "PUT /api/app/domains 409",
       ]),
     );
+  });
+
+  it("describes every response of the End To End Tests runs call", async () => {
+    const own = await ownedProject(owner);
+    const repo = `openapi-sites/site-${Date.now()}`;
+    const missing = `openapi-sites/missing-${Date.now()}`;
+    const limited = `openapi-sites/limited-${Date.now()}`;
+    for (const [id, name] of [
+      [own._id, repo],
+      [(await ownedProject(owner))._id, missing],
+      [(await ownedProject(owner))._id, limited],
+    ]) {
+      await db()
+        .update(projects)
+        .set({ siteDetails: { build_settings: { repo_url: `https://github.com/${name}` } } })
+        .where(eq(projects.id, id));
+    }
+    const get = (cookie: string | undefined, query: string) =>
+      call(runsLoader, makeRequest(`/api/app/e2e-test-runs${query}`, { cookie }));
+    const path = "/api/app/e2e-test-runs";
+    const body = await expectDocumented(path, "get", await get(owner.cookie, `?repo=${repo}`));
+    expect(body.runs).toHaveLength(4);
+    await expectDocumented(path, "get", await get(owner.cookie, "?repo="));
+    await expectDocumented(path, "get", await get(undefined, `?repo=${repo}`));
+    await expectDocumented(path, "get", await get(owner.cookie, `?repo=${missing}`));
+    await expectDocumented(path, "get", await get(owner.cookie, `?repo=${limited}`));
+    expect([...seen].filter((s) => s.startsWith(`GET ${path}`)).sort()).toEqual([
+      `GET ${path} 200`,
+      `GET ${path} 400`,
+      `GET ${path} 401`,
+      `GET ${path} 404`,
+      `GET ${path} 503`,
+    ]);
   });
 });

@@ -87,6 +87,8 @@ type ProjectFixture = {
   idempotencyKey: string;
   siteId: string;
   studioSanityId: string;
+  /** The site's repository (`owner/name`): its End To End Tests runs. */
+  repo: string;
 };
 
 type Fixture = {
@@ -138,6 +140,7 @@ async function makeProject(owner: TestUser, name: string): Promise<ProjectFixtur
       studioSanityId: studio.projectId,
       studioUrl: studio.studioUrl,
       siteId,
+      siteDetails: { build_settings: { repo_url: `https://github.com/perm-sites/${siteId}` } },
       isSiteOnVercel: provider === "vercel",
       siteCreationStatus: "success",
       studioCreationStatus: "success",
@@ -150,6 +153,7 @@ async function makeProject(owner: TestUser, name: string): Promise<ProjectFixtur
     idempotencyKey: project.idempotencyKey,
     siteId,
     studioSanityId: studio.projectId,
+    repo: `perm-sites/${siteId}`,
   };
 }
 
@@ -405,15 +409,14 @@ const MANAGERS_FORM: Expectations = {
   developer: "refused",
 };
 
-/** Add-on switches: the owner and member admins; other members and support are refused. */
+/** Add-on switches: the owner, member admins and support; other members are refused. */
 const ADDON_FORM: Expectations = {
-  ...allow(["admin", "owner"]),
+  ...allow(["admin", "owner", "platformAdmin"]),
   editor: "refused",
   developer: "refused",
-  platformAdmin: "refused",
 };
 
-/** An add-on route of the JSON API: 405 for GET, the owner and member admins for PUT. */
+/** An add-on route of the JSON API: 405 for GET, the owner, member admins and support for PUT. */
 const addonApiRow = (file: string, path: string, body: (f: Fixture) => unknown): Row => ({
   file,
   cases: [
@@ -422,7 +425,7 @@ const addonApiRow = (file: string, path: string, body: (f: Fixture) => unknown):
       name: `PUT ${path} on A`,
       fn: "action",
       request: (f) => ({ path, method: "PUT", json: body(f) }),
-      expect: allow(["admin", "owner"]),
+      expect: MANAGERS,
     },
   ],
 });
@@ -872,6 +875,17 @@ const ROWS: Row[] = [
     action: "enable",
     chromaticProjectToken: "chpt_0123456789",
   })),
+  {
+    file: "api.app.e2e-test-runs.ts",
+    cases: [
+      {
+        name: "GET the runs of A's site repository",
+        fn: "loader",
+        request: (f) => ({ path: `/api/app/e2e-test-runs?repo=${f.a.repo}` }),
+        expect: VIEWERS,
+      },
+    ],
+  },
   {
     file: "api.app.domains.ts",
     cases: [
@@ -1408,6 +1422,26 @@ const ROWS: Row[] = [
         }),
         expect: MEMBERS,
       },
+      {
+        name: "POST Dev Console (JSON)",
+        fn: "action",
+        request: (f) => ({
+          path: "/resources/studio-launch",
+          form: { studioId: f.a.studioId, target: "dev-console" },
+          headers: { Accept: "application/json" },
+        }),
+        expect: allow(["developer", "admin", "owner", "platformAdmin"]),
+      },
+      {
+        name: "POST Theme Preview (JSON)",
+        fn: "action",
+        request: (f) => ({
+          path: "/resources/studio-launch",
+          form: { studioId: f.a.studioId, target: "theme-preview" },
+          headers: { Accept: "application/json" },
+        }),
+        expect: allow(["developer", "admin", "owner", "platformAdmin"]),
+      },
     ],
   },
   {
@@ -1667,6 +1701,22 @@ const CROSS: CrossCase[] = [
       form: { studioId: f.b.studioId },
       headers: { Accept: "application/json" },
     }),
+  },
+  {
+    name: "Dev Console of B",
+    file: "resources.studio-launch.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/resources/studio-launch",
+      form: { studioId: f.b.studioId, target: "dev-console" },
+      headers: { Accept: "application/json" },
+    }),
+  },
+  {
+    name: "End To End Tests runs of B's repository",
+    file: "api.app.e2e-test-runs.ts",
+    fn: "loader",
+    request: (f) => ({ path: `/api/app/e2e-test-runs?repo=${f.b.repo}` }),
   },
   {
     name: "autologin splash of B",

@@ -116,7 +116,7 @@ describe.each(routeFiles)("%s", (file) => {
         const params = paramsOf(file, fill);
         if (mod.loader) {
           const query =
-            "?cursor=%%%garbage&limit=-5&q=%00%FF&page=abc&dialog=<script>&redirectTo=//evil.example";
+            "?cursor=%%%garbage&limit=-5&q=%00%FF&page=abc&dialog=<script>&redirectTo=//evil.example&repo=..%2F..%00";
           const res = await call(mod.loader as never, makeRequest(url + query, { cookie }), params);
           expectNot500(res, `${actor} GET ${url}`);
         }

@@ -50,12 +50,17 @@ describe("launch token", () => {
   });
 });
 
-async function launch(cookie: string | undefined, studioId: string, json = false) {
+async function launch(
+  cookie: string | undefined,
+  studioId: string,
+  json = false,
+  target?: "theme-preview" | "dev-console" | "console",
+) {
   return call(
     launchAction,
     makeRequest("/resources/studio-launch", {
       cookie,
-      form: { studioId },
+      form: target ? { studioId, target } : { studioId },
       headers: json ? { Accept: "application/json" } : {},
     }),
   );
@@ -108,6 +113,57 @@ describe("'Take me to Studio'", () => {
       .set({ studioSanityId: null, studioUrl: null })
       .where(eq(projects.id, project._id));
     expect((await launch(await sessionCookie(owner.id), project.studioId, true)).status).toBe(409);
+  });
+});
+
+describe("Theme Preview and Dev Console", () => {
+  it("open the studio's tool at once for developers, admins and the owner", async () => {
+    const owner = await createUser();
+    const project = await provisionedProject(owner);
+    await db().update(projects).set({ schemaVersion: 6 }).where(eq(projects.id, project._id));
+    const developer = await createUser();
+    await addMember(project._id, developer, "developer");
+    const [row] = await db().select().from(projects).where(eq(projects.id, project._id));
+
+    for (const [who, target] of [
+      [owner, "theme-preview"],
+      [developer, "dev-console"],
+    ] as const) {
+      const res = await launch(await sessionCookie(who.id), project.studioId, false, target);
+      expect(res.status).toBe(302);
+      const token = tokenOf(locationOf(res)!);
+      expect(verifyLaunchToken(token)).toMatchObject({ studioId: project.studioId, target });
+      // No splash: straight to the tool under the studio's address.
+      const opened = await autologin(project.studioId, token);
+      expect(opened).toHaveRedirect(`${row.studioUrl!.replace(/\/+$/, "")}/${target}`);
+    }
+    // The studio's own token still opens the splash.
+    const studio = tokenOf(
+      locationOf(await launch(await sessionCookie(owner.id), project.studioId))!,
+    );
+    expect(verifyLaunchToken(studio).target).toBe("studio");
+  });
+
+  it("refuses editors, an unknown target, and Theme Preview below schema version 6", async () => {
+    const owner = await createUser();
+    const project = await provisionedProject(owner);
+    const editor = await createUser();
+    await addMember(project._id, editor, "editor");
+    const editorCookie = await sessionCookie(editor.id);
+    expect((await launch(editorCookie, project.studioId, true, "dev-console")).status).toBe(403);
+    // An editor's studio token cannot be turned into a tool's: the target is signed.
+    const token = createLaunchToken(asUser(editor), project, Date.now(), "dev-console");
+    expect((await autologin(project.studioId, token)).status).toBe(403);
+
+    const ownerCookie = await sessionCookie(owner.id);
+    expect((await launch(ownerCookie, project.studioId, true, "console")).status).toBe(400);
+    await db().update(projects).set({ schemaVersion: 5 }).where(eq(projects.id, project._id));
+    const gated = await launch(ownerCookie, project.studioId, true, "theme-preview");
+    expect(gated.status).toBe(409);
+    expect(await gated.json()).toMatchObject({
+      error: "Theme Preview needs StackShift version 6 or later.",
+    });
+    expect((await launch(ownerCookie, project.studioId, true, "dev-console")).status).toBe(200);
   });
 });
 

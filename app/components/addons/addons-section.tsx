@@ -5,7 +5,9 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { ADDONS, isAddonKey } from "~/services/addon-catalog";
 import type { AddonsView } from "~/services/addons.server";
-import { SCHEMA_VERSION_THEME_PREVIEW, upgradeRequired } from "~/services/project-status";
+import { relativeTime } from "~/components/activity/activity-log";
+import { LaunchStudioButton } from "~/components/studio/launch-studio-button";
+import type { TestRunsView } from "~/services/test-runs.server";
 import { LazyAddonDialog } from "./addon-dialog.lazy";
 
 /**
@@ -16,12 +18,13 @@ import { LazyAddonDialog } from "./addon-dialog.lazy";
  */
 export function AddonsSection({
   studioId,
-  schemaVersion,
   view,
+  now,
 }: {
   studioId: string;
-  schemaVersion: number;
   view: AddonsView;
+  /** The loader's clock, so the server's and the browser's "x hours ago" agree. */
+  now: string;
 }) {
   const [searchParams] = useSearchParams();
   const location = useLocation();
@@ -47,6 +50,9 @@ export function AddonsSection({
                     <UpgradeBadge required={card.requires} /> Needs StackShift version{" "}
                     {card.requires} or later.
                   </p>
+                ) : null}
+                {card.key === "endToEndTests" && view.testRuns ? (
+                  <TestRuns runs={view.testRuns} now={now} />
                 ) : null}
               </div>
               {view.canToggle && !(card.requires && !card.enabled) ? (
@@ -74,12 +80,22 @@ export function AddonsSection({
             </li>
           );
         })}
-        <li className="flex flex-wrap items-center gap-2 py-3">
-          <span className="flex-1 font-medium">Theme Preview</span>
-          {upgradeRequired(schemaVersion, SCHEMA_VERSION_THEME_PREVIEW) ? (
-            <UpgradeBadge required={SCHEMA_VERSION_THEME_PREVIEW} />
-          ) : null}
-        </li>
+        <ToolRow
+          studioId={studioId}
+          target="theme-preview"
+          label="Theme Preview"
+          description="The site with the theme settings you are editing, before you publish them."
+          allowed={view.tools.themePreview}
+          requires={view.tools.themePreviewRequires}
+        />
+        <ToolRow
+          studioId={studioId}
+          target="dev-console"
+          label="Dev Console"
+          description="The studio's developer tools: queries, schema and the site's configuration."
+          allowed={view.tools.devConsole}
+          requires={null}
+        />
       </ul>
       {confirming && view.canToggle ? (
         <LazyAddonDialog
@@ -91,5 +107,121 @@ export function AddonsSection({
         />
       ) : null}
     </Section>
+  );
+}
+
+/**
+ * Theme Preview and Dev Console: a launch button (a new window through a two-minute signed link,
+ * as the studio opens) for those who may; the reason when the project's version is too old.
+ */
+function ToolRow({
+  studioId,
+  target,
+  label,
+  description,
+  allowed,
+  requires,
+}: {
+  studioId: string;
+  target: "theme-preview" | "dev-console";
+  label: string;
+  description: string;
+  allowed: boolean;
+  requires: number | null;
+}) {
+  return (
+    <li className="flex flex-wrap items-start gap-3 py-3">
+      <div className="min-w-0 flex-1">
+        <p className="font-medium">{label}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{description}</p>
+        {requires ? (
+          <p className="mt-1 text-sm">
+            <UpgradeBadge required={requires} /> Needs StackShift version {requires} or later.
+          </p>
+        ) : null}
+      </div>
+      {allowed && !requires ? (
+        <LaunchStudioButton
+          studioId={studioId}
+          target={target}
+          label={`Open ${label}`}
+          variant="secondary"
+        />
+      ) : null}
+    </li>
+  );
+}
+
+const CONCLUSION_TONE: Record<string, "green" | "red" | "gray" | "yellow"> = {
+  success: "green",
+  failure: "red",
+  timed_out: "red",
+  cancelled: "gray",
+  skipped: "gray",
+};
+
+/** The latest runs of the site repository's workflows, or why there are none. */
+function TestRuns({ runs, now }: { runs: TestRunsView; now: string }) {
+  if (runs.error !== null) {
+    return (
+      <div role="status" className="mt-2 rounded-md bg-yellow-50 p-3 text-sm dark:bg-yellow-950">
+        <p className="font-medium">{runs.error}</p>
+        <p className="text-slate-700 dark:text-slate-200">
+          Check that the site&apos;s repository
+          {runs.repo ? ` (${runs.repo})` : ""} has the Playwright GitHub workflow, then try again.
+        </p>
+      </div>
+    );
+  }
+  if (runs.runs.length === 0) {
+    return <p className="mt-2 text-sm">No runs yet in {runs.repo}.</p>;
+  }
+  const reference = new Date(now);
+  return (
+    <table className="mt-2 w-full text-left text-sm">
+      <caption className="sr-only">Latest End To End Tests runs of {runs.repo}</caption>
+      <thead>
+        <tr className="text-slate-600 dark:text-slate-300">
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Run
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Branch
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Result
+          </th>
+          <th scope="col" className="py-1 font-medium">
+            Updated
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.runs.map((run) => (
+          <tr key={run.id} className="border-t border-slate-200 dark:border-slate-800">
+            <td className="py-1 pr-2">
+              <a
+                href={run.url}
+                target="_blank"
+                rel="noreferrer"
+                className="text-brand underline-offset-2 hover:underline"
+              >
+                {run.title}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </td>
+            <td className="py-1 pr-2">{run.branch ?? "-"}</td>
+            <td className="py-1 pr-2">
+              <Badge tone={CONCLUSION_TONE[run.conclusion ?? ""] ?? "yellow"}>
+                {run.conclusion ?? run.status.replace("_", " ")}
+              </Badge>
+            </td>
+            <td className="py-1">
+              <time dateTime={run.updatedAt}>{relativeTime(run.updatedAt, reference)}</time>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

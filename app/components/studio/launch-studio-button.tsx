@@ -19,9 +19,16 @@ type LaunchToast = { id: number; ok: boolean; title: string; description?: strin
  */
 export function LaunchStudioButton({
   studioId,
+  target = "studio",
+  label = "Take me to Studio",
+  variant,
   className = "",
 }: {
   studioId: string;
+  /** The studio, or one of its tools (Theme Preview, Dev Console). */
+  target?: "studio" | "theme-preview" | "dev-console";
+  label?: string;
+  variant?: "primary" | "secondary";
   className?: string;
 }) {
   const hydrated = useHydrated();
@@ -54,7 +61,7 @@ export function LaunchStudioButton({
       const response = await fetch(STUDIO_LAUNCH_ACTION, {
         method: "POST",
         headers: { Accept: "application/json" },
-        body: new URLSearchParams({ studioId }),
+        body: new URLSearchParams({ studioId, target }),
       });
       const body = (await response.json().catch(() => null)) as {
         url?: unknown;
@@ -83,8 +90,9 @@ export function LaunchStudioButton({
         onSubmit={hydrated ? launch : undefined}
       >
         <input type="hidden" name="studioId" value={studioId} />
-        <Button type="submit" disabled={busy} className={className}>
-          Take me to Studio
+        {target === "studio" ? null : <input type="hidden" name="target" value={target} />}
+        <Button type="submit" disabled={busy} variant={variant} className={className}>
+          {label}
           <span className="sr-only"> (opens in a new window)</span>
         </Button>
       </form>

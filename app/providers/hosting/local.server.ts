@@ -417,7 +417,9 @@ export function createLocalHosting(name: HostingProviderName): HostingProvider {
           provider: name,
           name: siteName,
           idempotencyKey,
-          repoUrl: repoUrl ?? (template ? `https://github.com/${template}` : null),
+          // Each local site has a repository of its own unless a template is configured (the
+          // End To End Tests card reads its runs; a `missing-` name has none).
+          repoUrl: repoUrl ?? `https://github.com/${template ?? `stackshift-sites/${siteName}`}`,
         })
         .onConflictDoNothing({ target: [localSites.provider, localSites.idempotencyKey] });
       const [row] = await db()

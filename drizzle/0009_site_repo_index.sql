@@ -1,0 +1,1 @@
+CREATE INDEX "projects_site_repo_idx" ON "projects" USING btree (lower(("site_details" -> 'build_settings' ->> 'repo_url')));
