@@ -12,7 +12,8 @@ export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 export const AUTO_DEPLOY_PORT = E2E_PORT + 1;
 /**
  * A third server for the picker's 120 projects: their provisioning and deployment jobs keep its
- * queue busy for minutes, which must not delay the other tests' projects on the first two.
+ * queue busy for minutes, which must not delay the other tests' projects on the first two. Its
+ * projects start at StackShift version 3.
  */
 export const PICKER_PORT = E2E_PORT + 2;
 export const MAIL_DIR = path.join(os.tmpdir(), `stackshift-e2e-mail-${E2E_PORT}`);
@@ -118,6 +119,9 @@ export default defineConfig({
         DATA_DIR: PICKER_DATA_DIR,
         AUTO_DEPLOY_AFTER_MINUTES: "15",
         LOCAL_DEPLOY_STEP_SECONDS: "1",
+        // New projects here start at StackShift version 3, below the gated cards (4 and 6), so
+        // a platform admin can raise one from its Settings page (project-tools.spec.ts).
+        SITE_SCHEMA_VERSION: "3",
       },
     },
   ],

@@ -55,6 +55,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "gpt.enabled": "GPT enabled",
   "gpt.disabled": "GPT disabled",
   "domains.set": "Custom domain set",
+  "project.schemaVersion.raised": "StackShift version raised",
   "domains.reverted": "Custom domain reverted",
   "support.viewed": "Support access",
   "support.changed": "Support access",

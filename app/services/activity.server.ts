@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   "gpt.disabled",
   "domains.set",
   "domains.reverted",
+  "project.schemaVersion.raised",
   "support.viewed",
   "support.changed",
 ] as const;

@@ -33,6 +33,7 @@
  *   addons.toggle          -     -        -       -       -       x     x    x    (6)
  *   payments.add           -     -        -       -       -       x     x    x    (7)
  *   payments.remove        -     -        -       -       -       x     x    x    (7)
+ *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
  *
@@ -65,6 +66,9 @@
  *     admins: we give both to the owner, member admins and platform admins, the people who
  *     manage money.
  * (8) Not about one project: `can` answers them from the flag alone.
+ * (9) Raising a project's schema version records that its site now runs a newer StackShift
+ *     template (the gates of the cards and Domain Settings follow it); the platform upgrades
+ *     sites, so the platform admins record it.
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -100,6 +104,7 @@ export const ACTIONS = [
   "addons.toggle",
   "payments.add",
   "payments.remove",
+  "schema.raise",
   "sitetype.choose",
   "requests.manage",
 ] as const;
@@ -139,6 +144,7 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "addons.toggle": { kinds: ["admin", "owner"], pa: true },
   "payments.add": { kinds: ["admin", "owner"], pa: true },
   "payments.remove": { kinds: ["admin", "owner"], pa: true },
+  "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
 };
@@ -174,6 +180,7 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "members.change-role": "changed a member's role",
   "domain.edit": "changed the domain",
   "addons.toggle": "changed an add-on",
+  "schema.raise": "raised the StackShift version",
   "payments.add": "added a payment account",
   "payments.remove": "removed a payment account",
 };
@@ -352,6 +359,7 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "payments.remove": "Only admins can remove payment accounts",
   "sitetype.choose": "Only platform admins can choose the site type",
   "requests.manage": "Only platform admins can manage requests",
+  "schema.raise": "Only platform admins can raise the StackShift version",
 };
 
 /** Throws unless `actor` may do `action` (NotFound when the project is hidden from them). */

@@ -61,9 +61,10 @@ const EXPECTED: Record<Action, string> = {
   "domain.edit": "       -    -    -    -    -    x    x    x    x",
   "theme.preview": "     -    -    -    -    x    x    x    x    x",
   "devconsole.launch": " -    -    -    -    x    x    x    x    x",
-  "addons.toggle": "     -    -    -    -    -    x    x    -    -",
+  "addons.toggle": "     -    -    -    -    -    x    x    x    x",
   "payments.add": "      -    -    -    -    -    x    x    x    x",
   "payments.remove": "   -    -    -    -    -    x    x    x    x",
+  "schema.raise": "      -    -    -    -    -    -    -    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",
 };
@@ -129,7 +130,11 @@ describe("assertCan", () => {
     expect(() => assertCan(ACTORS.admin, "requests.manage")).toThrow(ForbiddenError);
     // Support sees the project but does not build or edit the customer's content.
     expect(() => assertCan(ACTORS.platformAdmin, "project.deploy")).toThrow(ForbiddenError);
-    expect(() => assertCan(ACTORS.platformAdmin, "addons.toggle")).toThrow(ForbiddenError);
+    expect(() => assertCan(ACTORS.platformAdmin, "studio.launch")).toThrow(ForbiddenError);
+    // The schema version is the platform's to raise, not the owner's.
+    expect(() => assertCan(ACTORS.owner, "schema.raise")).toThrow(
+      "Only platform admins can raise the StackShift version",
+    );
   });
 
   it("lets invited members respond to their invitation although they cannot view", () => {

@@ -4,7 +4,7 @@ import { createProject } from "./support/members";
 
 /**
  * Issue 12 part 3, once with JavaScript and once without: the owner switches GPT on and off
- * through its confirmation; Visual Tests asks for the Chromatic project token the first time and
+ * through its confirmation, and Ecommerce, AI Newsletter and Social Media on; Visual Tests asks for the Chromatic project token the first time and
  * says what is wrong with a bad one ('Invalid token format'); the Activity Log shows the changes.
  */
 
@@ -50,6 +50,20 @@ test("an owner switches add-ons through their confirmation, and sets Visual Test
     "aria-checked",
     "false",
   );
+
+  // The other plain add-ons: each through its confirmation.
+  for (const label of ["Ecommerce", "AI Newsletter", "Social Media"]) {
+    await addons(page).getByRole("switch", { name: label }).click();
+    await page
+      .getByRole("alertdialog", { name: `Enable ${label}?` })
+      .getByRole("button", { name: "Yes, enable" })
+      .click();
+    await expect(toast(page, `${label} enabled for ${projectName}.`)).toBeVisible();
+    await expect(addons(page).getByRole("switch", { name: label })).toHaveAttribute(
+      "aria-checked",
+      "true",
+    );
+  }
 
   // Visual Tests: the token dialog, a bad token, then a good one.
   await addons(page).getByRole("switch", { name: "Visual Tests" }).click();

@@ -31,6 +31,7 @@ import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { User } from "~/services/accounts.server";
 import { createProject } from "~/services/projects.server";
 import { primaryProvider } from "~/services/provisioning.server";
+import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
 import { createLaunchToken } from "~/services/studio.server";
 import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
@@ -242,6 +243,7 @@ async function baseline(f: Fixture) {
       studioCreationStatus: "success",
       deployRetryCount: 0,
       permanentErrorAt: null,
+      schemaVersion: LATEST_SCHEMA_VERSION,
     })
     .where(eq(projects.id, f.a.id));
   // Project B's deployment failed, so retrying it would be possible for its own members.
@@ -772,7 +774,25 @@ const ROWS: Row[] = [
   sectionRow("analytics"),
   sectionRow("forms"),
   sectionRow("newsletter"),
-  sectionRow("settings"),
+  {
+    ...sectionRow("settings"),
+    cases: [
+      ...sectionRow("settings").cases,
+      {
+        name: "POST raise A's StackShift version",
+        fn: "action",
+        setup: async (f) => {
+          await db().update(projects).set({ schemaVersion: 3 }).where(eq(projects.id, f.a.id));
+        },
+        request: (f) => ({
+          path: `/sites/settings/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "schema-version", schemaVersion: "6" },
+        }),
+        expect: allow(["platformAdmin"]),
+      },
+    ],
+  },
   sectionRow("social-media"),
   sectionRow("website"),
   {

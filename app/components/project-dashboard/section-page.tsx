@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { PROJECT_SECTIONS, ProjectNav, type ProjectSection } from "./project-nav";
 import { ProjectFacts } from "./project-sections";
 import type { ProjectView } from "./project-view";
@@ -24,9 +25,12 @@ export function sectionLabel(section: ProjectSection) {
 export function ProjectSectionPage({
   section,
   project,
+  children,
 }: {
   section: ProjectSection;
   project: ProjectView;
+  /** What the page already has, above the note about the rest. */
+  children?: ReactNode;
 }) {
   const label = sectionLabel(section);
   return (
@@ -37,6 +41,7 @@ export function ProjectSectionPage({
         <h1 className="text-2xl font-semibold">{label}</h1>
         <StatusBadges badge={project.badge} live={project.live} upgradeTo={project.upgradeTo} />
       </header>
+      {children}
       <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700 dark:bg-slate-900 dark:text-slate-200">
         {COMING[section]} will be here in a later release. Meanwhile, this is what the project
         knows.

@@ -2,6 +2,7 @@ import {
   useId,
   type InputHTMLAttributes,
   type ReactNode,
+  type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
 
@@ -19,14 +20,25 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] | nul
 
 type Common = { label: ReactNode; errors?: string[] | null; hint?: ReactNode };
 
-/** A labelled input with its error message beside it (aria-describedby ties them together). */
-export function Field({
+/** The attributes that tie a control to its label, hint and error message. */
+type ControlProps = {
+  id: string;
+  className: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+};
+
+/**
+ * The frame every field shares: the label, the control (`render` gets the attributes that tie it
+ * to its label and messages), the hint and the error message.
+ */
+function FieldFrame({
   label,
   errors,
   hint,
   id,
-  ...props
-}: Common & InputHTMLAttributes<HTMLInputElement>) {
+  render,
+}: Common & { id?: string; render: (control: ControlProps) => ReactNode }) {
   const fallback = useId();
   const inputId = id ?? fallback;
   const errorId = `${inputId}-error`;
@@ -37,15 +49,13 @@ export function Field({
       <label htmlFor={inputId} className="block text-sm font-medium">
         {label}
       </label>
-      <input
-        id={inputId}
-        className={inputClass}
-        aria-invalid={invalid || undefined}
-        aria-describedby={
-          [invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined
-        }
-        {...props}
-      />
+      {render({
+        id: inputId,
+        className: inputClass,
+        "aria-invalid": invalid || undefined,
+        "aria-describedby":
+          [invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined,
+      })}
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-500">
           {hint}
@@ -56,6 +66,25 @@ export function Field({
   );
 }
 
+/** A labelled input with its error message beside it (aria-describedby ties them together). */
+export function Field({
+  label,
+  errors,
+  hint,
+  id,
+  ...props
+}: Common & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame
+      label={label}
+      errors={errors}
+      hint={hint}
+      id={id}
+      render={(control) => <input {...control} {...props} />}
+    />
+  );
+}
+
 export function TextareaField({
   label,
   errors,
@@ -63,25 +92,33 @@ export function TextareaField({
   id,
   ...props
 }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const fallback = useId();
-  const inputId = id ?? fallback;
-  const errorId = `${inputId}-error`;
-  const invalid = Boolean(errors?.length);
   return (
-    <div>
-      <label htmlFor={inputId} className="block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={inputId}
-        className={inputClass}
-        aria-invalid={invalid || undefined}
-        aria-describedby={invalid ? errorId : undefined}
-        {...props}
-      />
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <FieldError id={errorId} errors={errors} />
-    </div>
+    <FieldFrame
+      label={label}
+      errors={errors}
+      hint={hint}
+      id={id}
+      render={(control) => <textarea {...control} {...props} />}
+    />
+  );
+}
+
+/** A labelled select with its error message beside it. */
+export function SelectField({
+  label,
+  errors,
+  hint,
+  id,
+  ...props
+}: Common & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <FieldFrame
+      label={label}
+      errors={errors}
+      hint={hint}
+      id={id}
+      render={(control) => <select {...control} {...props} />}
+    />
   );
 }
 

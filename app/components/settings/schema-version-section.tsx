@@ -1,0 +1,54 @@
+import { Form, useActionData } from "@remix-run/react";
+import { Section } from "~/components/project-dashboard/project-sections";
+import { Button } from "~/components/ui/button";
+import { FormError, SelectField } from "~/components/ui/field";
+import { SCHEMA_VERSION_INTENT } from "~/services/project-settings.schema";
+import type { SchemaVersionView } from "~/services/project-settings.server";
+import type { FormReply } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
+
+/**
+ * The project's StackShift version. Everyone who sees the project reads it; platform admins raise
+ * it once the site runs a newer template (a plain form: it works the same without JavaScript).
+ */
+export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
+  const reply = useActionData<FormReply>()?.result;
+  const busy = useIsPending({ intent: SCHEMA_VERSION_INTENT });
+  const errors = reply?.error ?? {};
+  const choices = Array.from(
+    { length: view.latest - view.current },
+    (_, i) => view.current + i + 1,
+  );
+  return (
+    <Section id="schema-version" title="StackShift version">
+      <p className="text-sm">
+        This project runs StackShift version <strong>{view.current}</strong>
+        {view.current >= view.latest ? ", the latest." : ` (the latest is ${view.latest}).`}
+      </p>
+      {view.canRaise ? (
+        <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value={SCHEMA_VERSION_INTENT} />
+          <FormError message={errors[""]?.[0]} />
+          <div className="w-40">
+            <SelectField
+              label="Raise to version"
+              name="schemaVersion"
+              defaultValue={String(view.latest)}
+              errors={errors.schemaVersion}
+              hint="Once the site runs it. It cannot be lowered again."
+            >
+              {choices.map((version) => (
+                <option key={version} value={version}>
+                  {version}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <Button type="submit" disabled={busy}>
+            Raise version
+          </Button>
+        </Form>
+      ) : null}
+    </Section>
+  );
+}
