@@ -4,8 +4,9 @@ import { createProject } from "./support/members";
 
 /**
  * Issue 12 part 3, once with JavaScript and once without: the owner switches GPT on and off
- * through its confirmation, and Ecommerce, AI Newsletter and Social Media on; Visual Tests asks for the Chromatic project token the first time and
- * says what is wrong with a bad one ('Invalid token format'); the Activity Log shows the changes.
+ * through its confirmation, and Ecommerce, AI Newsletter and Social Media on; Visual Tests asks
+ * for the Chromatic project token the first time and says what is wrong with a bad one ('Invalid
+ * token format'); the Activity Log shows the changes. End To End Tests: project-tools.spec.ts.
  */
 
 const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();

@@ -1,7 +1,13 @@
 import type { Page } from "@playwright/test";
 import { AUTO_DEPLOY_PORT, PICKER_PORT } from "../../playwright.config";
 import { expect, jsDisabled, test } from "./support/fixtures";
-import { adminAccount, createProject, reloadUntil, uniqueName } from "./support/lifecycle";
+import {
+  adminAccount,
+  createProject,
+  createProjectsThroughApi,
+  reloadUntil,
+  uniqueName,
+} from "./support/lifecycle";
 
 /**
  * Issue 9, parts 1 and 4, once with JavaScript and once without: a new project's entry in the
@@ -85,18 +91,7 @@ test("the picker counts its matches and reaches the 120th of 120 projects with L
   // picker (newest first) lists it 120th.
   const prefix = uniqueName(testInfo, "Picker");
   const origin = `http://localhost:${PICKER_PORT}`;
-  const numbers = Array.from({ length: 120 }, (_, i) => String(i + 1).padStart(3, "0"));
-  for (const n of numbers) {
-    const res = await page.request.post("/api/app/create", {
-      headers: { Origin: origin },
-      data: {
-        name: `${prefix} ${n}`,
-        siteType: "business",
-        idempotencyKey: `${prefix.replace(/\s+/g, "-")}-${n}`,
-      },
-    });
-    expect(res.status(), `create ${n}`).toBe(201);
-  }
+  await createProjectsThroughApi(page, origin, prefix, 120, 3);
   const projectLink = (scope: ReturnType<Page["getByRole"]>, n: string) =>
     scope.getByRole("link", { name: new RegExp(`^${prefix} ${n}\\b`) });
 

@@ -658,6 +658,52 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "_app.sites.integrations._index.tsx",
+    cases: [
+      {
+        name: "GET /sites/integrations (the catalogue)",
+        fn: "loader",
+        request: () => ({ path: "/sites/integrations" }),
+        expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
+    file: "_app.sites.integrations.$integrationId.tsx",
+    cases: [
+      {
+        name: "GET /sites/integrations/payments (the projects to configure)",
+        fn: "loader",
+        request: () => ({
+          path: "/sites/integrations/payments",
+          params: { integrationId: "payments" },
+        }),
+        expect: SIGNED_IN,
+        // Project A is listed for its owner and members, and platform admins (support).
+        check: async (res, actor, f) => {
+          if (res.status !== 200) return;
+          const body = (await res.clone().json()) as { data: { configure: string }[] };
+          const listed = body.data.some((p) => p.configure.includes(`/${f.a.studioId}`));
+          expect(listed, `${actor} sees project A`).toBe(VIEWERS[actor] === "allow");
+        },
+      },
+    ],
+  },
+  {
+    file: "studios.integrations.$integrationId.$studioId.($adminUserId).tsx",
+    cases: [
+      {
+        name: "GET Configure payments on A",
+        fn: "loader",
+        request: (f) => ({
+          path: `/studios/integrations/payments/${f.a.studioId}`,
+          params: { integrationId: "payments", studioId: f.a.studioId },
+        }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
     file: "_app.sites.$studioId_.activity.tsx",
     cases: [
       {
@@ -1737,6 +1783,15 @@ const CROSS: CrossCase[] = [
     file: "api.app.e2e-test-runs.ts",
     fn: "loader",
     request: (f) => ({ path: `/api/app/e2e-test-runs?repo=${f.b.repo}` }),
+  },
+  {
+    name: "Configure an integration on B",
+    file: "studios.integrations.$integrationId.$studioId.($adminUserId).tsx",
+    fn: "loader",
+    request: (f) => ({
+      path: `/studios/integrations/social-accounts/${f.b.studioId}`,
+      params: { integrationId: "social-accounts", studioId: f.b.studioId },
+    }),
   },
   {
     name: "autologin splash of B",

@@ -1,3 +1,4 @@
+import { INTEGRATIONS } from "~/services/integration-catalog";
 import type { ReactNode } from "react";
 import { LocalDate } from "~/components/local-date";
 import { statusLabel } from "~/components/projects/project-status";
@@ -26,14 +27,23 @@ export function Section({
   );
 }
 
-export function ComingSoon({ children }: { children: ReactNode }) {
-  return <p className="text-sm text-slate-600 dark:text-slate-300">{children}</p>;
-}
-
+/**
+ * What the project has connected, per integration of the catalogue. Nothing can be connected
+ * yet: each integration says so, and its row gains the connected accounts when it can be.
+ */
 export function ActiveIntegrations() {
   return (
     <Section id="active-integrations" title="Active Integrations">
-      <ComingSoon>Coming soon: the integrations connected to this project.</ComingSoon>
+      <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+        {INTEGRATIONS.map((entry) => (
+          <li key={entry.slug} className="py-3">
+            <p className="font-medium">{entry.name}</p>
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {entry.slug === "payments" ? "No Stripe account connected." : "No account linked."}
+            </p>
+          </li>
+        ))}
+      </ul>
     </Section>
   );
 }

@@ -1,7 +1,8 @@
-import { Form, Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Button, ButtonLink } from "~/components/ui/button";
-import { Spinner } from "~/components/ui/spinner";
+import { Link, useLocation } from "@remix-run/react";
+import { useCallback, useEffect, useRef } from "react";
+import { LoadMoreLink, OlderPagesNote, useMorePages } from "~/components/lists/more-pages";
+import { listUrl, SearchBox } from "~/components/lists/search-box";
+import { ButtonLink } from "~/components/ui/button";
 import { SITE_TYPE_LABEL } from "~/services/site-types";
 import type { ProjectSummary } from "~/services/projects.server";
 import { LocalDate } from "~/components/local-date";
@@ -35,13 +36,6 @@ const ROLE_LABEL: Record<ProjectSummary["role"], string> = {
 
 /** The scope parameter as it goes in a URL: only "all" is written. */
 const scopeParam = (scope: ProjectListData["scope"]) => (scope === "all" ? "all" : null);
-
-function listUrl(base: string, params: Record<string, string | null | undefined>) {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value != null) search.set(key, value);
-  const text = search.toString();
-  return text ? `${base}?${text}` : base;
-}
 
 /** The project list of / and /sites: search, infinite list, empty states, 'Create New'. */
 export function ProjectListPage({ page }: { page: ProjectListData }) {
@@ -103,94 +97,41 @@ function ScopeFilter({ scope }: { scope: ProjectListData["scope"] }) {
 }
 
 function SearchForm({ query, scope }: { query: string; scope: ProjectListData["scope"] }) {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const [value, setValue] = useState(query);
-
-  // Back/forward to another search shows that search in the box.
-  const shown = useRef(query);
-  useEffect(() => {
-    if (shown.current !== query) setValue(query);
-    shown.current = query;
-  }, [query]);
-
-  // Compared with the URL, not the server's normalised query, so a search is sent once.
-  const searched = (new URLSearchParams(location.search).get("q") ?? "").trim();
-  useEffect(() => {
-    if (value.trim() === searched) return;
-    const timer = setTimeout(() => {
-      navigate(listUrl(location.pathname, { scope: scopeParam(scope), q: value.trim() || null }), {
-        replace: true,
-        preventScrollReset: true,
-      });
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [value, searched, navigate, location.pathname, scope]);
-
   return (
-    <Form method="get" role="search" className="flex max-w-xl gap-2">
-      {scope === "all" ? <input type="hidden" name="scope" value="all" /> : null}
-      <label htmlFor="project-search" className="sr-only">
-        Search projects
-      </label>
-      <input
-        id="project-search"
-        type="search"
-        name="q"
-        value={value}
-        onChange={(event) => setValue(event.currentTarget.value.toLowerCase())}
-        placeholder="Find project"
-        autoComplete="off"
-        maxLength={200}
-        className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand dark:border-slate-700 dark:bg-slate-900"
-      />
-      <Button type="submit" variant="secondary">
-        Search
-      </Button>
-    </Form>
+    <SearchBox
+      id="project-search"
+      query={query}
+      label="Search projects"
+      placeholder="Find project"
+      debounceMs={SEARCH_DEBOUNCE_MS}
+      keep={{ scope: scopeParam(scope) }}
+    />
   );
 }
 
 function ProjectList({ page, createHref }: { page: ProjectListData; createHref: string }) {
   const location = useLocation();
-  const fetcher = useFetcher<ProjectListData>();
-  const [more, setMore] = useState<ProjectListData[]>([]);
-
-  // Each fetched page is kept by its cursor, so a revalidated page replaces itself.
-  useEffect(() => {
-    const next = fetcher.data;
-    if (!next?.cursor || next.query !== page.query || next.scope !== page.scope) return;
-    setMore((pages) => {
-      const at = pages.findIndex((p) => p.cursor === next.cursor);
-      if (at === -1) return [...pages, next];
-      const copy = [...pages];
-      copy[at] = next;
-      return copy;
-    });
-  }, [fetcher.data, page.query, page.scope]);
-
-  const projects = useMemo(() => {
-    const seen = new Set<string>();
-    return [page, ...more]
-      .flatMap((p) => p.data)
-      .filter((project) => !seen.has(project.id) && Boolean(seen.add(project.id)));
-  }, [page, more]);
-  const nextCursor = more.length ? more[more.length - 1].nextCursor : page.nextCursor;
-  const loading = fetcher.state !== "idle";
-
-  const loadMore = useCallback(() => {
-    if (!nextCursor || fetcher.state !== "idle") return;
-    if (more.some((p) => p.cursor === nextCursor)) return;
-    // ?index makes the fetcher call the index route's loader, not its parent's.
-    fetcher.load(
+  const urlFor = useCallback(
+    (cursor: string) =>
+      // ?index makes the fetcher call the index route's loader, not its parent's.
       listUrl(location.pathname, {
         index: "",
         scope: scopeParam(page.scope),
         q: page.query || null,
-        cursor: nextCursor,
+        cursor,
       }),
-    );
-  }, [nextCursor, fetcher, more, location.pathname, page.query, page.scope]);
+    [location.pathname, page.query, page.scope],
+  );
+  const {
+    items: projects,
+    nextCursor,
+    loading,
+    loadMore,
+  } = useMorePages<ProjectSummary, ProjectListData>(
+    page,
+    urlFor,
+    (next) => next.query === page.query && next.scope === page.scope,
+  );
 
   // Infinite scroll: load the next page when the end of the list comes into view.
   const sentinel = useRef<HTMLDivElement>(null);
@@ -249,18 +190,12 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
   return (
     <div className="space-y-4">
       {page.cursor ? (
-        <p className="text-sm">
-          Showing older projects.{" "}
-          <Link
-            to={listUrl(location.pathname, {
-              scope: scopeParam(page.scope),
-              q: page.query || null,
-            })}
-            className="text-brand underline"
-          >
-            Back to the newest projects
-          </Link>
-        </p>
+        <OlderPagesNote
+          newest={listUrl(location.pathname, {
+            scope: scopeParam(page.scope),
+            q: page.query || null,
+          })}
+        />
       ) : null}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
@@ -315,22 +250,18 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
         {nextCursor ? (
           // A link, so it works without JavaScript (renders the next page); with JavaScript it
           // appends the next page in place.
-          <Link
+          <LoadMoreLink
             to={listUrl(location.pathname, {
               scope: scopeParam(page.scope),
               q: page.query || null,
               cursor: nextCursor,
             })}
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-            aria-disabled={loading || undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              loadMore();
-            }}
+            loading={loading}
+            onLoad={loadMore}
+            loadingLabel="Loading more projects"
           >
-            {loading ? <Spinner label="Loading more projects" className="h-4 w-4" /> : null}
             Load more
-          </Link>
+          </LoadMoreLink>
         ) : null}
       </div>
     </div>

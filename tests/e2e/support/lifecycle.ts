@@ -87,3 +87,28 @@ export async function buildStateLabel(page: Page): Promise<string | null> {
       .find((l) => ["Ready", "Getting Ready", "In Progress", "Build Error"].includes(l)) ?? null
   );
 }
+
+/**
+ * Creates `count` business projects named `{prefix} {n}` (n zero-padded to `digits`, 1 the
+ * oldest) through the JSON API with the page's session, on the page's server `origin`.
+ */
+export async function createProjectsThroughApi(
+  page: Page,
+  origin: string,
+  prefix: string,
+  count: number,
+  digits = 2,
+) {
+  for (let i = 1; i <= count; i += 1) {
+    const n = String(i).padStart(digits, "0");
+    const res = await page.request.post("/api/app/create", {
+      headers: { Origin: origin },
+      data: {
+        name: `${prefix} ${n}`,
+        siteType: "business",
+        idempotencyKey: `${prefix.replace(/\s+/g, "-")}-${n}`,
+      },
+    });
+    expect(res.status(), `create ${n}`).toBe(201);
+  }
+}

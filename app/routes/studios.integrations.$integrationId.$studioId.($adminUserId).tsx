@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { NotFoundError } from "~/services/errors";
+import { integrationBySegment } from "~/services/integration-catalog";
+import { getProject } from "~/services/projects.server";
+import { notFound } from "~/utils/responses.server";
+import { requireUser } from "~/utils/session.server";
+
+/**
+ * {studios route}/integrations/{integrationId}/{studioId}[/{adminUserId}]: Configure on an
+ * integration's project list. With the local providers the dashboard serves it: the project's
+ * Active Integrations. Who may view the project may configure; a trailing user id must be the
+ * signed-in platform admin's own (anything else is 404, like a project they cannot see).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const integration = integrationBySegment(params.integrationId);
+  if (!integration) notFound();
+  if (params.adminUserId !== undefined && !(user.isAdmin && params.adminUserId === user.id)) {
+    notFound();
+  }
+  try {
+    const project = await getProject(user, params.studioId ?? "");
+    return redirect(`/sites/${project.studioId}#active-integrations`);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
