@@ -21,11 +21,10 @@ import {
 } from "~/routes/_app.sites.$studioId";
 import { TOKEN_MESSAGES } from "~/services/addon-catalog";
 import { ADDON_SYNC_JOB, syncAddon, type AddonsView } from "~/services/addons.server";
-import { resetEnv } from "~/utils/env.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { call, makeRequest } from "../helpers";
 import { toastOf } from "../setup/matchers";
-import { startVercelStandIn, type VercelStandIn } from "../stand-ins/vercel";
+import { startVercelStandIn, withLiveVercel, type VercelStandIn } from "../stand-ins/vercel";
 import { acceptedMember, actor, eventsOf, ownedProject, type Actor } from "./members-support";
 
 /** A project with its studio and its primary (Vercel) site at the local providers. */
@@ -220,11 +219,7 @@ describe("a hosting provider that fails", () => {
   });
 
   it("fails the job twice, then the site holds the variable the project's flag says", async () => {
-    process.env.PROVIDERS = "live";
-    process.env.VERCEL_TOKEN = standIn.token;
-    process.env.VERCEL_API_URL = standIn.url;
-    resetEnv();
-    try {
+    await withLiveVercel(standIn, async () => {
       const owner = await actor();
       const project = await ownedProject(owner);
       const site = await hostingProvider("vercel").createSite({
@@ -246,12 +241,7 @@ describe("a hosting provider that fails", () => {
       expect(env.map((e) => e.key)).toContain("STACKSHIFT_GPT_ENABLED");
       const [row] = await db().select().from(projects).where(eq(projects.id, project._id));
       expect(row.isGPT3Enabled).toBe(true);
-    } finally {
-      delete process.env.PROVIDERS;
-      delete process.env.VERCEL_TOKEN;
-      delete process.env.VERCEL_API_URL;
-      resetEnv();
-    }
+    });
   });
 });
 

@@ -27,7 +27,7 @@ import {
 import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest } from "../helpers";
 import { locationOf } from "../setup/matchers";
-import { startVercelStandIn, type VercelStandIn } from "../stand-ins/vercel";
+import { startVercelStandIn, withLiveVercel, type VercelStandIn } from "../stand-ins/vercel";
 import { acceptedMember, actor, eventsOf, ownedProject, type Actor } from "./members-support";
 
 /** A project whose primary site (Vercel, a business site) exists at the local provider. */
@@ -255,11 +255,7 @@ describe("a hosting provider that fails", () => {
   });
 
   it("keeps the change pending, and the job sets it at the provider once it answers", async () => {
-    process.env.PROVIDERS = "live";
-    process.env.VERCEL_TOKEN = standIn.token;
-    process.env.VERCEL_API_URL = standIn.url;
-    resetEnv();
-    try {
+    await withLiveVercel(standIn, async () => {
       const owner = await actor();
       const project = await projectWithSite(owner);
       const domain = `${unique()}.example`;
@@ -284,12 +280,7 @@ describe("a hosting provider that fails", () => {
       );
       expect(added.at(-1)?.body).toMatchObject({ name: domain });
       expect(await jobsNamed(DOMAIN_CHECK_JOB, domain)).not.toEqual([]);
-    } finally {
-      delete process.env.PROVIDERS;
-      delete process.env.VERCEL_TOKEN;
-      delete process.env.VERCEL_API_URL;
-      resetEnv();
-    }
+    });
   });
 });
 

@@ -32,6 +32,7 @@ import { RemoveProjectEnvResponseBody$inboundSchema } from "@vercel/sdk/models/r
 import { VerifyProjectDomainResponseBody$inboundSchema } from "@vercel/sdk/models/verifyprojectdomainop.js";
 import { startCountingDefaultToZeroValue } from "@vercel/sdk/types/defaultToZeroValue.js";
 import { startCountingUnrecognized } from "@vercel/sdk/types/unrecognized.js";
+import { resetEnv } from "~/utils/env.server";
 import { startStandInServer, type FailureRule, type Recorded, type Reply } from "./hosting-server";
 
 type ZodLike = {
@@ -692,3 +693,22 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
 }
 
 export type VercelStandIn = Awaited<ReturnType<typeof startVercelStandIn>>;
+
+/**
+ * Runs `body` with PROVIDERS=live and the Vercel adapter pointed at `standIn` (a fresh parsed
+ * environment), then puts the local providers back.
+ */
+export async function withLiveVercel(standIn: VercelStandIn, body: () => Promise<void>) {
+  process.env.PROVIDERS = "live";
+  process.env.VERCEL_TOKEN = standIn.token;
+  process.env.VERCEL_API_URL = standIn.url;
+  resetEnv();
+  try {
+    await body();
+  } finally {
+    delete process.env.PROVIDERS;
+    delete process.env.VERCEL_TOKEN;
+    delete process.env.VERCEL_API_URL;
+    resetEnv();
+  }
+}

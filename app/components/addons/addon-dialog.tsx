@@ -1,10 +1,9 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Link, useActionData, useFetcher, useLocation } from "@remix-run/react";
+import { useActionData, useFetcher, useLocation } from "@remix-run/react";
 import { useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
-import { Button, buttonClass } from "~/components/ui/button";
-import { Dialog } from "~/components/ui/dialog";
+import { Button } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError } from "~/components/ui/field";
 import { ADDONS, TOKEN_MESSAGES } from "~/services/addon-catalog";
 import { addonFormSchema } from "~/services/addons.schema";
@@ -28,7 +27,6 @@ export function AddonDialog({
   back: string;
   onClose: () => void;
 }) {
-  const hydrated = useHydrated();
   const location = useLocation();
   const fetcher = useFetcher<AddonActionData>();
   const actionData = useActionData<AddonActionData | undefined>();
@@ -115,19 +113,7 @@ export function AddonDialog({
           </div>
         ) : null}
         <div className="flex justify-end gap-3">
-          <Link
-            to={back}
-            replace
-            preventScrollReset
-            className={buttonClass("secondary")}
-            onClick={(event) => {
-              if (!hydrated) return;
-              event.preventDefault();
-              if (!busy) onClose();
-            }}
-          >
-            Cancel
-          </Link>
+          <DialogCancelLink back={back} busy={busy} onClose={onClose} />
           <Button type="submit" variant={enabling ? "primary" : "danger"} disabled={busy}>
             {busy ? "Saving..." : `Yes, ${verb.toLowerCase()}`}
           </Button>

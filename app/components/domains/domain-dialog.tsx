@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Link, useActionData, useFetcher, useLocation } from "@remix-run/react";
+import { useActionData, useFetcher, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { Button, buttonClass } from "~/components/ui/button";
-import { Dialog } from "~/components/ui/dialog";
+import { Button } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError } from "~/components/ui/field";
 import { normalizeDomain } from "~/services/domain-names";
 import { domainFormSchema } from "~/services/domains.schema";
@@ -105,19 +105,7 @@ export function DomainDialog({
           <FieldError id={fields.domain.errorId} errors={fields.domain.errors} />
         </div>
         <div className="flex justify-end gap-3">
-          <Link
-            to={back}
-            replace
-            preventScrollReset
-            className={buttonClass("secondary")}
-            onClick={(event) => {
-              if (!hydrated) return;
-              event.preventDefault();
-              if (!busy) onClose();
-            }}
-          >
-            Cancel
-          </Link>
+          <DialogCancelLink back={back} busy={busy} onClose={onClose} />
           {/* Without JavaScript the label cannot follow the field: both actions are offered. */}
           {!hydrated && site.domain ? (
             <Button type="submit" name="action" value="revert" variant="danger">

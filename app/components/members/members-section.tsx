@@ -4,7 +4,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
-import { Dialog } from "~/components/ui/dialog";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { DEFAULT_MEMBER_ROLE, MEMBER_ROLES, ROLE_LABEL } from "~/services/member-roles";
 import type { DisplayedMember, MembersView } from "~/services/members.server";
 import { LazyInviteMemberForm } from "./invite-member-form.lazy";
@@ -305,7 +305,6 @@ function ConfirmDialog({
   back: string;
   onClose: () => void;
 }) {
-  const hydrated = useHydrated();
   const fetcher = useFetcher();
   // Busy states removing / leaving_project.
   const busy = fetcher.state !== "idle";
@@ -361,19 +360,7 @@ function ConfirmDialog({
             ) : null}
           </>
         )}
-        <Link
-          to={back}
-          replace
-          preventScrollReset
-          className={buttonClass("secondary")}
-          onClick={(event) => {
-            if (!hydrated) return;
-            event.preventDefault();
-            if (!busy) onClose();
-          }}
-        >
-          Cancel
-        </Link>
+        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
         <Button type="submit" variant="danger" disabled={busy}>
           {busy ? text.busy : text.action}
         </Button>

@@ -1,5 +1,8 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
+import { Link } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { buttonClass } from "./button";
 
 /**
  * A modal dialog (Radix: role dialog, focus trap, Escape to close). Rendered in place rather than
@@ -56,5 +59,36 @@ export function Dialog({
         </>
       ) : null}
     </RadixDialog.Root>
+  );
+}
+
+/**
+ * A dialog's Cancel: a link back to the page without the dialog's address (so it works without
+ * JavaScript); with JavaScript it closes the dialog in place, unless it is saving.
+ */
+export function DialogCancelLink({
+  back,
+  busy,
+  onClose,
+}: {
+  back: string;
+  busy: boolean;
+  onClose: () => void;
+}) {
+  const hydrated = useHydrated();
+  return (
+    <Link
+      to={back}
+      replace
+      preventScrollReset
+      className={buttonClass("secondary")}
+      onClick={(event) => {
+        if (!hydrated) return;
+        event.preventDefault();
+        if (!busy) onClose();
+      }}
+    >
+      Cancel
+    </Link>
   );
 }
