@@ -248,6 +248,33 @@ export const projectSites = pgTable(
   ],
 );
 
+/**
+ * A Stripe account a project's forms take payments with, added by pasting its keys. The secret
+ * key is stored encrypted (app/utils/secrets.server.ts: the ciphertext names its key id) and never
+ * leaves the server; `secretKeyLast4` is what the dashboard shows of it.
+ */
+export const paymentAccounts = pgTable(
+  "payment_accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    accountName: text("account_name").notNull(),
+    publishableKey: text("publishable_key").notNull(),
+    secretKeyEncrypted: text("secret_key_encrypted").notNull(),
+    secretKeyLast4: text("secret_key_last4").notNull(),
+    apiVersion: text("api_version").notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("payment_accounts_project_idx").on(t.projectId, t.createdAt),
+    // One account per publishable key in a project: adding it again is refused, not doubled.
+    uniqueIndex("payment_accounts_project_pk_key").on(t.projectId, t.publishableKey),
+  ],
+);
+
 export const memberRole = pgEnum("member_role", ["editor", "developer", "admin"]);
 export const memberStatus = pgEnum("member_status", ["invited", "accepted"]);
 

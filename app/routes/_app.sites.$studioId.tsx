@@ -33,6 +33,7 @@ import { listDeploymentsSchema } from "~/services/deployments.schema";
 import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
 import { getAddons } from "~/services/addons.server";
 import { getDomainSettings } from "~/services/domains.server";
+import { listPaymentAccounts } from "~/services/payments.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { DomainError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
@@ -116,19 +117,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
   const url = new URL(request.url);
   const support = project.role === "support";
-  const [activation, builds, deployment, members, activity, domains, addons] = await Promise.all([
-    // Support does not open the customer's studio: no invitation of theirs to ask about.
-    support ? { accepted: false } : activationState(user, project),
-    loadBuilds(user, project, url),
-    creationFailed ? getDeploymentStatus(user, project.studioId) : null,
-    // ?members=all: the whole table; otherwise its first page ('Show all members').
-    listMembers(user, project.studioId, {
-      limit: url.searchParams.get("members") === "all" ? undefined : MEMBERS_PAGE_SIZE,
-    }),
-    loadActivityLog(user, project.studioId, url),
-    getDomainSettings(user, project.studioId),
-    getAddons(user, project.studioId),
-  ]);
+  const [activation, builds, deployment, members, activity, domains, addons, payments] =
+    await Promise.all([
+      // Support does not open the customer's studio: no invitation of theirs to ask about.
+      support ? { accepted: false } : activationState(user, project),
+      loadBuilds(user, project, url),
+      creationFailed ? getDeploymentStatus(user, project.studioId) : null,
+      // ?members=all: the whole table; otherwise its first page ('Show all members').
+      listMembers(user, project.studioId, {
+        limit: url.searchParams.get("members") === "all" ? undefined : MEMBERS_PAGE_SIZE,
+      }),
+      loadActivityLog(user, project.studioId, url),
+      getDomainSettings(user, project.studioId),
+      getAddons(user, project.studioId),
+      listPaymentAccounts(user, project.studioId),
+    ]);
 
   const latest = builds.ok ? builds.latestDeployment : null;
   const view = {
@@ -141,6 +144,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     activity,
     domains,
     addons,
+    paymentAccounts: payments.accounts.map((a) => ({ id: a.id, accountName: a.accountName })),
     screenshotUrl: latest?.screenshotUrl ?? null,
     // Failed: the retry page; after the last retry, the permanent 'Deployment Error' page.
     failure:
@@ -222,6 +226,7 @@ function ProjectDashboard({
   activity,
   domains,
   addons,
+  paymentAccounts,
   screenshotUrl,
   failure,
   now,
@@ -262,7 +267,7 @@ function ProjectDashboard({
           settings={domains}
         />
         <AddonsSection studioId={project.studioId} view={addons} now={now} />
-        <ActiveIntegrations />
+        <ActiveIntegrations studioId={project.studioId} paymentAccounts={paymentAccounts} />
         <div className="lg:col-span-2">
           <Members studioId={project.studioId} projectName={project.name} view={members} />
         </div>

@@ -9,7 +9,7 @@ import { requireUser } from "~/utils/session.server";
 /**
  * {studios route}/integrations/{integrationId}/{studioId}[/{adminUserId}]: Configure on an
  * integration's project list. With the local providers the dashboard serves it: the project's
- * Active Integrations. Who may view the project may configure; a trailing user id must be the
+ * Stripe accounts page, or its Active Integrations for social accounts. Who may view the project may configure; a trailing user id must be the
  * signed-in platform admin's own (anything else is 404, like a project they cannot see).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -21,7 +21,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   try {
     const project = await getProject(user, params.studioId ?? "");
-    return redirect(`/sites/${project.studioId}#active-integrations`);
+    // Stripe has its page per project; social accounts are listed on the dashboard.
+    return redirect(
+      integration.slug === "payments"
+        ? `/sites/integrations/payments/${project.studioId}`
+        : `/sites/${project.studioId}#active-integrations`,
+    );
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

@@ -56,6 +56,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "gpt.disabled": "GPT disabled",
   "domains.set": "Custom domain set",
   "project.schemaVersion.raised": "StackShift version raised",
+  "payments.account.added": "Stripe account added",
+  "payments.account.removed": "Stripe account removed",
   "domains.reverted": "Custom domain reverted",
   "support.viewed": "Support access",
   "support.changed": "Support access",

@@ -29,6 +29,8 @@ export const EVENT_TYPES = [
   "domains.set",
   "domains.reverted",
   "project.schemaVersion.raised",
+  "payments.account.added",
+  "payments.account.removed",
   "support.viewed",
   "support.changed",
 ] as const;

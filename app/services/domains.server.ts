@@ -11,6 +11,7 @@
  */
 import { and, asc, eq, exists, gt, ilike, isNotNull, or, type SQL } from "drizzle-orm";
 import { db, type Queryable, type Tx } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/errors.server";
 import { members, projects, projectSites, type DomainDnsRecord } from "~/db/schema";
 import { sendJob } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
@@ -149,12 +150,6 @@ function providerRefusal(error: unknown): never {
     domain: ["The hosting provider refused this domain"],
   });
 }
-
-const isUniqueViolation = (error: unknown) =>
-  typeof error === "object" &&
-  error !== null &&
-  ((error as { code?: string }).code === "23505" ||
-    (error as { cause?: { code?: string } }).cause?.code === "23505");
 
 export type DomainChange = { action: "update" | "revert"; domain: string | null; changed: boolean };
 

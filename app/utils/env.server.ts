@@ -83,6 +83,8 @@ const schema = z.object({
   /** End To End Tests: reads the site repositories' GitHub Actions runs (public repos need none). */
   GITHUB_TOKEN: z.string().optional(),
   GITHUB_API_URL: z.url().optional(),
+  /** PROVIDERS=live: Stripe's API base (https://api.stripe.com); a stand-in or proxy in tests. */
+  STRIPE_API_URL: z.url().optional(),
   /** The template repository new sites build from (live providers). */
   SITE_TEMPLATE_REPO: z.string().optional(),
   /**

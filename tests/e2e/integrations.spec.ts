@@ -7,7 +7,7 @@ import { createProjectsThroughApi } from "./support/lifecycle";
  * Once with JavaScript and once without: the integrations catalogue's two entries; an
  * integration's projects found with 'Find StackShift to configure' (lowercased; sent by itself
  * after a pause with JavaScript, with Enter without), 'Load More' for the rest, and Configure
- * (a platform admin's path carries their user id) leading to the project's Active Integrations.
+ * (a platform admin's path carries their user id) leading to the project's Stripe accounts.
  * On the picker's server, where a dozen more projects do not slow the other tests.
  */
 
@@ -57,14 +57,13 @@ test("the catalogue, an integration's project search, Load More and Configure", 
   await expect(items.last()).toContainText(`${prefix} 01`);
   await expect(page.getByRole("link", { name: "Load More" })).toHaveCount(0);
 
-  // Configure: the platform admin's path, then the project's Active Integrations.
+  // Configure: the platform admin's path, then the project's Stripe accounts.
   const configure = page.getByRole("link", { name: `Configure ${prefix} 01` });
   await expect(configure).toHaveAttribute(
     "href",
     /^\/studios\/integrations\/payments\/[^/]+\/[0-9a-f-]{36}$/,
   );
   await configure.click();
-  const active = page.getByRole("region", { name: "Active Integrations" });
-  await expect(active).toContainText("No Stripe account connected.");
-  await expect(page.getByRole("heading", { name: `${prefix} 01` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Stripe for ${prefix} 01` })).toBeVisible();
+  await expect(page.getByText("No Stripe account added yet.")).toBeVisible();
 });

@@ -99,7 +99,7 @@ describe("the integrations pages", () => {
       makeRequest(body.data[0].configure, { cookie: await sessionCookie(pa.id) }),
       { integrationId: "payments", studioId: studioIds[11], adminUserId: pa.id },
     );
-    expect(configure).toHaveRedirect(`/sites/${studioIds[11]}#active-integrations`);
+    expect(configure).toHaveRedirect(`/sites/integrations/payments/${studioIds[11]}`);
   });
 });
 
@@ -114,7 +114,7 @@ describe("the configure route", () => {
       params,
     );
 
-  it("leads the project's people to its Active Integrations; 404 for anything else", async () => {
+  it("leads the project's people to its Stripe accounts or Active Integrations; 404 otherwise", async () => {
     const studioId = studioIds[0];
     expect(
       await configure({ integrationId: "social-accounts", studioId }, ownerCookie),

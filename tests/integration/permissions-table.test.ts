@@ -23,6 +23,7 @@ import {
   localStudios,
   members,
   outbox,
+  paymentAccounts,
   projects,
   projectSites,
   users,
@@ -157,6 +158,9 @@ async function makeProject(owner: TestUser, name: string): Promise<ProjectFixtur
     repo: `perm-sites/${siteId}`,
   };
 }
+
+/** The Stripe account of project A the remove case removes (re-created before each actor). */
+const PAYMENT_ACCOUNT_A = "5b9d6c1e-2f4a-4e8b-9c3d-7a1f0e2d4b6c";
 
 const invitationKey = () => randomBytes(32).toString("base64url");
 const uuid = () => crypto.randomUUID();
@@ -686,6 +690,57 @@ const ROWS: Row[] = [
           const listed = body.data.some((p) => p.configure.includes(`/${f.a.studioId}`));
           expect(listed, `${actor} sees project A`).toBe(VIEWERS[actor] === "allow");
         },
+      },
+    ],
+  },
+  {
+    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    cases: [
+      {
+        name: "GET A's Stripe accounts",
+        fn: "loader",
+        request: (f) => ({
+          path: `/sites/integrations/payments/${f.a.studioId}`,
+          params: { integrationId: "payments", studioId: f.a.studioId },
+        }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST add a Stripe account to A",
+        fn: "action",
+        request: (f, actor) => ({
+          path: `/sites/integrations/payments/${f.a.studioId}`,
+          params: { integrationId: "payments", studioId: f.a.studioId },
+          form: {
+            intent: "payment-add",
+            accountName: `Account of ${actor}`,
+            publishableKey: `pk_test_${actor}${next()}`,
+            secretKey: `sk_test_Secret${next().replace(/\W/g, "")}abc`,
+          },
+        }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST remove A's Stripe account",
+        fn: "action",
+        setup: async (f) => {
+          await db().delete(paymentAccounts).where(eq(paymentAccounts.projectId, f.a.id));
+          await db().insert(paymentAccounts).values({
+            id: PAYMENT_ACCOUNT_A,
+            projectId: f.a.id,
+            accountName: "Shop A",
+            publishableKey: "pk_test_shopa",
+            secretKeyEncrypted: "v1.00000000.x.y.z",
+            secretKeyLast4: "abcd",
+            apiVersion: "2020-08-27",
+          });
+        },
+        request: (f) => ({
+          path: `/sites/integrations/payments/${f.a.studioId}`,
+          params: { integrationId: "payments", studioId: f.a.studioId },
+          form: { intent: "payment-remove", accountId: PAYMENT_ACCOUNT_A },
+        }),
+        expect: MANAGERS_FORM,
       },
     ],
   },
@@ -1783,6 +1838,30 @@ const CROSS: CrossCase[] = [
     file: "api.app.e2e-test-runs.ts",
     fn: "loader",
     request: (f) => ({ path: `/api/app/e2e-test-runs?repo=${f.b.repo}` }),
+  },
+  {
+    name: "Stripe accounts of B",
+    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    fn: "loader",
+    request: (f) => ({
+      path: `/sites/integrations/payments/${f.b.studioId}`,
+      params: { integrationId: "payments", studioId: f.b.studioId },
+    }),
+  },
+  {
+    name: "add a Stripe account to B",
+    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/integrations/payments/${f.b.studioId}`,
+      params: { integrationId: "payments", studioId: f.b.studioId },
+      form: {
+        intent: "payment-add",
+        accountName: "Not mine",
+        publishableKey: `pk_test_cross${next()}`,
+        secretKey: `sk_test_Cross${next().replace(/\W/g, "")}abc`,
+      },
+    }),
   },
   {
     name: "Configure an integration on B",

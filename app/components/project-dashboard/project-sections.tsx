@@ -1,4 +1,5 @@
 import { INTEGRATIONS } from "~/services/integration-catalog";
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { LocalDate } from "~/components/local-date";
 import { statusLabel } from "~/components/projects/project-status";
@@ -28,19 +29,39 @@ export function Section({
 }
 
 /**
- * What the project has connected, per integration of the catalogue. Nothing can be connected
- * yet: each integration says so, and its row gains the connected accounts when it can be.
+ * What the project has connected, per integration of the catalogue, with a link to manage it:
+ * its Stripe accounts; social accounts say that none is linked until they can be.
  */
-export function ActiveIntegrations() {
+export function ActiveIntegrations({
+  studioId,
+  paymentAccounts,
+}: {
+  studioId: string;
+  paymentAccounts: { id: string; accountName: string }[];
+}) {
   return (
     <Section id="active-integrations" title="Active Integrations">
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
         {INTEGRATIONS.map((entry) => (
-          <li key={entry.slug} className="py-3">
-            <p className="font-medium">{entry.name}</p>
-            <p className="text-sm text-slate-600 dark:text-slate-300">
-              {entry.slug === "payments" ? "No Stripe account connected." : "No account linked."}
-            </p>
+          <li key={entry.slug} className="flex flex-wrap items-start gap-3 py-3">
+            <div className="min-w-0 flex-1">
+              <p className="font-medium">{entry.name}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                {entry.slug !== "payments"
+                  ? "No account linked."
+                  : paymentAccounts.length === 0
+                    ? "No Stripe account connected."
+                    : paymentAccounts.map((a) => a.accountName).join(", ")}
+              </p>
+            </div>
+            {entry.slug === "payments" ? (
+              <Link
+                to={`/sites/integrations/payments/${studioId}`}
+                className="text-sm font-medium text-brand hover:underline"
+              >
+                Manage<span className="sr-only"> Stripe accounts</span>
+              </Link>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,0 +1,269 @@
+import {
+  Form,
+  Link,
+  useActionData,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { LocalDate } from "~/components/local-date";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
+import { Field, FormError } from "~/components/ui/field";
+import {
+  apiVersionError,
+  DEFAULT_STRIPE_API_VERSION,
+  PAYMENT_MESSAGES,
+} from "~/services/payment-rules";
+import type { PaymentAccountsView } from "~/services/payments.server";
+import type { FormReply } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
+
+export const PAYMENT_ADD_INTENT = "payment-add";
+export const PAYMENT_REMOVE_INTENT = "payment-remove";
+
+/**
+ * A project's Stripe accounts: each with its publishable key, the last four characters of its
+ * secret key and its API version; 'Add Stripe Account' (`?dialog=add-stripe`) and Remove
+ * (`?remove={id}`, a confirmation titled 'Remove {name}') open by their address, so both work
+ * without JavaScript. Remove is shown disabled to those who may not remove.
+ */
+export function PaymentAccounts({ view }: { view: PaymentAccountsView }) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const adding = searchParams.get("dialog") === "add-stripe" && view.canAdd;
+  const removing = view.canRemove
+    ? view.accounts.find((a) => a.id === searchParams.get("remove"))
+    : undefined;
+  const back = urlWith(location.pathname, location.search, { dialog: null, remove: null });
+  const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  return (
+    <section aria-labelledby="payment-accounts-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="payment-accounts-heading" className="text-lg font-semibold">
+          Payment accounts
+        </h2>
+        {view.canAdd ? (
+          <Link
+            to={urlWith(location.pathname, location.search, { dialog: "add-stripe" })}
+            preventScrollReset
+            className={buttonClass("primary")}
+          >
+            Add Stripe Account
+          </Link>
+        ) : null}
+      </div>
+      {view.accounts.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          No Stripe account added yet.
+          {view.canAdd ? " Add one with its keys to take payments with this project's forms." : ""}
+        </p>
+      ) : (
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Stripe accounts of {view.projectName}</caption>
+          <thead>
+            <tr className="text-slate-600 dark:text-slate-300">
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Account name
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Publishable key
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Secret key
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                API version
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Added
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.accounts.map((account) => (
+              <tr key={account.id} className="border-t border-slate-200 dark:border-slate-800">
+                <th scope="row" className="py-2 pr-3 font-medium">
+                  {account.accountName}
+                </th>
+                <td className="break-all py-2 pr-3 font-mono text-xs">{account.publishableKey}</td>
+                <td className="py-2 pr-3 font-mono text-xs">
+                  <span aria-label={`ending in ${account.secretKeyLast4}`}>
+                    ••••{account.secretKeyLast4}
+                  </span>
+                </td>
+                <td className="py-2 pr-3">{account.apiVersion}</td>
+                <td className="py-2 pr-3">
+                  <LocalDate value={account.createdAt} />
+                </td>
+                <td className="py-2">
+                  {view.canRemove ? (
+                    <Link
+                      to={urlWith(location.pathname, location.search, { remove: account.id })}
+                      preventScrollReset
+                      className={buttonClass("secondary", "px-3 py-1")}
+                    >
+                      Remove<span className="sr-only"> {account.accountName}</span>
+                    </Link>
+                  ) : (
+                    <Button
+                      variant="secondary"
+                      disabled
+                      className="px-3 py-1"
+                      aria-label={`Remove ${account.accountName}: only admins can remove payment accounts`}
+                    >
+                      Remove
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {adding ? <AddStripeAccountDialog back={back} onClose={close} /> : null}
+      {removing ? (
+        <RemoveAccountDialog
+          accountId={removing.id}
+          accountName={removing.accountName}
+          back={back}
+          onClose={close}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * 'Add Stripe Account'. With JavaScript, 'Add account' waits for the three required fields and
+ * an API version with exactly two hyphens ('Invalid API Version' says why); the server checks
+ * the same and then the key itself with Stripe.
+ */
+function AddStripeAccountDialog({ back, onClose }: { back: string; onClose: () => void }) {
+  const reply = useActionData<FormReply>()?.result;
+  const errors = reply?.error ?? {};
+  const busy = useIsPending({ intent: PAYMENT_ADD_INTENT });
+  const [values, setValues] = useState({
+    accountName: "",
+    publishableKey: "",
+    secretKey: "",
+    apiVersion: "",
+  });
+  // The value is read now: React clears currentTarget before the updater runs.
+  const set = (name: keyof typeof values) => (event: { currentTarget: { value: string } }) => {
+    const value = event.currentTarget.value;
+    setValues((v) => ({ ...v, [name]: value }));
+  };
+  const versionError = apiVersionError(values.apiVersion);
+  const missing =
+    !values.accountName.trim() || !values.publishableKey.trim() || !values.secretKey.trim();
+  const shownVersionError = versionError ?? errors.apiVersion?.[0] ?? null;
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+      title="Add Stripe Account"
+      description="The secret key is checked with Stripe, then stored encrypted. Only its last four characters are shown again."
+    >
+      <Form method="post" replace preventScrollReset className="space-y-4">
+        <input type="hidden" name="intent" value={PAYMENT_ADD_INTENT} />
+        <FormError message={errors[""]?.[0]} />
+        <Field
+          label="Account name"
+          name="accountName"
+          autoComplete="off"
+          errors={errors.accountName}
+          onInput={set("accountName")}
+        />
+        <Field
+          label="Stripe publishable key"
+          name="publishableKey"
+          autoComplete="off"
+          spellCheck={false}
+          errors={errors.publishableKey}
+          onInput={set("publishableKey")}
+        />
+        <Field
+          label="Stripe secret key"
+          name="secretKey"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          errors={errors.secretKey}
+          onInput={set("secretKey")}
+        />
+        <Field
+          label="API version"
+          name="apiVersion"
+          autoComplete="off"
+          placeholder={DEFAULT_STRIPE_API_VERSION}
+          hint="Leave blank if you want to use the latest version"
+          onInput={set("apiVersion")}
+        />
+        {shownVersionError ? (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {PAYMENT_MESSAGES.invalidApiVersion}
+          </p>
+        ) : null}
+        <div className="flex justify-end gap-3">
+          <DialogCancelLink back={back} busy={busy} onClose={onClose} />
+          <AddButton busy={busy} blocked={missing || Boolean(versionError)} />
+        </div>
+      </Form>
+    </Dialog>
+  );
+}
+
+/** Disabled (with JavaScript) until the form can be sent, and while it is being sent. */
+function AddButton({ busy, blocked }: { busy: boolean; blocked: boolean }) {
+  // Without JavaScript the button stays enabled: the server says what is missing.
+  const hydrated = useHydrated();
+  return (
+    <Button type="submit" disabled={busy || (hydrated && blocked)}>
+      {busy ? "Adding account..." : "Add account"}
+    </Button>
+  );
+}
+
+function RemoveAccountDialog({
+  accountId,
+  accountName,
+  back,
+  onClose,
+}: {
+  accountId: string;
+  accountName: string;
+  back: string;
+  onClose: () => void;
+}) {
+  const busy = useIsPending({ intent: PAYMENT_REMOVE_INTENT });
+  return (
+    <Dialog
+      open
+      role="alertdialog"
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+      title={`Remove ${accountName}`}
+      description="Forms of this project stop taking payments with this Stripe account. The account itself stays at Stripe."
+    >
+      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
+        <input type="hidden" name="intent" value={PAYMENT_REMOVE_INTENT} />
+        <input type="hidden" name="accountId" value={accountId} />
+        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
+        <Button type="submit" variant="danger" disabled={busy}>
+          {busy ? "Removing..." : "Yes, remove"}
+        </Button>
+      </Form>
+    </Dialog>
+  );
+}

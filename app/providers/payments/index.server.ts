@@ -1,0 +1,23 @@
+import { env, type Env } from "~/utils/env.server";
+import { createLocalPayments } from "./local.server";
+import { createStripePayments, stripeApiOptions } from "./stripe.server";
+import type { PaymentsProvider } from "./types";
+
+export type { PaymentProduct, PaymentsProvider, ProductPage } from "./types";
+export { PRODUCT_PREFIXES, type ProductPrefix } from "./product-prefixes";
+
+const cache = new WeakMap<Env, PaymentsProvider>();
+
+/** Stripe when PROVIDERS=live (at STRIPE_API_URL when set), else the local catalogue. */
+export function paymentsProvider(): PaymentsProvider {
+  const current = env();
+  let provider = cache.get(current);
+  if (!provider) {
+    provider =
+      current.PROVIDERS === "live"
+        ? createStripePayments(stripeApiOptions(current.STRIPE_API_URL))
+        : createLocalPayments();
+    cache.set(current, provider);
+  }
+  return provider;
+}

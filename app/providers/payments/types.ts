@@ -1,0 +1,33 @@
+/**
+ * Payments: the Stripe accounts a project's forms take payments with. The dashboard checks a
+ * pasted secret key with a product-list call, and lists an account's products (active and
+ * archived) with their prices. Stripe (`stripe` SDK) when PROVIDERS=live, a local catalogue
+ * otherwise. Vendor refusals are ProviderError (401: the key is invalid).
+ */
+
+/** A product with its first price, vendor-neutral (Stripe's fields, seconds since the epoch). */
+export type PaymentProduct = {
+  id: string;
+  name: string;
+  active: boolean;
+  created: number;
+  updated: number;
+  /** null when the product has no price. */
+  price: { type: "one_time" | "recurring"; unitAmount: number | null } | null;
+};
+
+export type ProductPage = { products: PaymentProduct[]; hasMore: boolean };
+
+export type PaymentsProvider = {
+  /** Resolves when `secretKey` may read the account's products; ProviderError (401) otherwise. */
+  checkSecretKey(secretKey: string, apiVersion: string): Promise<void>;
+  /**
+   * One page of products (`active` true: active, false: archived), newest first, after the
+   * product `startingAfter`; each with its first price of the same state.
+   */
+  listProducts(
+    secretKey: string,
+    apiVersion: string,
+    options: { active: boolean; limit: number; startingAfter?: string },
+  ): Promise<ProductPage>;
+};

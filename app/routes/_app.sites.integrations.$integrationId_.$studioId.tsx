@@ -1,0 +1,121 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import {
+  PAYMENT_ADD_INTENT,
+  PAYMENT_REMOVE_INTENT,
+  PaymentAccounts,
+} from "~/components/payments/payment-accounts";
+import { DomainError, NotFoundError } from "~/services/errors";
+import { integrationBySlug } from "~/services/integration-catalog";
+import {
+  addPaymentAccountSchema,
+  PAYMENT_MESSAGES,
+  removePaymentAccountSchema,
+} from "~/services/payments.schema";
+import {
+  addPaymentAccount,
+  InvalidPaymentKeyError,
+  listPaymentAccounts,
+  removePaymentAccount,
+} from "~/services/payments.server";
+import { formReply, readForm } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Stripe | ${data.view.projectName} | StackShift` : "StackShift" },
+];
+
+/** Only the payments integration has a per-project page so far. */
+function requirePayments(integrationId: string | undefined) {
+  if (integrationBySlug(integrationId)?.slug !== "payments") notFound();
+}
+
+/**
+ * /sites/integrations/payments/{studioId}: the project's Stripe accounts (Configure on the
+ * payments integration leads here). Its viewers read; those who may manage payments add.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  requirePayments(params.integrationId);
+  try {
+    return { view: await listPaymentAccounts(user, params.studioId ?? "") };
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+/**
+ * 'Add account' and Remove. Added: 'Stripe Secret Key Valid: Account Added'; a key Stripe
+ * refuses: 'Stripe Secret Key Invalid: Account Not Added'; other failures 'Failed to add Stripe
+ * account!' / 'Failed to remove Stripe account from StackShift'. Bad fields keep the dialog open
+ * with their messages.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  requirePayments(params.integrationId);
+  const studioId = params.studioId ?? "";
+  const page = `/sites/integrations/payments/${encodeURIComponent(studioId)}`;
+  const formData = await readForm(request, 8 * 1024);
+  const intent = formData.get("intent");
+  if (intent === PAYMENT_ADD_INTENT) {
+    const submission = parseWithZod(formData, { schema: addPaymentAccountSchema });
+    if (submission.status !== "success") {
+      return formReply({ result: submission.reply({ hideFields: ["secretKey"] }) }, 400);
+    }
+    try {
+      await addPaymentAccount(user, studioId, submission.value);
+      return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.added });
+    } catch (error) {
+      if (error instanceof NotFoundError) notFound();
+      if (error instanceof InvalidPaymentKeyError) {
+        return redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.invalidKey });
+      }
+      if (!(error instanceof DomainError)) throw error;
+      // A duplicate or a refusal says why under the title.
+      return redirectWithToast(page, {
+        type: "error",
+        title: PAYMENT_MESSAGES.failedAdd,
+        description: error.message === PAYMENT_MESSAGES.failedAdd ? undefined : error.message,
+      });
+    }
+  }
+  if (intent === PAYMENT_REMOVE_INTENT) {
+    const submission = parseWithZod(formData, { schema: removePaymentAccountSchema });
+    try {
+      if (submission.status !== "success") throw new NotFoundError("Unknown account");
+      await removePaymentAccount(user, studioId, submission.value.accountId);
+      return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.removed });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      // A project hidden from the user stays a 404; a refusal on a visible one is a toast.
+      if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+      return redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.failedRemove });
+    }
+  }
+  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+}
+
+export default function ProjectPayments() {
+  const { view } = useLoaderData<typeof loader>();
+  return (
+    <article className="space-y-6">
+      <div>
+        <Link to="/sites/integrations/payments" className="text-sm text-brand hover:underline">
+          Stripe
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold">Stripe for {view.projectName}</h1>
+        <p className="mt-1 text-slate-600 dark:text-slate-300">
+          Connect your Stripe account to start accepting form payments.{" "}
+          <Link to={`/sites/${view.studioId}`} className="text-brand hover:underline">
+            Back to the project
+          </Link>
+        </p>
+      </div>
+      <PaymentAccounts view={view} />
+    </article>
+  );
+}

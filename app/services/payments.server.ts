@@ -1,0 +1,165 @@
+/**
+ * Stripe payment accounts of a project: listed for everyone who sees the project, added (the
+ * secret key checked with a product-list call first, then stored encrypted) by those who may
+ * manage payments, removed by admins. The secret key never leaves the server.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/errors.server";
+import { paymentAccounts } from "~/db/schema";
+import { ProviderError } from "~/providers/errors";
+import { paymentsProvider } from "~/providers/payments/index.server";
+import { encryptSecret } from "~/utils/secrets.server";
+import type { User } from "./accounts.server";
+import { logEvent } from "./activity.server";
+import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
+import { lastFour, PAYMENT_MESSAGES } from "./payment-rules";
+import type { AddPaymentAccountInput } from "./payments.schema";
+import {
+  actorOn,
+  assertCan,
+  authorizeOn,
+  can,
+  projectRowFor,
+  requireProjectAction,
+} from "./permissions.server";
+
+export type PaymentAccountView = {
+  id: string;
+  accountName: string;
+  publishableKey: string;
+  /** What is shown of the secret key. */
+  secretKeyLast4: string;
+  apiVersion: string;
+  createdAt: string;
+};
+
+export type PaymentAccountsView = {
+  projectName: string;
+  studioId: string;
+  accounts: PaymentAccountView[];
+  canAdd: boolean;
+  canRemove: boolean;
+};
+
+export async function listPaymentAccounts(
+  user: User,
+  studioId: string,
+): Promise<PaymentAccountsView> {
+  const actor = await requireProjectAction(user, studioId, "project.view");
+  const row = (await projectRowFor(user, studioId))!;
+  const accounts = await db()
+    .select({
+      id: paymentAccounts.id,
+      accountName: paymentAccounts.accountName,
+      publishableKey: paymentAccounts.publishableKey,
+      secretKeyLast4: paymentAccounts.secretKeyLast4,
+      apiVersion: paymentAccounts.apiVersion,
+      createdAt: paymentAccounts.createdAt,
+    })
+    .from(paymentAccounts)
+    .where(eq(paymentAccounts.projectId, row.id))
+    .orderBy(asc(paymentAccounts.createdAt));
+  return {
+    projectName: row.name,
+    studioId: row.studioId,
+    accounts: accounts.map((a) => ({ ...a, createdAt: a.createdAt.toISOString() })),
+    canAdd: can(actor, "payments.add"),
+    canRemove: can(actor, "payments.remove"),
+  };
+}
+
+/** The secret key did not pass Stripe's check (401): said beside the field and in the toast. */
+export class InvalidPaymentKeyError extends InvalidError {
+  constructor() {
+    super(PAYMENT_MESSAGES.invalidKey, { secretKey: [PAYMENT_MESSAGES.invalidKey] });
+  }
+}
+
+/**
+ * Adds an account once its secret key reads the account's products. The check runs before the
+ * transaction (a vendor call holds no row locks); the insert and its Activity Log entry commit
+ * together, and the same publishable key twice in a project is a 409.
+ */
+export async function addPaymentAccount(
+  user: User,
+  studioId: string,
+  input: AddPaymentAccountInput,
+): Promise<PaymentAccountView> {
+  // Checked here without a log entry; the transaction's authorisation writes support access once.
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "payments.add");
+  const project = actor.project!;
+  try {
+    await paymentsProvider().checkSecretKey(input.secretKey, input.apiVersion);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    if (error.details.status === 401) throw new InvalidPaymentKeyError();
+    console.warn(`[payments] key check failed: ${error.message}`);
+    throw new UpstreamError(
+      PAYMENT_MESSAGES.failedAdd,
+      error.retryable,
+      error.details.retryAfterSeconds,
+    );
+  }
+  try {
+    return await db().transaction(async (tx) => {
+      await authorizeOn(user, project, "payments.add", tx);
+      const [row] = await tx
+        .insert(paymentAccounts)
+        .values({
+          projectId: project.id,
+          accountName: input.accountName,
+          publishableKey: input.publishableKey,
+          secretKeyEncrypted: encryptSecret(input.secretKey),
+          secretKeyLast4: lastFour(input.secretKey),
+          apiVersion: input.apiVersion,
+          createdBy: user.id,
+        })
+        .returning();
+      await logEvent(tx, {
+        projectId: project.id,
+        type: "payments.account.added",
+        content: `${user.name || user.email} added the Stripe account ${input.accountName}`,
+        actorId: user.id,
+      });
+      return {
+        id: row.id,
+        accountName: row.accountName,
+        publishableKey: row.publishableKey,
+        secretKeyLast4: row.secretKeyLast4,
+        apiVersion: row.apiVersion,
+        createdAt: row.createdAt.toISOString(),
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(PAYMENT_MESSAGES.duplicate);
+    throw error;
+  }
+}
+
+/** Removes one account of the project (admins, the owner, platform admins). */
+export async function removePaymentAccount(
+  user: User,
+  studioId: string,
+  accountId: string,
+): Promise<{ accountName: string }> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "payments.remove");
+  const project = actor.project!;
+  return db().transaction(async (tx) => {
+    await authorizeOn(user, project, "payments.remove", tx);
+    const [removed] = await tx
+      .delete(paymentAccounts)
+      .where(and(eq(paymentAccounts.id, accountId), eq(paymentAccounts.projectId, project.id)))
+      .returning({ accountName: paymentAccounts.accountName });
+    if (!removed) throw new NotFoundError("This Stripe account is not in the project");
+    await logEvent(tx, {
+      projectId: project.id,
+      type: "payments.account.removed",
+      content: `${user.name || user.email} removed the Stripe account ${removed.accountName}`,
+      actorId: user.id,
+    });
+    return removed;
+  });
+}

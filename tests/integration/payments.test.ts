@@ -1,0 +1,206 @@
+/**
+ * Stripe payment accounts of a project (/sites/integrations/payments/{studioId}): added with a
+ * key the local provider accepts, refused with one it does not, 'Invalid API Version', removed
+ * through its confirmation; who may; the secret key never stored or shown in plaintext.
+ */
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { eventLogs, paymentAccounts } from "~/db/schema";
+import {
+  action as paymentsAction,
+  loader as paymentsLoader,
+} from "~/routes/_app.sites.integrations.$integrationId_.$studioId";
+import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
+import type { PaymentAccountsView } from "~/services/payments.server";
+import { decryptSecret } from "~/utils/secrets.server";
+import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import { toastOf } from "../setup/matchers";
+import { addMember } from "./studio-fixtures";
+
+type TestUser = Awaited<ReturnType<typeof createUser>>;
+let owner: TestUser;
+let ownerCookie: string;
+
+beforeAll(async () => {
+  owner = await createUser({ name: "Penny Payer" });
+  ownerCookie = await sessionCookie(owner.id);
+});
+
+const params = (studioId: string) => ({ integrationId: "payments", studioId });
+const path = (studioId: string) => `/sites/integrations/payments/${studioId}`;
+
+async function view(studioId: string, cookie = ownerCookie) {
+  const res = await call(paymentsLoader, makeRequest(path(studioId), { cookie }), params(studioId));
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { view: PaymentAccountsView }).view;
+}
+
+const post = (studioId: string, form: Record<string, string>, cookie = ownerCookie) =>
+  call(paymentsAction, makeRequest(path(studioId), { cookie, form }), params(studioId));
+
+let seq = 0;
+const keys = () => {
+  seq += 1;
+  return {
+    publishableKey: `pk_test_publishable${seq}${Date.now()}`,
+    secretKey: `sk_test_Secret${seq}x${Date.now()}`,
+  };
+};
+const add = (studioId: string, extra: Record<string, string> = {}, cookie = ownerCookie) =>
+  post(studioId, { intent: "payment-add", accountName: "Main shop", ...keys(), ...extra }, cookie);
+
+describe("adding a Stripe account", () => {
+  it("checks the key, stores it encrypted, shows its last four, and logs it", async () => {
+    const project = await insertProject(owner.id);
+    const { publishableKey, secretKey } = keys();
+    const res = await post(project.studioId, {
+      intent: "payment-add",
+      accountName: "Main shop",
+      publishableKey,
+      secretKey,
+      apiVersion: "",
+    });
+    expect(res).toHaveRedirect(path(project.studioId));
+    expect(await toastOf(res)).toMatchObject({
+      type: "success",
+      title: "Stripe Secret Key Valid: Account Added",
+    });
+    const page = await view(project.studioId);
+    expect(page.accounts).toEqual([
+      expect.objectContaining({
+        accountName: "Main shop",
+        publishableKey,
+        secretKeyLast4: secretKey.slice(-4),
+        apiVersion: "2020-08-27",
+      }),
+    ]);
+    expect(JSON.stringify(page)).not.toContain(secretKey);
+    // The table holds no plaintext key; the ciphertext names its key id and decrypts.
+    const dump = await db().execute(sql`select t::text as row from payment_accounts t`);
+    const rows = (dump as unknown as { rows: { row: string }[] }).rows.map((r) => r.row);
+    expect(rows.join("\n")).not.toContain(secretKey);
+    const [stored] = await db()
+      .select()
+      .from(paymentAccounts)
+      .where(eq(paymentAccounts.projectId, project.id));
+    expect(stored.secretKeyEncrypted).toMatch(/^v1\.[0-9a-f]{8}\./);
+    expect(decryptSecret(stored.secretKeyEncrypted)).toBe(secretKey);
+    const events = await db()
+      .select({ type: eventLogs.type, content: eventLogs.content })
+      .from(eventLogs)
+      .where(eq(eventLogs.projectId, project.id));
+    expect(events).toContainEqual({
+      type: "payments.account.added",
+      content: "Penny Payer added the Stripe account Main shop",
+    });
+    // The dashboard's Active Integrations names it.
+    const dashboard = await call(
+      dashboardLoader,
+      makeRequest(`/sites/${project.studioId}`, { cookie: ownerCookie }),
+      { studioId: project.studioId },
+    );
+    expect((await dashboard.json()).paymentAccounts).toEqual([
+      { id: stored.id, accountName: "Main shop" },
+    ]);
+  });
+
+  it("refuses a key Stripe refuses, a bad API version, missing fields and a duplicate", async () => {
+    const project = await insertProject(owner.id);
+    const invalid = await add(project.studioId, { secretKey: "sk_test_invalid12345" });
+    expect(invalid).toHaveRedirect(path(project.studioId));
+    expect(await toastOf(invalid)).toMatchObject({
+      type: "error",
+      title: "Stripe Secret Key Invalid: Account Not Added",
+    });
+    const version = await add(project.studioId, { apiVersion: "2020-08" });
+    expect(version.status).toBe(400);
+    expect((await version.json()).result.error.apiVersion).toEqual(["Invalid API Version"]);
+    const missing = await post(project.studioId, { intent: "payment-add", accountName: "" });
+    expect(missing.status).toBe(400);
+    expect(Object.keys((await missing.json()).result.error).sort()).toEqual([
+      "accountName",
+      "publishableKey",
+      "secretKey",
+    ]);
+    const same = keys();
+    expect(await add(project.studioId, same)).toHaveRedirect(path(project.studioId));
+    const duplicate = await add(project.studioId, same);
+    expect(await toastOf(duplicate)).toMatchObject({
+      type: "error",
+      title: "Failed to add Stripe account!",
+      description: "This Stripe account is already added to the project.",
+    });
+    expect((await view(project.studioId)).accounts).toHaveLength(1);
+  });
+});
+
+describe("removing and who may", () => {
+  it("removes through the confirmation; editors see Remove disabled and are refused", async () => {
+    const project = await insertProject(owner.id);
+    await add(project.studioId);
+    const [account] = (await view(project.studioId)).accounts;
+
+    const editor = await createUser();
+    await addMember(project.id, editor, "editor");
+    const editorCookie = await sessionCookie(editor.id);
+    expect(await view(project.studioId, editorCookie)).toMatchObject({
+      canAdd: false,
+      canRemove: false,
+    });
+    const refused = await post(
+      project.studioId,
+      { intent: "payment-remove", accountId: account.id },
+      editorCookie,
+    );
+    expect(await toastOf(refused)).toMatchObject({
+      type: "error",
+      title: "Failed to remove Stripe account from StackShift",
+    });
+    expect(await toastOf(await add(project.studioId, {}, editorCookie))).toMatchObject({
+      type: "error",
+      title: "Failed to add Stripe account!",
+      description: "Only admins can add payment accounts",
+    });
+
+    const removed = await post(project.studioId, {
+      intent: "payment-remove",
+      accountId: account.id,
+    });
+    expect(await toastOf(removed)).toMatchObject({
+      type: "success",
+      title: "Stripe account successfully removed from StackShift!",
+    });
+    expect((await view(project.studioId)).accounts).toEqual([]);
+  });
+
+  it("keeps another project's accounts out of reach (404), and its ids useless here", async () => {
+    const mine = await insertProject(owner.id);
+    const other = await createUser();
+    const theirs = await insertProject(other.id);
+    await add(theirs.studioId, {}, await sessionCookie(other.id));
+    const [theirAccount] = (await view(theirs.studioId, await sessionCookie(other.id))).accounts;
+
+    expect(
+      (
+        await call(
+          paymentsLoader,
+          makeRequest(path(theirs.studioId), { cookie: ownerCookie }),
+          params(theirs.studioId),
+        )
+      ).status,
+    ).toBe(404);
+    expect((await add(theirs.studioId)).status).toBe(404);
+    expect(
+      (await post(theirs.studioId, { intent: "payment-remove", accountId: theirAccount.id }))
+        .status,
+    ).toBe(404);
+    // Their account's id on my project removes nothing.
+    const wrong = await post(mine.studioId, {
+      intent: "payment-remove",
+      accountId: theirAccount.id,
+    });
+    expect(await toastOf(wrong)).toMatchObject({ type: "error" });
+    expect((await view(theirs.studioId, await sessionCookie(other.id))).accounts).toHaveLength(1);
+  });
+});
