@@ -6,6 +6,7 @@ import {
   PAYMENT_REMOVE_INTENT,
   PaymentAccounts,
 } from "~/components/payments/payment-accounts";
+import { ProductViewer } from "~/components/payments/product-viewer";
 import { DomainError, NotFoundError } from "~/services/errors";
 import { integrationBySlug } from "~/services/integration-catalog";
 import {
@@ -16,6 +17,7 @@ import {
 import {
   addPaymentAccount,
   InvalidPaymentKeyError,
+  listAccountProducts,
   listPaymentAccounts,
   removePaymentAccount,
 } from "~/services/payments.server";
@@ -40,8 +42,19 @@ function requirePayments(integrationId: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   requirePayments(params.integrationId);
+  const url = new URL(request.url);
+  const productsOf = url.searchParams.get("products");
   try {
-    return { view: await listPaymentAccounts(user, params.studioId ?? "") };
+    const view = await listPaymentAccounts(user, params.studioId ?? "");
+    // The product viewer, when an account's products are asked for: only the chosen tab is read.
+    const shown = productsOf ? view.accounts.find((a) => a.id === productsOf) : undefined;
+    const products = shown
+      ? await listAccountProducts(user, view.studioId, shown.id, {
+          tab: url.searchParams.get("tab") === "archived" ? "archived" : "active",
+          startingAfter: url.searchParams.get("after")?.slice(0, 200) || undefined,
+        })
+      : null;
+    return { view, products };
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
@@ -100,7 +113,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ProjectPayments() {
-  const { view } = useLoaderData<typeof loader>();
+  const { view, products } = useLoaderData<typeof loader>();
   return (
     <article className="space-y-6">
       <div>
@@ -116,6 +129,7 @@ export default function ProjectPayments() {
         </p>
       </div>
       <PaymentAccounts view={view} />
+      {products ? <ProductViewer view={products} /> : null}
     </article>
   );
 }

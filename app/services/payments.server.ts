@@ -9,12 +9,15 @@ import { isUniqueViolation } from "~/db/errors.server";
 import { paymentAccounts } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
 import { paymentsProvider } from "~/providers/payments/index.server";
-import { encryptSecret } from "~/utils/secrets.server";
+import { PRODUCT_PREFIXES } from "~/providers/payments/product-prefixes";
+import type { PaymentProduct } from "~/providers/payments/types";
+import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
 import { lastFour, PAYMENT_MESSAGES } from "./payment-rules";
 import type { AddPaymentAccountInput } from "./payments.schema";
+import { cachedProviderRead } from "./provider-cache.server";
 import {
   actorOn,
   assertCan,
@@ -162,4 +165,100 @@ export async function removePaymentAccount(
     });
     return removed;
   });
+}
+
+/** A product row of the viewer: what the two tabs show. */
+export type ProductRow = {
+  id: string;
+  name: string;
+  /** 'Recurring', 'One Time', or N/A without a price. */
+  type: "Recurring" | "One Time" | "N/A";
+  /** Dollars (unit amount / 100), or N/A. */
+  price: string;
+  created: number;
+  updated: number;
+};
+
+export type ProductsTab = "active" | "archived";
+export type ProductsView = {
+  accountId: string;
+  accountName: string;
+  tab: ProductsTab;
+  products: ProductRow[];
+  /** The Stripe product the next page starts after, or null on the last page. */
+  nextCursor: string | null;
+  /** 'Failed to fetch Stripe Account products' when Stripe did not answer. */
+  error: string | null;
+};
+
+const PRODUCTS_PAGE = 20;
+
+const isRecognised = (id: string) =>
+  (PRODUCT_PREFIXES as readonly string[]).includes(id.split("-")[0]);
+
+export function toProductRow(product: PaymentProduct): ProductRow {
+  const price = product.price;
+  return {
+    id: product.id,
+    name: product.name,
+    type: !price ? "N/A" : price.type === "recurring" ? "Recurring" : "One Time",
+    price:
+      price?.unitAmount == null
+        ? "N/A"
+        : `$${(price.unitAmount / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`,
+    created: product.created,
+    updated: product.updated,
+  };
+}
+
+/**
+ * One page of an account's products for the viewer (20 from Stripe at a time, `startingAfter`
+ * the last one seen, so an account with thousands is never read at once), keeping only the
+ * recognised product families. Anyone who sees the project may look; the key stays here.
+ */
+export async function listAccountProducts(
+  user: User,
+  studioId: string,
+  accountId: string,
+  options: { tab: ProductsTab; startingAfter?: string },
+): Promise<ProductsView> {
+  await requireProjectAction(user, studioId, "project.view");
+  const row = (await projectRowFor(user, studioId))!;
+  const [account] = await db()
+    .select()
+    .from(paymentAccounts)
+    .where(and(eq(paymentAccounts.id, accountId), eq(paymentAccounts.projectId, row.id)));
+  if (!account) throw new NotFoundError("This Stripe account is not in the project");
+  const base = { accountId, accountName: account.accountName, tab: options.tab };
+  try {
+    const page = await cachedProviderRead(
+      "stripe",
+      account.id,
+      `products:${options.tab}:${options.startingAfter ?? ""}`,
+      async () => ({
+        value: await paymentsProvider().listProducts(
+          decryptSecret(account.secretKeyEncrypted),
+          account.apiVersion,
+          {
+            active: options.tab === "active",
+            limit: PRODUCTS_PAGE,
+            startingAfter: options.startingAfter,
+          },
+        ),
+        calls: 1,
+        settled: true,
+      }),
+    );
+    const last = page.products.at(-1);
+    return {
+      ...base,
+      products: page.products.filter((p) => isRecognised(p.id)).map(toProductRow),
+      nextCursor: page.hasMore && last ? last.id : null,
+      error: null,
+    };
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    console.warn(`[payments] products of ${account.id}: ${error.message}`);
+    return { ...base, products: [], nextCursor: null, error: PAYMENT_MESSAGES.failedProducts };
+  }
 }

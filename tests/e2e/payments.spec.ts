@@ -6,8 +6,8 @@ import { createProject } from "./support/members";
  * Once with JavaScript and once without: from the dashboard's Active Integrations the owner opens
  * the project's Stripe accounts, is told 'Invalid API Version', has an invalid secret key refused
  * ('Stripe Secret Key Invalid: Account Not Added'), adds an account with a valid one ('Stripe
- * Secret Key Valid: Account Added'; only its last four characters shown) and removes it through
- * 'Remove {name}'.
+ * Secret Key Valid: Account Added'; only its last four characters shown), looks at its active
+ * and archived products, and removes it through 'Remove {name}'.
  */
 
 const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
@@ -64,6 +64,21 @@ test("an owner adds a Stripe account (refusals first) and removes it", async ({
   await expect(row).toContainText("pk_test_51Main0shop");
   await expect(row).toContainText("1234");
   await expect(page.locator("body")).not.toContainText("sk_test_Valid0key1234");
+
+  // Its products: the active tab first, then the archived one (each read when chosen).
+  await row.getByRole("link", { name: "Products of Main shop" }).click();
+  const panel = page.getByRole("tabpanel");
+  await expect(page.getByRole("tab", { name: "Active Products" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  const starter = panel.getByRole("row").filter({ hasText: "Starter plan" });
+  await expect(starter).toContainText("Recurring");
+  await expect(starter).toContainText("$9.00");
+  await expect(panel).not.toContainText("Consulting hour");
+  await page.getByRole("tab", { name: "Archive Products" }).click();
+  await expect(panel.getByRole("row").filter({ hasText: "Basic plan (2023)" })).toBeVisible();
+  await expect(panel.getByRole("columnheader", { name: "Archived" })).toBeVisible();
 
   // Remove, through its confirmation.
   await row.getByRole("link", { name: "Remove Main shop" }).click();

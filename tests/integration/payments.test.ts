@@ -12,8 +12,8 @@ import {
   loader as paymentsLoader,
 } from "~/routes/_app.sites.integrations.$integrationId_.$studioId";
 import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
-import type { PaymentAccountsView } from "~/services/payments.server";
-import { decryptSecret } from "~/utils/secrets.server";
+import type { PaymentAccountsView, ProductsView } from "~/services/payments.server";
+import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";
@@ -202,5 +202,70 @@ describe("removing and who may", () => {
     });
     expect(await toastOf(wrong)).toMatchObject({ type: "error" });
     expect((await view(theirs.studioId, await sessionCookie(other.id))).accounts).toHaveLength(1);
+  });
+});
+
+describe("the product viewer", () => {
+  it("shows the recognised products of each tab, 20 at a time from Stripe, with type and price", async () => {
+    const project = await insertProject(owner.id);
+    await add(project.studioId);
+    const [account] = (await view(project.studioId)).accounts;
+    const products = async (query: string) => {
+      const res = await call(
+        paymentsLoader,
+        makeRequest(`${path(project.studioId)}?products=${account.id}${query}`, {
+          cookie: ownerCookie,
+        }),
+        params(project.studioId),
+      );
+      return ((await res.json()) as { products: ProductsView }).products;
+    };
+    const active = await products("&tab=active");
+    expect(active.error).toBeNull();
+    expect(active.products.find((p) => p.id === "pricing-starter")).toMatchObject({
+      name: "Starter plan",
+      type: "Recurring",
+      price: "$9.00",
+    });
+    expect(active.products.find((p) => p.id === "website-custom-quote")).toMatchObject({
+      type: "N/A",
+      price: "N/A",
+    });
+    expect(active.products.find((p) => p.id === "ecommerce-tshirt")?.type).toBe("One Time");
+    // Other families (legacy-, Stripe's prod_) are left out.
+    expect(active.products.some((p) => /^(legacy|prod_)/.test(p.id))).toBe(false);
+    expect(active.nextCursor).not.toBeNull();
+    const next = await products(`&tab=active&after=${active.nextCursor}`);
+    expect(next.products.length).toBeGreaterThan(0);
+    expect(next.products.some((p) => active.products.some((q) => q.id === p.id))).toBe(false);
+    expect(next.nextCursor).toBeNull();
+
+    const archived = await products("&tab=archived");
+    expect(archived.products.map((p) => p.name)).toContain("Basic plan (2023)");
+    expect(archived.products.every((p) => !active.products.some((q) => q.id === p.id))).toBe(true);
+  });
+
+  it("says 'Failed to fetch Stripe Account products' when Stripe does not answer", async () => {
+    const project = await insertProject(owner.id);
+    const [account] = await db()
+      .insert(paymentAccounts)
+      .values({
+        projectId: project.id,
+        accountName: "Busy",
+        publishableKey: "pk_test_busy",
+        secretKeyEncrypted: encryptSecret("sk_test_ratelimited123"),
+        secretKeyLast4: "e123",
+        apiVersion: "2020-08-27",
+      })
+      .returning();
+    const res = await call(
+      paymentsLoader,
+      makeRequest(`${path(project.studioId)}?products=${account.id}`, { cookie: ownerCookie }),
+      params(project.studioId),
+    );
+    expect(((await res.json()) as { products: ProductsView }).products).toMatchObject({
+      products: [],
+      error: "Failed to fetch Stripe Account products",
+    });
   });
 });

@@ -103,7 +103,18 @@ export function PaymentAccounts({ view }: { view: PaymentAccountsView }) {
                 <td className="py-2 pr-3">
                   <LocalDate value={account.createdAt} />
                 </td>
-                <td className="py-2">
+                <td className="flex flex-wrap gap-2 py-2">
+                  <Link
+                    to={urlWith(location.pathname, location.search, {
+                      products: account.id,
+                      tab: "active",
+                      after: null,
+                    })}
+                    preventScrollReset
+                    className={buttonClass("secondary", "px-3 py-1")}
+                  >
+                    Products<span className="sr-only"> of {account.accountName}</span>
+                  </Link>
                   {view.canRemove ? (
                     <Link
                       to={urlWith(location.pathname, location.search, { remove: account.id })}
