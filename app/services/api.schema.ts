@@ -236,6 +236,23 @@ export const testRunsBody = z.strictObject({
   ),
 });
 
+/** A project's Stripe account as the API shows it: never the secret key, its last four only. */
+const paymentAccount = z.strictObject({
+  id: text,
+  accountName: text,
+  stripePKey: text,
+  secretKeyLast4: text,
+  apiVersion: text,
+  createdAt: text,
+});
+
+export const paymentAccountsBody = z.strictObject({ accounts: z.array(paymentAccount) });
+export const paymentAccountAddedBody = z.strictObject({
+  ok: z.literal(true),
+  account: paymentAccount,
+});
+export const okBody = z.strictObject({ ok: z.literal(true) });
+
 export const studioInviteBody = z.strictObject({
   ok: z.literal(true),
   outcome: z.enum(["resent", "invited", "accepted"]),

@@ -33,8 +33,12 @@ import {
   projectListBody,
   retryBody,
   studioInviteBody,
+  okBody,
+  paymentAccountAddedBody,
+  paymentAccountsBody,
   testRunsBody,
 } from "./api.schema";
+import { paymentsApiSchema, paymentsQuerySchema } from "./payments.schema";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
 type Operation = {
@@ -109,6 +113,28 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       summary: "The latest GitHub Actions runs of a project's site repository (owner/name)",
       query: testRunsQuerySchema,
       responses: { 200: testRunsBody, ...ERRORS, 503: errorBody },
+    },
+  },
+  "/api/app/integrations/{integrationId}": {
+    get: {
+      summary: "The Stripe accounts of a project (integrationId payments; action get-accounts)",
+      pathParams: ["integrationId"],
+      query: paymentsQuerySchema,
+      responses: { 200: paymentAccountsBody, ...ERRORS },
+    },
+    post: {
+      summary:
+        "Adds (add-account, the secret key checked with Stripe) or removes (remove-account) a Stripe account",
+      pathParams: ["integrationId"],
+      body: paymentsApiSchema,
+      responses: {
+        200: okBody,
+        201: paymentAccountAddedBody,
+        ...WRITE_ERRORS,
+        409: errorBody,
+        502: errorBody,
+        503: errorBody,
+      },
     },
   },
   "/api/app/domains": {

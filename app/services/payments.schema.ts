@@ -38,3 +38,48 @@ export type AddPaymentAccountInput = z.output<typeof addPaymentAccountSchema>;
 export const removePaymentAccountSchema = z.object({
   accountId: z.uuid({ error: "Unknown account" }),
 });
+
+/** The project of a payments API call: ours (_id or studioId), or its content studio's id. */
+const studioRef = z
+  .object({
+    pagebuilderId: z.string().trim().max(100).optional(),
+    projectId: z.string().trim().max(100).optional(),
+  })
+  .loose()
+  .refine((s) => Boolean(s.pagebuilderId || s.projectId), {
+    message: "studio.pagebuilderId or studio.projectId is required",
+  });
+
+/** POST /api/app/integrations/payments: add-account or remove-account. */
+export const paymentsApiSchema = z.discriminatedUnion(
+  "action",
+  [
+    z.object({
+      action: z.literal("add-account"),
+      studio: studioRef,
+      stripeAccounts: z.object({
+        accountName: z.string({ error: "accountName is required" }),
+        stripePKey: z.string({ error: "stripePKey is required" }),
+        stripeSKey: z.string({ error: "stripeSKey is required" }),
+        apiVersion: z.string().optional(),
+      }),
+    }),
+    z.object({
+      action: z.literal("remove-account"),
+      studio: studioRef,
+      account: z.object({ id: z.uuid({ error: "account.id must be an account's id" }) }),
+    }),
+  ],
+  { error: "action must be add-account or remove-account" },
+);
+
+/** GET /api/app/integrations/payments?action=get-accounts&studioSanityId= (or &studioId=). */
+export const paymentsQuerySchema = z
+  .object({
+    action: z.literal("get-accounts", { error: "action must be get-accounts" }),
+    studioSanityId: z.string().trim().min(1).max(100).optional(),
+    studioId: z.string().trim().min(1).max(100).optional(),
+  })
+  .refine((q) => Boolean(q.studioSanityId || q.studioId), {
+    message: "studioSanityId or studioId is required",
+  });

@@ -6,7 +6,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
-import { paymentAccounts } from "~/db/schema";
+import { paymentAccounts, projects } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
 import { paymentsProvider } from "~/providers/payments/index.server";
 import { PRODUCT_PREFIXES } from "~/providers/payments/product-prefixes";
@@ -261,4 +261,18 @@ export async function listAccountProducts(
     console.warn(`[payments] products of ${account.id}: ${error.message}`);
     return { ...base, products: [], nextCursor: null, error: PAYMENT_MESSAGES.failedProducts };
   }
+}
+
+/**
+ * The studioId of the project the JSON API names: our _id or studioId as they are, or the
+ * content studio's project id. Unknown ids pass through, and are then a 404 like any other.
+ */
+export async function resolveStudioRef(ref: { studioId?: string; studioSanityId?: string }) {
+  if (ref.studioId) return ref.studioId;
+  const [row] = await db()
+    .select({ studioId: projects.studioId })
+    .from(projects)
+    .where(eq(projects.studioSanityId, ref.studioSanityId ?? ""))
+    .limit(1);
+  return row?.studioId ?? "";
 }

@@ -17,6 +17,10 @@ import { loader as getAction } from "~/routes/api.app.$id";
 import { loader as listAction } from "~/routes/api.app._index";
 import { action as domainsAction } from "~/routes/api.app.domains";
 import { loader as runsLoader } from "~/routes/api.app.e2e-test-runs";
+import {
+  action as paymentsApi,
+  loader as paymentsLoader,
+} from "~/routes/api.app.integrations.$integrationId";
 import { action as membersAction } from "~/routes/api.app.members";
 import { action as studioInviteAction } from "~/routes/api.app.project-invite";
 import { action as retryAction } from "~/routes/api.app.retry";
@@ -349,6 +353,55 @@ describe("/api/openapi.json", () => {
       `GET ${path} 401`,
       `GET ${path} 404`,
       `GET ${path} 503`,
+    ]);
+  });
+
+  it("describes every response of the payments calls", async () => {
+    const own = await ownedProject(owner);
+    const path = "/api/app/integrations/{integrationId}";
+    const params = { integrationId: "payments" };
+    const post = (cookie: string | undefined, body: unknown) =>
+      call(paymentsApi, json(cookie, "/api/app/integrations/payments", "POST", body), params);
+    const add = {
+      action: "add-account",
+      studio: { pagebuilderId: own.studioId },
+      stripeAccounts: {
+        accountName: "OpenAPI shop",
+        stripePKey: `pk_test_openapi${Date.now()}`,
+        stripeSKey: "sk_test_Openapi12345",
+      },
+    };
+    const added = await expectDocumented(path, "post", await post(owner.cookie, add));
+    await expectDocumented(path, "post", await post(owner.cookie, add)); // 409 duplicate
+    await expectDocumented(path, "post", await post(owner.cookie, { action: "x" }));
+    await expectDocumented(path, "post", await post(undefined, add));
+    await expectDocumented(
+      path,
+      "get",
+      await call(
+        paymentsLoader,
+        makeRequest(`/api/app/integrations/payments?action=get-accounts&studioId=${own.studioId}`, {
+          cookie: owner.cookie,
+        }),
+        params,
+      ),
+    );
+    await expectDocumented(
+      path,
+      "post",
+      await post(owner.cookie, {
+        action: "remove-account",
+        studio: { pagebuilderId: own.studioId },
+        account: { id: (added as { account: { id: string } }).account.id },
+      }),
+    );
+    expect([...seen].filter((s) => s.includes("/integrations/")).sort()).toEqual([
+      `GET ${path} 200`,
+      `POST ${path} 200`,
+      `POST ${path} 201`,
+      `POST ${path} 400`,
+      `POST ${path} 401`,
+      `POST ${path} 409`,
     ]);
   });
 });

@@ -12,6 +12,10 @@ import {
   loader as paymentsLoader,
 } from "~/routes/_app.sites.integrations.$integrationId_.$studioId";
 import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
+import {
+  action as apiAction,
+  loader as apiLoader,
+} from "~/routes/api.app.integrations.$integrationId";
 import type { PaymentAccountsView, ProductsView } from "~/services/payments.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
@@ -267,5 +271,98 @@ describe("the product viewer", () => {
       products: [],
       error: "Failed to fetch Stripe Account products",
     });
+  });
+});
+
+describe("the payments API", () => {
+  const api = (method: string, cookie: string | undefined, body?: unknown, query = "") =>
+    method === "GET"
+      ? call(apiLoader, makeRequest(`/api/app/integrations/payments${query}`, { cookie }), {
+          integrationId: "payments",
+        })
+      : call(
+          apiAction,
+          makeRequest("/api/app/integrations/payments", { method, cookie, json: body }),
+          { integrationId: "payments" },
+        );
+
+  it("adds, lists (by the content studio's id too) and removes accounts; never the secret key", async () => {
+    const project = await insertProject(owner.id, { studioSanityId: `sanity${Date.now()}` });
+    const { publishableKey, secretKey } = keys();
+    const added = await api("POST", ownerCookie, {
+      action: "add-account",
+      studio: { pagebuilderId: project.studioId },
+      stripeAccounts: {
+        accountName: "API shop",
+        stripePKey: publishableKey,
+        stripeSKey: secretKey,
+      },
+    });
+    expect(added.status).toBe(201);
+    const body = (await added.json()) as { account: { id: string; apiVersion: string } };
+    expect(body.account).toMatchObject({ apiVersion: "2020-08-27" });
+    expect(JSON.stringify(body)).not.toContain(secretKey);
+
+    const listed = await api(
+      "GET",
+      ownerCookie,
+      undefined,
+      `?action=get-accounts&studioSanityId=${project.studioSanityId}`,
+    );
+    expect(listed.status).toBe(200);
+    expect((await listed.json()).accounts).toEqual([
+      expect.objectContaining({ accountName: "API shop", secretKeyLast4: secretKey.slice(-4) }),
+    ]);
+
+    const refused = await api("POST", ownerCookie, {
+      action: "add-account",
+      studio: { projectId: project.studioSanityId },
+      stripeAccounts: {
+        accountName: "Bad",
+        stripePKey: "pk_test_bad",
+        stripeSKey: "sk_test_invalid999",
+      },
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).fieldErrors).toEqual({
+      "stripeAccounts.stripeSKey": ["Stripe Secret Key Invalid: Account Not Added"],
+    });
+
+    const removed = await api("POST", ownerCookie, {
+      action: "remove-account",
+      studio: { pagebuilderId: project.id },
+      account: { id: body.account.id },
+    });
+    expect(removed.status).toBe(200);
+    expect((await view(project.studioId)).accounts).toEqual([]);
+  });
+
+  it("answers 400, 401, 403, 404 and 405 as every write does", async () => {
+    const project = await insertProject(owner.id);
+    const add = (cookie: string | undefined) =>
+      api("POST", cookie, {
+        action: "add-account",
+        studio: { pagebuilderId: project.studioId },
+        stripeAccounts: {
+          accountName: "X",
+          ...{ stripePKey: "pk_test_x", stripeSKey: "sk_test_Valid12345" },
+        },
+      });
+    expect((await add(undefined)).status).toBe(401);
+    const editor = await createUser();
+    await addMember(project.id, editor, "editor");
+    expect((await add(await sessionCookie(editor.id))).status).toBe(403);
+    expect((await add(await sessionCookie((await createUser()).id))).status).toBe(404);
+    expect((await api("POST", ownerCookie, { action: "connect" })).status).toBe(400);
+    expect((await api("GET", ownerCookie, undefined, "?action=get-accounts")).status).toBe(400);
+    expect((await api("PUT", ownerCookie, {})).status).toBe(405);
+    const social = await call(
+      apiLoader,
+      makeRequest("/api/app/integrations/zapier?action=get-accounts&studioId=x", {
+        cookie: ownerCookie,
+      }),
+      { integrationId: "zapier" },
+    );
+    expect(social.status).toBe(404);
   });
 });

@@ -1008,6 +1008,38 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "api.app.integrations.$integrationId.ts",
+    cases: [
+      {
+        name: "GET A's Stripe accounts",
+        fn: "loader",
+        request: (f) => ({
+          path: `/api/app/integrations/payments?action=get-accounts&studioId=${f.a.studioId}`,
+          params: { integrationId: "payments" },
+        }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST add-account to A",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/api/app/integrations/payments",
+          params: { integrationId: "payments" },
+          json: {
+            action: "add-account",
+            studio: { pagebuilderId: f.a.studioId },
+            stripeAccounts: {
+              accountName: `API account of ${actor}`,
+              stripePKey: `pk_test_api${actor}${next()}`,
+              stripeSKey: `sk_test_Api${next().replace(/\W/g, "")}abc`,
+            },
+          },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
     file: "api.app.domains.ts",
     cases: [
       {
@@ -1860,6 +1892,20 @@ const CROSS: CrossCase[] = [
         accountName: "Not mine",
         publishableKey: `pk_test_cross${next()}`,
         secretKey: `sk_test_Cross${next().replace(/\W/g, "")}abc`,
+      },
+    }),
+  },
+  {
+    name: "remove-account of B's account through the API",
+    file: "api.app.integrations.$integrationId.ts",
+    fn: "action",
+    request: (f) => ({
+      path: "/api/app/integrations/payments",
+      params: { integrationId: "payments" },
+      json: {
+        action: "remove-account",
+        studio: { pagebuilderId: f.b.studioId },
+        account: { id: PAYMENT_ACCOUNT_A },
       },
     }),
   },
