@@ -265,6 +265,8 @@ export const paymentAccounts = pgTable(
     secretKeyEncrypted: text("secret_key_encrypted").notNull(),
     secretKeyLast4: text("secret_key_last4").notNull(),
     apiVersion: text("api_version").notNull(),
+    /** Stripe's account id (acct_...) when the account was connected through Stripe Connect. */
+    connectedAccountId: text("connected_account_id"),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
@@ -273,6 +275,66 @@ export const paymentAccounts = pgTable(
     // One account per publishable key in a project: adding it again is refused, not doubled.
     uniqueIndex("payment_accounts_project_pk_key").on(t.projectId, t.publishableKey),
   ],
+);
+
+/**
+ * An Instagram (professional) account linked to a project, whose public feed the site shows. The
+ * access token is stored encrypted like other secrets; one account per user name across all
+ * projects (a second link of it is a 409).
+ */
+export const socialAccounts = pgTable(
+  "social_accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    platform: text("platform").notNull(),
+    /** The platform's id of the account. */
+    providerUserId: text("provider_user_id").notNull(),
+    userName: text("user_name").notNull(),
+    profileName: text("profile_name"),
+    profilePictureUrl: text("profile_picture_url"),
+    accessTokenEncrypted: text("access_token_encrypted").notNull(),
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }).notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    /** 'Last updated': the last link, refresh of the profile or of the token. */
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("social_accounts_project_idx").on(t.projectId, t.createdAt),
+    uniqueIndex("social_accounts_platform_user_key").on(t.platform, sql`lower(${t.userName})`),
+    index("social_accounts_token_expiry_idx").on(t.tokenExpiresAt),
+  ],
+);
+
+/**
+ * One authorization round trip in flight (Instagram or Stripe Connect): the `state` sent to the
+ * provider is `{studioId}.{nonce}`; only the nonce's hash is kept, with the project, the user and
+ * the session it was started from. Used once, within ten minutes.
+ */
+export const oauthLinkStates = pgTable(
+  "oauth_link_states",
+  {
+    nonceHash: text("nonce_hash").primaryKey(),
+    provider: text("provider").notNull(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionHash: text("session_hash").notNull(),
+    /** popup: the return page reports to its opener; tab: it redirects back (no JavaScript). */
+    mode: text("mode").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Set while one request exchanges the code, so two cannot. */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("oauth_link_states_expires_idx").on(t.expiresAt)],
 );
 
 export const memberRole = pgEnum("member_role", ["editor", "developer", "admin"]);

@@ -6,6 +6,7 @@ import { domainJobs } from "~/services/domains.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";
 import { sessionJobs } from "~/services/sessions.server";
+import { socialJobs } from "~/services/social-accounts.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, work } from "./queue.server";
 import type { JobDefinition } from "./types";
@@ -25,6 +26,7 @@ export const JOBS: JobDefinition[] = [
   ...domainJobs,
   ...addonJobs,
   ...sessionJobs,
+  ...socialJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 

@@ -34,6 +34,9 @@ import { getDeploymentStatus, listProjectDeployments } from "~/services/deployme
 import { getAddons } from "~/services/addons.server";
 import { getDomainSettings } from "~/services/domains.server";
 import { listPaymentAccounts } from "~/services/payments.server";
+import { listSocialAccounts } from "~/services/social-accounts.server";
+import { SocialAccountsSection } from "~/components/social/social-accounts";
+import { isSocialIntent, socialAction } from "~/components/social/social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { DomainError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
@@ -117,7 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
   const url = new URL(request.url);
   const support = project.role === "support";
-  const [activation, builds, deployment, members, activity, domains, addons, payments] =
+  const [activation, builds, deployment, members, activity, domains, addons, payments, social] =
     await Promise.all([
       // Support does not open the customer's studio: no invitation of theirs to ask about.
       support ? { accepted: false } : activationState(user, project),
@@ -131,6 +134,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       getDomainSettings(user, project.studioId),
       getAddons(user, project.studioId),
       listPaymentAccounts(user, project.studioId),
+      listSocialAccounts(user, project.studioId),
     ]);
 
   const latest = builds.ok ? builds.latestDeployment : null;
@@ -145,6 +149,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     domains,
     addons,
     paymentAccounts: payments.accounts.map((a) => ({ id: a.id, accountName: a.accountName })),
+    social,
     screenshotUrl: latest?.screenshotUrl ?? null,
     // Failed: the retry page; after the last retry, the permanent 'Deployment Error' page.
     failure:
@@ -159,14 +164,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /**
  * The dashboard's forms, with or without JavaScript: the Members section's invite, resend,
- * revoke/remove, leave and role change (app/components/members/members-action.server.ts), and
- * the invitation card's Accept Invitation and Decline (invitations-action.server.ts).
+ * revoke/remove, leave and role change (app/components/members/members-action.server.ts), the
+ * invitation card's Accept Invitation and Decline (invitations-action.server.ts), Domain
+ * Settings, the add-on switches and the Social accounts card (social-action.server.ts).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const formData = await readForm(request, 16 * 1024);
   const intent = formData.get("intent");
   if (intent === DOMAIN_INTENT) return domainsAction(user, params.studioId ?? "", formData);
+  if (isSocialIntent(intent)) return socialAction(request, user, params.studioId ?? "", formData);
   if (intent === ADDON_INTENT) {
     const studioId = params.studioId ?? "";
     const project = await getProject(user, studioId).catch(() => null);
@@ -227,6 +234,7 @@ function ProjectDashboard({
   domains,
   addons,
   paymentAccounts,
+  social,
   screenshotUrl,
   failure,
   now,
@@ -267,7 +275,12 @@ function ProjectDashboard({
           settings={domains}
         />
         <AddonsSection studioId={project.studioId} view={addons} now={now} />
-        <ActiveIntegrations studioId={project.studioId} paymentAccounts={paymentAccounts} />
+        <ActiveIntegrations
+          studioId={project.studioId}
+          paymentAccounts={paymentAccounts}
+          socialAccounts={social.accounts}
+        />
+        <SocialAccountsSection view={social} />
         <div className="lg:col-span-2">
           <Members studioId={project.studioId} projectName={project.name} view={members} />
         </div>

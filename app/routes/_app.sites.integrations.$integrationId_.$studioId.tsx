@@ -5,6 +5,7 @@ import {
   PAYMENT_ADD_INTENT,
   PAYMENT_REMOVE_INTENT,
   PaymentAccounts,
+  STRIPE_CONNECT_INTENT,
 } from "~/components/payments/payment-accounts";
 import { ProductViewer } from "~/components/payments/product-viewer";
 import { DomainError, NotFoundError } from "~/services/errors";
@@ -20,10 +21,12 @@ import {
   listAccountProducts,
   listPaymentAccounts,
   removePaymentAccount,
+  startStripeConnect,
 } from "~/services/payments.server";
 import { formReply, readForm } from "~/utils/http.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { getSession, requireUser } from "~/utils/session.server";
+import { redirect } from "@remix-run/node";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -94,6 +97,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
         title: PAYMENT_MESSAGES.failedAdd,
         description: error.message === PAYMENT_MESSAGES.failedAdd ? undefined : error.message,
       });
+    }
+  }
+  if (intent === STRIPE_CONNECT_INTENT) {
+    const session = await getSession(request);
+    try {
+      return redirect(
+        await startStripeConnect(user, studioId, {
+          id: session.id ?? "",
+          mode: formData.get("mode") === "popup" ? "popup" : "tab",
+        }),
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError) notFound();
+      if (!(error instanceof DomainError)) throw error;
+      return redirectWithToast(page, { type: "error", title: error.message });
     }
   }
   if (intent === PAYMENT_REMOVE_INTENT) {

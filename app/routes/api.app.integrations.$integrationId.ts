@@ -1,5 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { InvalidError, NotFoundError } from "~/services/errors";
+import { InvalidLinkStateError } from "~/services/oauth-links.server";
+import { completeStripeConnect } from "~/services/payments.server";
+import { socialExchangeApiSchema, socialUnlinkApiSchema } from "~/services/social-accounts.schema";
+import { completeInstagramLink, unlinkSocialAccount } from "~/services/social-accounts.server";
 import { integrationBySlug } from "~/services/integration-catalog";
 import {
   addPaymentAccountSchema,
@@ -15,13 +19,17 @@ import {
 } from "~/services/payments.server";
 import { methodNotAllowed } from "~/utils/api.server";
 import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { getSession, requireApiUser } from "~/utils/session.server";
 
-/** Only the payments integration has API calls here so far; anything else is 404. */
+/** The integration of the path: payments or social-accounts; anything else is 404. */
+function integrationOf(integrationId: string | undefined) {
+  const entry = integrationBySlug(integrationId);
+  if (!entry) throw new NotFoundError("Integration not found");
+  return entry.slug;
+}
+
 function requirePayments(integrationId: string | undefined) {
-  if (integrationBySlug(integrationId)?.slug !== "payments") {
-    throw new NotFoundError("Integration not found");
-  }
+  if (integrationOf(integrationId) !== "payments") throw new NotFoundError("Integration not found");
 }
 
 /** The form's field names as this API's body names them. */
@@ -71,14 +79,45 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /**
  * POST /api/app/integrations/payments: `add-account` {studio, stripeAccounts: {accountName,
  * stripePKey, stripeSKey, apiVersion}} -> 201 {ok, account}, 400 with the field's message when
- * Stripe refuses the key; `remove-account` {studio, account: {id}} -> 200 {ok}. The owner,
- * member admins and platform admins; 403 for other members, 404 for everyone else.
+ * Stripe refuses the key; `connect-account` {studio, authorizationCode, state} -> 201 (the Stripe
+ * Connect return page's exchange; 409 when that account is linked already); `remove-account`
+ * {studio, account: {id}} -> 200 {ok}. The owner, member admins and platform admins; 403 for
+ * other members, 404 for everyone else.
+ *
+ * POST /api/app/integrations/social-accounts: `exchange_token` {integration: {platform:
+ * instagram}, pageBuilderId, authorizationCode, state} -> 201 {ok, account} (409 when that user
+ * name is linked already, 400 when the state is not one this session started for the project).
+ * PATCH: `unlink_account` {pageBuilderId, accountId | userName} -> 200 {ok}.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method.toUpperCase() !== "POST") return methodNotAllowed("GET, POST");
+  const method = request.method.toUpperCase();
   return handleApi(async () => {
     const user = await requireApiUser(request);
-    requirePayments(params.integrationId);
+    const integration = integrationOf(params.integrationId);
+    if (integration === "social-accounts") {
+      if (method === "PATCH") {
+        const input = parseInput(socialUnlinkApiSchema, await readJson(request, 16 * 1024));
+        const studioId = await resolveStudioRef({
+          studioId: input.pageBuilderId,
+          studioSanityId: input.sanityProjectId,
+        });
+        await unlinkSocialAccount(user, studioId, input);
+        return Response.json({ ok: true });
+      }
+      if (method !== "POST") return methodNotAllowed("POST, PATCH");
+      const input = parseInput(socialExchangeApiSchema, await readJson(request, 16 * 1024));
+      const studioId = await resolveStudioRef({
+        studioId: input.pageBuilderId,
+        studioSanityId: input.sanityProjectId,
+      });
+      const sessionId = (await getSession(request)).id ?? "";
+      const linked = await completeInstagramLink(user, sessionId, {
+        code: input.authorizationCode,
+        state: stateFor(studioId, input.state),
+      });
+      return Response.json({ ok: true, account: linked.account }, { status: 201 });
+    }
+    if (method !== "POST") return methodNotAllowed("GET, POST");
     const input = parseInput(paymentsApiSchema, await readJson(request, 16 * 1024));
     const studioId = await resolveStudioRef({
       studioId: input.studio.pagebuilderId,
@@ -87,6 +126,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (input.action === "remove-account") {
       await removePaymentAccount(user, studioId, input.account.id);
       return Response.json({ ok: true });
+    }
+    if (input.action === "connect-account") {
+      const sessionId = (await getSession(request)).id ?? "";
+      const connected = await completeStripeConnect(user, sessionId, {
+        code: input.authorizationCode,
+        state: stateFor(studioId, input.state),
+      });
+      return Response.json({ ok: true, account: accountBody(connected.account) }, { status: 201 });
     }
     try {
       const fields = parseInput(addPaymentAccountSchema, {
@@ -101,4 +148,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       throw error instanceof InvalidError ? renamed(error) : error;
     }
   });
+}
+
+/**
+ * The body names the project and the state separately; a state must be for that project (it
+ * starts with its id), so one of another project is refused like a forged one.
+ */
+function stateFor(studioId: string, state: string) {
+  if (!studioId || !state.startsWith(`${studioId}.`)) throw new InvalidLinkStateError();
+  return state;
 }

@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return redirect(
       integration.slug === "payments"
         ? `/sites/integrations/payments/${project.studioId}`
-        : `/sites/${project.studioId}#active-integrations`,
+        : `/sites/${project.studioId}#social-accounts`,
     );
   } catch (error) {
     if (error instanceof NotFoundError) notFound();

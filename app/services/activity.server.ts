@@ -31,6 +31,9 @@ export const EVENT_TYPES = [
   "project.schemaVersion.raised",
   "payments.account.added",
   "payments.account.removed",
+  "payments.account.connected",
+  "social.account.linked",
+  "social.account.unlinked",
   "support.viewed",
   "support.changed",
 ] as const;

@@ -253,6 +253,19 @@ export const paymentAccountAddedBody = z.strictObject({
 });
 export const okBody = z.strictObject({ ok: z.literal(true) });
 
+/** A social account just linked. */
+export const socialAccountLinkedBody = z.strictObject({
+  ok: z.literal(true),
+  account: z.strictObject({ id: text, userName: text }),
+});
+
+/** A page of a Stripe account's products or prices (POST /api/payments/stripe). */
+export const stripeListBody = z.strictObject({
+  statusCode: z.literal(200),
+  data: z.array(z.record(z.string(), z.unknown())),
+  hasMore: z.boolean(),
+});
+
 export const studioInviteBody = z.strictObject({
   ok: z.literal(true),
   outcome: z.enum(["resent", "invited", "accepted"]),

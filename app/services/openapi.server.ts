@@ -36,9 +36,17 @@ import {
   okBody,
   paymentAccountAddedBody,
   paymentAccountsBody,
+  socialAccountLinkedBody,
+  stripeListBody,
   testRunsBody,
 } from "./api.schema";
-import { paymentsApiSchema, paymentsQuerySchema } from "./payments.schema";
+import {
+  paymentsApiSchema,
+  paymentsQuerySchema,
+  stripeListBodySchema,
+  stripeListQuerySchema,
+} from "./payments.schema";
+import { socialExchangeApiSchema, socialUnlinkApiSchema } from "./social-accounts.schema";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
 type Operation = {
@@ -124,7 +132,7 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
     },
     post: {
       summary:
-        "Adds (add-account, the secret key checked with Stripe) or removes (remove-account) a Stripe account",
+        "Adds (add-account, the secret key checked with Stripe; connect-account, a Stripe Connect code and its state) or removes (remove-account) a Stripe account",
       pathParams: ["integrationId"],
       body: paymentsApiSchema,
       responses: {
@@ -135,6 +143,34 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
         502: errorBody,
         503: errorBody,
       },
+    },
+  },
+  "/api/app/integrations/social-accounts": {
+    post: {
+      summary:
+        "Links an Instagram account (exchange_token): the code and state from Instagram's return page",
+      body: socialExchangeApiSchema,
+      responses: {
+        201: socialAccountLinkedBody,
+        ...WRITE_ERRORS,
+        409: errorBody,
+        502: errorBody,
+        503: errorBody,
+      },
+    },
+    patch: {
+      summary: "Unlinks an Instagram account (unlink_account) by its id or user name",
+      body: socialUnlinkApiSchema,
+      responses: { 200: okBody, ...WRITE_ERRORS },
+    },
+  },
+  "/api/payments/stripe": {
+    post: {
+      summary:
+        "One page of a stored Stripe account's products or prices (resource products|prices, action list)",
+      query: stripeListQuerySchema,
+      body: stripeListBodySchema,
+      responses: { 200: stripeListBody, ...WRITE_ERRORS, 502: errorBody, 503: errorBody },
     },
   },
   "/api/app/domains": {

@@ -12,6 +12,9 @@ export const PAYMENT_MESSAGES = {
   invalidApiVersion: "Invalid API Version",
   duplicate: "This Stripe account is already added to the project.",
   failedProducts: "Failed to fetch Stripe Account products",
+  alreadyLinked: "Stripe Account is already linked!",
+  connectFailed: "Stripe could not complete the connection. Try again in a moment.",
+  connectUnavailable: "Connect with Stripe is not available right now.",
 } as const;
 
 /** A Stripe API version has exactly two hyphens (2020-08-27, 2024-06-20.acacia); blank is fine. */

@@ -65,12 +65,23 @@ export const paymentsApiSchema = z.discriminatedUnion(
       }),
     }),
     z.object({
+      action: z.literal("connect-account"),
+      integration: z.unknown().optional(),
+      studio: studioRef,
+      authorizationCode: z
+        .string({ error: "authorizationCode is required" })
+        .trim()
+        .min(1)
+        .max(2000),
+      state: z.string({ error: "state is required" }).trim().min(1).max(300),
+    }),
+    z.object({
       action: z.literal("remove-account"),
       studio: studioRef,
       account: z.object({ id: z.uuid({ error: "account.id must be an account's id" }) }),
     }),
   ],
-  { error: "action must be add-account or remove-account" },
+  { error: "action must be connect-account, add-account or remove-account" },
 );
 
 /** GET /api/app/integrations/payments?action=get-accounts&studioSanityId= (or &studioId=). */
@@ -83,3 +94,21 @@ export const paymentsQuerySchema = z
   .refine((q) => Boolean(q.studioSanityId || q.studioId), {
     message: "studioSanityId or studioId is required",
   });
+
+/**
+ * POST /api/payments/stripe?resource=products|prices&action=list: the stored account to read
+ * (its key never travels), the state to list, and a page.
+ */
+export const stripeListQuerySchema = z.object({
+  resource: z.enum(["products", "prices"], { error: "resource must be products or prices" }),
+  action: z.literal("list", { error: "action must be list" }),
+});
+
+export const stripeListBodySchema = z.object({
+  accountId: z.uuid({ error: "accountId must be a payment account's id" }),
+  active: z.boolean({ error: "active must be true or false" }).default(true),
+  limit: z.number().int().min(1).max(100).default(20),
+  startingAfter: z.string().trim().min(1).max(200).optional(),
+  product: z.string().trim().min(1).max(200).optional(),
+});
+export type StripeListInput = z.output<typeof stripeListBodySchema>;

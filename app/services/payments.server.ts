@@ -8,15 +8,16 @@ import { db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { paymentAccounts, projects } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
-import { paymentsProvider } from "~/providers/payments/index.server";
+import { paymentsProvider, stripeConnectRedirectUri } from "~/providers/payments/index.server";
 import { PRODUCT_PREFIXES } from "~/providers/payments/product-prefixes";
 import type { PaymentProduct } from "~/providers/payments/types";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
-import { lastFour, PAYMENT_MESSAGES } from "./payment-rules";
-import type { AddPaymentAccountInput } from "./payments.schema";
+import { DEFAULT_STRIPE_API_VERSION, lastFour, PAYMENT_MESSAGES } from "./payment-rules";
+import type { AddPaymentAccountInput, StripeListInput } from "./payments.schema";
+import { beginLink, completeLink, type LinkMode } from "./oauth-links.server";
 import { cachedProviderRead } from "./provider-cache.server";
 import {
   actorOn,
@@ -44,6 +45,15 @@ export type PaymentAccountsView = {
   canAdd: boolean;
   canRemove: boolean;
 };
+
+const accountView = (row: typeof paymentAccounts.$inferSelect): PaymentAccountView => ({
+  id: row.id,
+  accountName: row.accountName,
+  publishableKey: row.publishableKey,
+  secretKeyLast4: row.secretKeyLast4,
+  apiVersion: row.apiVersion,
+  createdAt: row.createdAt.toISOString(),
+});
 
 export async function listPaymentAccounts(
   user: User,
@@ -126,14 +136,7 @@ export async function addPaymentAccount(
         content: `${user.name || user.email} added the Stripe account ${input.accountName}`,
         actorId: user.id,
       });
-      return {
-        id: row.id,
-        accountName: row.accountName,
-        publishableKey: row.publishableKey,
-        secretKeyLast4: row.secretKeyLast4,
-        apiVersion: row.apiVersion,
-        createdAt: row.createdAt.toISOString(),
-      };
+      return accountView(row);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(PAYMENT_MESSAGES.duplicate);
@@ -275,4 +278,156 @@ export async function resolveStudioRef(ref: { studioId?: string; studioSanityId?
     .where(eq(projects.studioSanityId, ref.studioSanityId ?? ""))
     .limit(1);
   return row?.studioId ?? "";
+}
+
+/**
+ * 'Connect with Stripe': Stripe Connect's authorization page for this project, with a state bound
+ * to this user and session. Those who may add payment accounts.
+ */
+export async function startStripeConnect(
+  user: User,
+  studioId: string,
+  session: { id: string; mode: LinkMode },
+): Promise<string> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "payments.add");
+  const project = actor.project!;
+  const state = await db().transaction(async (tx) => {
+    await authorizeOn(user, project, "payments.add", tx);
+    return beginLink(tx, {
+      provider: "stripe",
+      project,
+      userId: user.id,
+      sessionId: session.id,
+      mode: session.mode,
+    });
+  });
+  try {
+    return paymentsProvider().connectAuthorizeUrl({
+      state,
+      redirectUri: stripeConnectRedirectUri(),
+    });
+  } catch (error) {
+    if (error instanceof ProviderError) {
+      throw new UpstreamError(PAYMENT_MESSAGES.connectUnavailable, false);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The return page's exchange for Stripe Connect: the code becomes the connected account's keys,
+ * stored like a pasted account (the access token encrypted as its secret key). The same account
+ * twice in a project is a 409 ('Stripe Account is already linked!').
+ */
+export async function completeStripeConnect(
+  user: User,
+  sessionId: string,
+  input: { code: string; state: string },
+): Promise<{ studioId: string; account: PaymentAccountView }> {
+  return completeLink(
+    { provider: "stripe", userId: user.id, sessionId },
+    input.state,
+    async (link, finish) => {
+      const actor = await actorOn(user, link.studioId);
+      assertCan(actor, "payments.add");
+      const project = actor.project!;
+      let connected;
+      try {
+        connected = await paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri());
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        console.warn(`[payments] Stripe Connect exchange failed: ${error.message}`);
+        throw new UpstreamError(
+          PAYMENT_MESSAGES.connectFailed,
+          error.retryable,
+          error.details.retryAfterSeconds,
+        );
+      }
+      const accountName = (connected.accountName ?? `Stripe ${connected.accountId}`).slice(0, 100);
+      try {
+        return await db().transaction(async (tx) => {
+          await authorizeOn(user, project, "payments.add", tx);
+          const [row] = await tx
+            .insert(paymentAccounts)
+            .values({
+              projectId: project.id,
+              accountName,
+              publishableKey: connected.publishableKey,
+              secretKeyEncrypted: encryptSecret(connected.accessToken),
+              secretKeyLast4: lastFour(connected.accessToken),
+              apiVersion: DEFAULT_STRIPE_API_VERSION,
+              connectedAccountId: connected.accountId,
+              createdBy: user.id,
+            })
+            .returning();
+          await logEvent(tx, {
+            projectId: project.id,
+            type: "payments.account.connected",
+            content: `${user.name || user.email} connected the Stripe account ${accountName}`,
+            actorId: user.id,
+          });
+          await finish(tx);
+          return { studioId: link.studioId, account: accountView(row) };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(PAYMENT_MESSAGES.alreadyLinked);
+        throw error;
+      }
+    },
+  );
+}
+
+/**
+ * The JSON API's list of an account's products or prices, one Stripe page at a time. The account
+ * is named by its id (its key stays here); anyone who sees its project may read, and an account
+ * of a project hidden from the caller is a 404 like an unknown one.
+ */
+export async function listAccountResource(
+  user: User,
+  resource: "products" | "prices",
+  input: StripeListInput,
+): Promise<{ data: unknown[]; hasMore: boolean }> {
+  const [account] = await db()
+    .select({
+      id: paymentAccounts.id,
+      secret: paymentAccounts.secretKeyEncrypted,
+      apiVersion: paymentAccounts.apiVersion,
+      studioId: projects.studioId,
+    })
+    .from(paymentAccounts)
+    .innerJoin(projects, eq(projects.id, paymentAccounts.projectId))
+    .where(eq(paymentAccounts.id, input.accountId));
+  if (!account) throw new NotFoundError("Payment account not found");
+  try {
+    await requireProjectAction(user, account.studioId, "project.view");
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError("Payment account not found");
+    throw error;
+  }
+  const key = decryptSecret(account.secret);
+  const options = {
+    active: input.active,
+    limit: input.limit,
+    startingAfter: input.startingAfter,
+  };
+  try {
+    if (resource === "products") {
+      const page = await paymentsProvider().listProducts(key, account.apiVersion, options);
+      return { data: page.products, hasMore: page.hasMore };
+    }
+    const page = await paymentsProvider().listPrices(key, account.apiVersion, {
+      ...options,
+      product: input.product,
+    });
+    return { data: page.prices, hasMore: page.hasMore };
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    console.warn(`[payments] ${resource} of ${account.id}: ${error.message}`);
+    throw new UpstreamError(
+      PAYMENT_MESSAGES.failedProducts,
+      error.retryable,
+      error.details.retryAfterSeconds,
+    );
+  }
 }

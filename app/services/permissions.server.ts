@@ -33,6 +33,8 @@
  *   addons.toggle          -     -        -       -       -       x     x    x    (6)
  *   payments.add           -     -        -       -       -       x     x    x    (7)
  *   payments.remove        -     -        -       -       -       x     x    x    (7)
+ *   social.link            -     -        -       -       -       x     x    x    (7)
+ *   social.unlink          -     -        -       -       -       x     x    x    (7)
  *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
@@ -64,7 +66,8 @@
  *     add-on's own event.
  * (7) Adding a payment account needs the right to manage payments, and removing one is for
  *     admins: we give both to the owner, member admins and platform admins, the people who
- *     manage money.
+ *     manage money. Linking and unlinking social accounts (what the site shows as its public
+ *     feed) follows the add-ons: the same people.
  * (8) Not about one project: `can` answers them from the flag alone.
  * (9) Raising a project's schema version records that its site now runs a newer StackShift
  *     template (the gates of the cards and Domain Settings follow it); the platform upgrades
@@ -104,6 +107,8 @@ export const ACTIONS = [
   "addons.toggle",
   "payments.add",
   "payments.remove",
+  "social.link",
+  "social.unlink",
   "schema.raise",
   "sitetype.choose",
   "requests.manage",
@@ -144,6 +149,8 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "addons.toggle": { kinds: ["admin", "owner"], pa: true },
   "payments.add": { kinds: ["admin", "owner"], pa: true },
   "payments.remove": { kinds: ["admin", "owner"], pa: true },
+  "social.link": { kinds: ["admin", "owner"], pa: true },
+  "social.unlink": { kinds: ["admin", "owner"], pa: true },
   "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
@@ -183,6 +190,8 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "schema.raise": "raised the StackShift version",
   "payments.add": "added a payment account",
   "payments.remove": "removed a payment account",
+  "social.link": "linked a social account",
+  "social.unlink": "unlinked a social account",
 };
 
 /**
@@ -357,6 +366,8 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "addons.toggle": "Only admins can turn add-ons on or off",
   "payments.add": "Only admins can add payment accounts",
   "payments.remove": "Only admins can remove payment accounts",
+  "social.link": "Only admins can link social accounts",
+  "social.unlink": "Only admins can unlink social accounts",
   "sitetype.choose": "Only platform admins can choose the site type",
   "requests.manage": "Only platform admins can manage requests",
   "schema.raise": "Only platform admins can raise the StackShift version",

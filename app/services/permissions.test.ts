@@ -64,6 +64,8 @@ const EXPECTED: Record<Action, string> = {
   "addons.toggle": "     -    -    -    -    -    x    x    x    x",
   "payments.add": "      -    -    -    -    -    x    x    x    x",
   "payments.remove": "   -    -    -    -    -    x    x    x    x",
+  "social.link": "       -    -    -    -    -    x    x    x    x",
+  "social.unlink": "     -    -    -    -    -    x    x    x    x",
   "schema.raise": "      -    -    -    -    -    -    -    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",

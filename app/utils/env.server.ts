@@ -85,6 +85,16 @@ const schema = z.object({
   GITHUB_API_URL: z.url().optional(),
   /** PROVIDERS=live: Stripe's API base (https://api.stripe.com); a stand-in or proxy in tests. */
   STRIPE_API_URL: z.url().optional(),
+  /** Stripe Connect ('Connect with Stripe'): the platform's secret key and client id (ca_...). */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_CONNECT_CLIENT_ID: z.string().optional(),
+  STRIPE_CONNECT_AUTHORIZE_URL: z.url().default("https://connect.stripe.com/oauth/authorize"),
+  /** Instagram API with Instagram Login: the app's id and secret; the URLs for stand-ins. */
+  INSTAGRAM_CLIENT_ID: z.string().optional(),
+  INSTAGRAM_CLIENT_SECRET: z.string().optional(),
+  INSTAGRAM_AUTHORIZE_URL: z.url().default("https://www.instagram.com/oauth/authorize"),
+  INSTAGRAM_API_URL: z.url().default("https://api.instagram.com"),
+  INSTAGRAM_GRAPH_URL: z.url().default("https://graph.instagram.com"),
   /** The template repository new sites build from (live providers). */
   SITE_TEMPLATE_REPO: z.string().optional(),
   /**

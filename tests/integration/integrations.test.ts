@@ -118,7 +118,7 @@ describe("the configure route", () => {
     const studioId = studioIds[0];
     expect(
       await configure({ integrationId: "social-accounts", studioId }, ownerCookie),
-    ).toHaveRedirect(`/sites/${studioId}#active-integrations`);
+    ).toHaveRedirect(`/sites/${studioId}#social-accounts`);
     expect((await configure({ integrationId: "instagram", studioId }, ownerCookie)).status).toBe(
       404,
     );

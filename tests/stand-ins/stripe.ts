@@ -174,7 +174,47 @@ export async function startStripeStandIn() {
     return (item: { active: boolean }) => active === null || item.active === (active === "true");
   };
 
+  /** Stripe Connect codes not exchanged yet -> the account they connect. */
+  const connectCodes = new Map<string, string>();
+  const connectTokens: string[] = [];
+
   function handle(request: Recorded): Reply {
+    if (request.method === "POST" && request.path === "/oauth/token") {
+      // Stripe Connect's exchange: the platform's secret key, a form body, OAuth's error shape.
+      if (request.headers.authorization !== `Bearer ${secretKey}`) {
+        return {
+          status: 401,
+          body: { error: "invalid_client", error_description: "No such api key" },
+        };
+      }
+      const form = new URLSearchParams(typeof request.body === "string" ? request.body : "");
+      const code = form.get("code") ?? "";
+      const account = connectCodes.get(code);
+      if (!account || form.get("grant_type") !== "authorization_code") {
+        return {
+          status: 400,
+          body: {
+            error: "invalid_grant",
+            error_description: `Authorization code does not exist: ${code}`,
+          },
+        };
+      }
+      connectCodes.delete(code);
+      const accessToken = `sk_test_connect${account.slice(5)}${connectTokens.length}`;
+      connectTokens.push(accessToken);
+      return {
+        status: 200,
+        body: {
+          access_token: accessToken,
+          livemode: false,
+          refresh_token: `rt_${account.slice(5)}`,
+          token_type: "bearer",
+          stripe_publishable_key: `pk_test_connect${account.slice(5)}`,
+          stripe_user_id: account,
+          scope: "read_write",
+        },
+      };
+    }
     if (request.headers.authorization !== `Bearer ${secretKey}`) {
       return { status: 401, body: error(401, "Invalid API Key provided: sk_test_****1234") };
     }
@@ -197,6 +237,14 @@ export async function startStripeStandIn() {
   return {
     ...server,
     secretKey,
+    /** A Stripe Connect code for `account` (acct_...), as Stripe's authorize page returns. */
+    issueConnectCode(account: string) {
+      const code = `ac_${account.slice(5)}${connectCodes.size}${Date.now()}`;
+      connectCodes.set(code, account);
+      return code;
+    },
+    /** The access tokens Connect exchanges have handed out. */
+    connectTokens,
     /** Every list item served so far, with its object type. */
     served,
     /** Every list object served so far. */

@@ -9,6 +9,7 @@ import {
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LocalDate } from "~/components/local-date";
+import { useOAuthCompleteMessage, usePopupSubmit } from "~/components/oauth/use-oauth-popup";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
@@ -24,6 +25,7 @@ import { useIsPending } from "~/utils/use-is-pending";
 
 export const PAYMENT_ADD_INTENT = "payment-add";
 export const PAYMENT_REMOVE_INTENT = "payment-remove";
+export const STRIPE_CONNECT_INTENT = "stripe-connect";
 
 /**
  * A project's Stripe accounts: each with its publishable key, the last four characters of its
@@ -41,6 +43,7 @@ export function PaymentAccounts({ view }: { view: PaymentAccountsView }) {
     : undefined;
   const back = urlWith(location.pathname, location.search, { dialog: null, remove: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  useOAuthCompleteMessage("StripeOAuthComplete");
   return (
     <section aria-labelledby="payment-accounts-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -48,13 +51,16 @@ export function PaymentAccounts({ view }: { view: PaymentAccountsView }) {
           Payment accounts
         </h2>
         {view.canAdd ? (
-          <Link
-            to={urlWith(location.pathname, location.search, { dialog: "add-stripe" })}
-            preventScrollReset
-            className={buttonClass("primary")}
-          >
-            Add Stripe Account
-          </Link>
+          <div className="flex flex-wrap gap-3">
+            <ConnectWithStripe studioId={view.studioId} />
+            <Link
+              to={urlWith(location.pathname, location.search, { dialog: "add-stripe" })}
+              preventScrollReset
+              className={buttonClass("primary")}
+            >
+              Add Stripe Account
+            </Link>
+          </div>
         ) : null}
       </div>
       {view.accounts.length === 0 ? (
@@ -149,6 +155,32 @@ export function PaymentAccounts({ view }: { view: PaymentAccountsView }) {
         />
       ) : null}
     </section>
+  );
+}
+
+/**
+ * 'Connect with Stripe': Stripe Connect's authorization page, in a popup with JavaScript (the
+ * return page reports StripeOAuthComplete and the list reloads), in this tab without.
+ */
+function ConnectWithStripe({ studioId }: { studioId: string }) {
+  const { onSubmit, blocked } = usePopupSubmit();
+  return (
+    <form
+      method="post"
+      action={`/sites/integrations/payments/${encodeURIComponent(studioId)}`}
+      onSubmit={onSubmit}
+    >
+      <input type="hidden" name="intent" value={STRIPE_CONNECT_INTENT} />
+      <input type="hidden" name="mode" value="tab" />
+      <Button type="submit" variant="secondary">
+        Connect with Stripe
+      </Button>
+      {blocked ? (
+        <p role="alert" className="mt-1 text-sm text-red-600 dark:text-red-400">
+          Something went wrong when opening the Stripe authorization window.
+        </p>
+      ) : null}
+    </form>
   );
 }
 

@@ -30,15 +30,25 @@ export function Section({
 
 /**
  * What the project has connected, per integration of the catalogue, with a link to manage it:
- * its Stripe accounts; social accounts say that none is linked until they can be.
+ * its Stripe accounts and its linked social accounts.
  */
 export function ActiveIntegrations({
   studioId,
   paymentAccounts,
+  socialAccounts,
 }: {
   studioId: string;
   paymentAccounts: { id: string; accountName: string }[];
+  socialAccounts: { id: string; userName: string }[];
 }) {
+  const summary = (slug: string) =>
+    slug === "payments"
+      ? paymentAccounts.length === 0
+        ? "No Stripe account connected."
+        : paymentAccounts.map((a) => a.accountName).join(", ")
+      : socialAccounts.length === 0
+        ? "No account linked."
+        : socialAccounts.map((a) => `@${a.userName} (Instagram)`).join(", ");
   return (
     <Section id="active-integrations" title="Active Integrations">
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -46,13 +56,7 @@ export function ActiveIntegrations({
           <li key={entry.slug} className="flex flex-wrap items-start gap-3 py-3">
             <div className="min-w-0 flex-1">
               <p className="font-medium">{entry.name}</p>
-              <p className="text-sm text-slate-600 dark:text-slate-300">
-                {entry.slug !== "payments"
-                  ? "No account linked."
-                  : paymentAccounts.length === 0
-                    ? "No Stripe account connected."
-                    : paymentAccounts.map((a) => a.accountName).join(", ")}
-              </p>
+              <p className="text-sm text-slate-600 dark:text-slate-300">{summary(entry.slug)}</p>
             </div>
             {entry.slug === "payments" ? (
               <Link
@@ -61,7 +65,11 @@ export function ActiveIntegrations({
               >
                 Manage<span className="sr-only"> Stripe accounts</span>
               </Link>
-            ) : null}
+            ) : (
+              <a href="#social-accounts" className="text-sm font-medium text-brand hover:underline">
+                Manage<span className="sr-only"> social accounts</span>
+              </a>
+            )}
           </li>
         ))}
       </ul>

@@ -3,7 +3,10 @@ import { createLocalPayments } from "./local.server";
 import { createStripePayments, stripeApiOptions } from "./stripe.server";
 import type { PaymentsProvider } from "./types";
 
-export type { PaymentProduct, PaymentsProvider, ProductPage } from "./types";
+export type { ConnectedAccount, PaymentProduct, PaymentsProvider, ProductPage } from "./types";
+
+/** Where Stripe Connect sends the browser back: registered with the platform. */
+export const stripeConnectRedirectUri = () => `${env().APP_URL}/oauth/stripe/callback`;
 export { PRODUCT_PREFIXES, type ProductPrefix } from "./product-prefixes";
 
 const cache = new WeakMap<Env, PaymentsProvider>();
@@ -15,7 +18,11 @@ export function paymentsProvider(): PaymentsProvider {
   if (!provider) {
     provider =
       current.PROVIDERS === "live"
-        ? createStripePayments(stripeApiOptions(current.STRIPE_API_URL))
+        ? createStripePayments(stripeApiOptions(current.STRIPE_API_URL), {
+            platformSecretKey: current.STRIPE_SECRET_KEY,
+            clientId: current.STRIPE_CONNECT_CLIENT_ID,
+            authorizeUrl: current.STRIPE_CONNECT_AUTHORIZE_URL,
+          })
         : createLocalPayments();
     cache.set(current, provider);
   }

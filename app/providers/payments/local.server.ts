@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
+import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
+import { redeemLocalCode } from "../local-oauth.server";
 import type { PaymentProduct, PaymentsProvider } from "./types";
 
 type Seed = [id: string, name: string, price: PaymentProduct["price"], active?: false];
@@ -76,7 +79,10 @@ const MAX_LIMIT = 100;
 /**
  * Payments without Stripe: secret keys shaped like Stripe test keys (sk_test_ and at least eight
  * letters or digits) are valid unless they say "invalid"; one saying "ratelimited" is refused
- * with 429 as Stripe does when an account sends too many requests.
+ * with 429 as Stripe does when an account sends too many requests. 'Connect with Stripe' goes
+ * through the dashboard's own authorization page (/local/oauth/stripe/authorize), which grants
+ * the account id typed there; its keys are derived from that id, so connecting the same account
+ * twice gives the same publishable key (and 'Stripe Account is already linked!').
  */
 export function createLocalPayments(): PaymentsProvider {
   return {
@@ -105,6 +111,65 @@ export function createLocalPayments(): PaymentsProvider {
       return {
         products: matching.slice(0, size).map((p) => ({ ...p, price: p.price && { ...p.price } })),
         hasMore: matching.length > size,
+      };
+    },
+
+    async listPrices(secretKey, _apiVersion, { active, limit, startingAfter, product }) {
+      authorize(secretKey);
+      const all = LOCAL_CATALOGUE.filter(
+        (p) => p.price && p.active === active && (!product || p.id === product),
+      ).map((p) => ({
+        id: `price_${p.id.replace(/[^A-Za-z0-9]/g, "")}`,
+        productId: p.id,
+        productName: p.name,
+        active: p.active,
+        type: p.price!.type,
+        unitAmount: p.price!.unitAmount,
+        currency: "usd",
+        created: p.created,
+      }));
+      let from = 0;
+      if (startingAfter) {
+        const at = all.findIndex((price) => price.id === startingAfter);
+        if (at < 0) {
+          throw new ProviderError(`No such price: '${startingAfter}'`, {
+            provider: "stripe",
+            status: 400,
+            code: "bad_request",
+          });
+        }
+        from = at + 1;
+      }
+      const size = Math.min(Math.max(Math.trunc(limit) || 1, 1), MAX_LIMIT);
+      return { prices: all.slice(from, from + size), hasMore: all.length > from + size };
+    },
+
+    connectAuthorizeUrl({ state, redirectUri }) {
+      const url = new URL("/local/oauth/stripe/authorize", env().APP_URL);
+      url.searchParams.set("response_type", "code");
+      url.searchParams.set("client_id", "ca_local");
+      url.searchParams.set("scope", "read_write");
+      url.searchParams.set("redirect_uri", redirectUri);
+      url.searchParams.set("state", state);
+      return url.toString();
+    },
+
+    async connectAccount(code, redirectUri) {
+      const claims = redeemLocalCode("stripe", code);
+      if (!claims?.accountId || claims.redirectUri !== redirectUri) {
+        throw new ProviderError("Authorization code does not exist", {
+          provider: "stripe",
+          status: 400,
+          code: "invalid_grant",
+        });
+      }
+      const derived = (label: string) =>
+        createHash("sha256").update(`${label}:${claims.accountId}`).digest("hex").slice(0, 24);
+      return {
+        accountId: claims.accountId,
+        accountName: claims.accountName || null,
+        publishableKey: `pk_test_${derived("pk")}`,
+        accessToken: `sk_test_${derived(`sk:${code}`)}`,
       };
     },
   };

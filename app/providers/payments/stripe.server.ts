@@ -6,6 +6,13 @@ import type { PaymentProduct, PaymentsProvider } from "./types";
 
 export type StripeApiOptions = { host?: string; port?: number; protocol?: "http" | "https" };
 
+/** Stripe Connect: the platform's own secret key and client id, and the authorization page. */
+export type StripeConnectOptions = {
+  platformSecretKey?: string;
+  clientId?: string;
+  authorizeUrl: string;
+};
+
 /** Stripe's answer to a refused key; its own message quotes part of the key, so it is not kept. */
 const INVALID_KEY_MESSAGE = "Invalid API Key provided";
 
@@ -14,7 +21,10 @@ const INVALID_KEY_MESSAGE = "Invalid API Key provided";
  * pins the API version its project chose. No SDK retries: the dialog reports a failure at once
  * and jobs retry ProviderErrors marked retryable themselves.
  */
-export function createStripePayments(options: StripeApiOptions = {}): PaymentsProvider {
+export function createStripePayments(
+  options: StripeApiOptions = {},
+  connect: StripeConnectOptions = { authorizeUrl: "https://connect.stripe.com/oauth/authorize" },
+): PaymentsProvider {
   const clients = new LRUCache<string, Stripe>({ max: 20 });
 
   function client(secretKey: string, apiVersion: string): Stripe {
@@ -88,7 +98,76 @@ export function createStripePayments(options: StripeApiOptions = {}): PaymentsPr
         return { products, hasMore: page.has_more };
       });
     },
+
+    async listPrices(secretKey, apiVersion, { active, limit, startingAfter, product }) {
+      return withClient(secretKey, apiVersion, async (stripe) => {
+        const page = await stripe.prices.list({
+          active,
+          limit,
+          ...(startingAfter ? { starting_after: startingAfter } : {}),
+          ...(product ? { product } : {}),
+          expand: ["data.product"],
+        });
+        return {
+          prices: page.data.map((price) => {
+            const owner = price.product;
+            const expanded = typeof owner === "object" && owner !== null && "name" in owner;
+            return {
+              id: price.id,
+              productId: typeof owner === "string" ? owner : owner.id,
+              productName: expanded ? owner.name : null,
+              active: price.active,
+              type: price.type === "recurring" ? ("recurring" as const) : ("one_time" as const),
+              unitAmount: price.unit_amount ?? null,
+              currency: price.currency,
+              created: price.created,
+            };
+          }),
+          hasMore: page.has_more,
+        };
+      });
+    },
+
+    connectAuthorizeUrl({ state, redirectUri }) {
+      if (!connect.clientId || !connect.platformSecretKey) throw connectNotConfigured();
+      const url = new URL(connect.authorizeUrl);
+      url.searchParams.set("response_type", "code");
+      url.searchParams.set("client_id", connect.clientId);
+      url.searchParams.set("scope", "read_write");
+      url.searchParams.set("redirect_uri", redirectUri);
+      url.searchParams.set("state", state);
+      return url.toString();
+    },
+
+    async connectAccount(code) {
+      const platformKey = connect.platformSecretKey;
+      if (!platformKey) throw connectNotConfigured();
+      // The SDK sends OAuth calls to connect.stripe.com, or to the configured host (a stand-in).
+      return withClient(platformKey, "", async (stripe) => {
+        const token = await stripe.oauth.token({ grant_type: "authorization_code", code });
+        if (!token.stripe_user_id || !token.access_token || !token.stripe_publishable_key) {
+          throw new ProviderError("Stripe sent an incomplete Connect answer", {
+            provider: "stripe",
+            status: 502,
+          });
+        }
+        return {
+          accountId: token.stripe_user_id,
+          accountName: null,
+          publishableKey: token.stripe_publishable_key,
+          accessToken: token.access_token,
+        };
+      });
+    },
   };
+}
+
+function connectNotConfigured() {
+  return new ProviderError("Stripe Connect is not configured on this server", {
+    provider: "stripe",
+    status: 503,
+    code: "not_configured",
+  });
 }
 
 /** The adapter's options for a Stripe API base URL (a stand-in or proxy); {} for none. */

@@ -18,6 +18,30 @@ export type PaymentProduct = {
 
 export type ProductPage = { products: PaymentProduct[]; hasMore: boolean };
 
+/** A price with its product's id and name (Stripe's fields, amounts in cents). */
+export type PaymentPrice = {
+  id: string;
+  productId: string;
+  productName: string | null;
+  active: boolean;
+  type: "one_time" | "recurring";
+  unitAmount: number | null;
+  currency: string;
+  created: number;
+};
+
+export type PricePage = { prices: PaymentPrice[]; hasMore: boolean };
+
+/** A Stripe account connected through Stripe Connect (OAuth): its keys for this platform. */
+export type ConnectedAccount = {
+  accountId: string;
+  /** A name to list it under (the local page asks for one; Stripe's answer has none). */
+  accountName: string | null;
+  publishableKey: string;
+  /** Used like a secret key; stored encrypted. */
+  accessToken: string;
+};
+
 export type PaymentsProvider = {
   /** Resolves when `secretKey` may read the account's products; ProviderError (401) otherwise. */
   checkSecretKey(secretKey: string, apiVersion: string): Promise<void>;
@@ -30,4 +54,14 @@ export type PaymentsProvider = {
     apiVersion: string,
     options: { active: boolean; limit: number; startingAfter?: string },
   ): Promise<ProductPage>;
+  /** One page of prices (of one product when `product` is given), newest first. */
+  listPrices(
+    secretKey: string,
+    apiVersion: string,
+    options: { active: boolean; limit: number; startingAfter?: string; product?: string },
+  ): Promise<PricePage>;
+  /** Stripe Connect's authorization page (scope read_write) for `state`. */
+  connectAuthorizeUrl(input: { state: string; redirectUri: string }): string;
+  /** The code from the return page -> the connected account; ProviderError 400 when refused. */
+  connectAccount(code: string, redirectUri: string): Promise<ConnectedAccount>;
 };

@@ -1,0 +1,44 @@
+import { useRevalidator } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+
+/** The window the authorization page opens in (one at a time). */
+const POPUP_NAME = "stackshift-oauth";
+
+/**
+ * Reloads the page's data when a return page this window opened reports `message`
+ * (OAuthComplete, StripeOAuthComplete); only messages from our own origin count.
+ */
+export function useOAuthCompleteMessage(message: string) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin || event.data !== message) return;
+      revalidator.revalidate();
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [message, revalidator]);
+}
+
+/**
+ * Makes a form that starts an authorization open it in a popup: with JavaScript the form posts
+ * into a named window opened first (so no popup blocker stops it, and `mode` tells the server);
+ * without, it is an ordinary post in this tab. Returns the submit handler and the blocked flag.
+ */
+export function usePopupSubmit() {
+  const [blocked, setBlocked] = useState(false);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    const popup = window.open("about:blank", POPUP_NAME, "popup,width=600,height=760");
+    if (!popup) {
+      event.preventDefault();
+      setBlocked(true);
+      return;
+    }
+    setBlocked(false);
+    form.target = POPUP_NAME;
+    const mode = form.elements.namedItem("mode");
+    if (mode instanceof HTMLInputElement) mode.value = "popup";
+  };
+  return { onSubmit, blocked };
+}

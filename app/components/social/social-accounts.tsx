@@ -1,0 +1,244 @@
+import {
+  Form,
+  Link,
+  useActionData,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { LocalDate } from "~/components/local-date";
+import { useOAuthCompleteMessage, usePopupSubmit } from "~/components/oauth/use-oauth-popup";
+import { Section } from "~/components/project-dashboard/project-sections";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
+import { FieldError, FormError, SelectField } from "~/components/ui/field";
+import { SOCIAL_MESSAGES } from "~/services/social-accounts.schema";
+import type { SocialAccountsView } from "~/services/social-accounts.server";
+import type { FormReply } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
+
+export const SOCIAL_LINK_INTENT = "social-link";
+export const SOCIAL_UNLINK_INTENT = "social-unlink";
+
+function Avatar({ url, name }: { url: string | null; name: string }) {
+  return url ? (
+    <img src={url} alt="" width={40} height={40} className="h-10 w-10 rounded-full object-cover" />
+  ) : (
+    <span
+      aria-hidden="true"
+      className="flex h-10 w-10 items-center justify-center rounded-full bg-slate-200 font-semibold text-slate-600 dark:bg-slate-700 dark:text-slate-200"
+    >
+      {name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+/**
+ * The Social accounts card: each linked account (picture or placeholder, profile name, user
+ * name, 'Last updated', platform) with a menu of 'Go to profile' and Unlink (a confirmation at
+ * ?unlink={id}); 'Link account' (?dialog=link-social) for those who may link.
+ */
+export function SocialAccountsSection({ view }: { view: SocialAccountsView }) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  useOAuthCompleteMessage("OAuthComplete");
+  const linking = searchParams.get("dialog") === "link-social" && view.canLink;
+  const unlinking = view.canUnlink
+    ? view.accounts.find((a) => a.id === searchParams.get("unlink"))
+    : undefined;
+  const back = urlWith(location.pathname, location.search, { dialog: null, unlink: null });
+  const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  return (
+    <Section id="social-accounts" title="Social Accounts">
+      {view.accounts.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">{SOCIAL_MESSAGES.empty}</p>
+      ) : (
+        <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+          {view.accounts.map((account) => (
+            <li key={account.id} className="flex items-start gap-3 py-3">
+              <Avatar
+                url={account.profilePictureUrl}
+                name={account.profileName ?? account.userName}
+              />
+              <div className="min-w-0 flex-1">
+                <p className="font-medium">{account.profileName ?? account.userName}</p>
+                <p className="text-sm text-slate-600 dark:text-slate-300">@{account.userName}</p>
+                <p className="text-xs text-slate-500 dark:text-slate-400">
+                  Last updated <LocalDate value={account.lastUpdated} /> ·{" "}
+                  <span className="font-medium">Instagram</span>
+                </p>
+              </div>
+              <details className="relative">
+                <summary className={buttonClass("secondary", "cursor-pointer list-none px-3 py-1")}>
+                  Actions<span className="sr-only"> for @{account.userName}</span>
+                </summary>
+                <div className="absolute right-0 z-10 mt-1 flex w-44 flex-col rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+                  <a
+                    href={account.profileUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="rounded px-3 py-2 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+                  >
+                    Go to profile<span className="sr-only"> of @{account.userName} (new tab)</span>
+                  </a>
+                  {view.canUnlink ? (
+                    <Link
+                      to={urlWith(location.pathname, location.search, { unlink: account.id })}
+                      preventScrollReset
+                      className="rounded px-3 py-2 text-sm text-red-700 hover:bg-slate-100 dark:text-red-400 dark:hover:bg-slate-800"
+                    >
+                      Unlink<span className="sr-only"> @{account.userName}</span>
+                    </Link>
+                  ) : null}
+                </div>
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+      {view.canLink ? (
+        <Link
+          to={urlWith(location.pathname, location.search, { dialog: "link-social" })}
+          preventScrollReset
+          className={buttonClass("primary")}
+        >
+          Link account
+        </Link>
+      ) : null}
+      {linking ? <LinkAccountDialog studioId={view.studioId} back={back} onClose={close} /> : null}
+      {unlinking ? (
+        <UnlinkDialog
+          accountId={unlinking.id}
+          userName={unlinking.userName}
+          back={back}
+          onClose={close}
+        />
+      ) : null}
+    </Section>
+  );
+}
+
+/**
+ * 'Link account': a platform and the professional-account box; Connect is enabled (with
+ * JavaScript) once both are given, and opens Instagram's authorization page in a new window.
+ */
+function LinkAccountDialog({
+  studioId,
+  back,
+  onClose,
+}: {
+  studioId: string;
+  back: string;
+  onClose: () => void;
+}) {
+  const reply = useActionData<FormReply>()?.result;
+  const errors = reply?.error ?? {};
+  const hydrated = useHydrated();
+  const [platform, setPlatform] = useState("");
+  const [professional, setProfessional] = useState(false);
+  const { onSubmit, blocked } = usePopupSubmit();
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title="Link account"
+      description="Link an Instagram professional account to show its public feed on your StackShift site."
+    >
+      <form
+        method="post"
+        action={`/sites/${encodeURIComponent(studioId)}`}
+        onSubmit={onSubmit}
+        className="space-y-4"
+      >
+        <input type="hidden" name="intent" value={SOCIAL_LINK_INTENT} />
+        <input type="hidden" name="mode" value="tab" />
+        <FormError message={errors[""]?.[0]} />
+        {blocked ? (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {SOCIAL_MESSAGES.openFailed}
+          </p>
+        ) : null}
+        <SelectField
+          label="Platform"
+          name="platform"
+          required
+          errors={errors.platform}
+          defaultValue=""
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            setPlatform(value);
+          }}
+        >
+          <option value="" disabled>
+            Choose a platform
+          </option>
+          <option value="instagram">Instagram</option>
+        </SelectField>
+        <div>
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              name="professional"
+              required
+              aria-invalid={errors.professional ? true : undefined}
+              aria-describedby={errors.professional ? "social-professional-error" : undefined}
+              className="mt-0.5 h-4 w-4 rounded border-slate-300"
+              onChange={(event) => {
+                const checked = event.currentTarget.checked;
+                setProfessional(checked);
+              }}
+            />
+            {SOCIAL_MESSAGES.professional}
+          </label>
+          <FieldError id="social-professional-error" errors={errors.professional} />
+        </div>
+        <div className="flex justify-end gap-3">
+          <DialogCancelLink back={back} busy={false} onClose={onClose} />
+          <Button type="submit" disabled={hydrated && (!platform || !professional)}>
+            Connect
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function UnlinkDialog({
+  accountId,
+  userName,
+  back,
+  onClose,
+}: {
+  accountId: string;
+  userName: string;
+  back: string;
+  onClose: () => void;
+}) {
+  const busy = useIsPending({ intent: SOCIAL_UNLINK_INTENT });
+  return (
+    <Dialog
+      open
+      role="alertdialog"
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+      title={`Unlink @${userName}`}
+      description="The site stops showing this account's feed. The account itself stays on Instagram; you can link it again later."
+    >
+      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
+        <input type="hidden" name="intent" value={SOCIAL_UNLINK_INTENT} />
+        <input type="hidden" name="accountId" value={accountId} />
+        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
+        <Button type="submit" variant="danger" disabled={busy}>
+          {busy ? "Unlinking..." : "Yes, unlink"}
+        </Button>
+      </Form>
+    </Dialog>
+  );
+}

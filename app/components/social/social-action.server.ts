@@ -1,0 +1,70 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect } from "@remix-run/node";
+import type { User } from "~/services/accounts.server";
+import { DomainError, NotFoundError } from "~/services/errors";
+import {
+  linkSocialAccountSchema,
+  SOCIAL_MESSAGES,
+  unlinkSocialAccountSchema,
+} from "~/services/social-accounts.schema";
+import { startInstagramLink, unlinkSocialAccount } from "~/services/social-accounts.server";
+import { formReply } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
+import { getSession } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { SOCIAL_LINK_INTENT, SOCIAL_UNLINK_INTENT } from "./social-accounts";
+
+export const isSocialIntent = (intent: FormDataEntryValue | null) =>
+  intent === SOCIAL_LINK_INTENT || intent === SOCIAL_UNLINK_INTENT;
+
+/**
+ * The Social accounts card's forms. Connect answers with a redirect to Instagram's authorization
+ * page (in the popup the form posted into, or in this tab without JavaScript); Unlink removes the
+ * account and says so. A project hidden from the user stays a 404.
+ */
+export async function socialAction(
+  request: Request,
+  user: User,
+  studioId: string,
+  formData: FormData,
+) {
+  const card = `/sites/${encodeURIComponent(studioId)}`;
+  if (formData.get("intent") === SOCIAL_LINK_INTENT) {
+    const submission = parseWithZod(formData, { schema: linkSocialAccountSchema });
+    if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+    const session = await getSession(request);
+    try {
+      return redirect(
+        await startInstagramLink(user, studioId, {
+          id: session.id ?? "",
+          mode: submission.value.mode,
+        }),
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError) notFound();
+      if (!(error instanceof DomainError)) throw error;
+      return redirectWithToast(`${card}#social-accounts`, {
+        type: "error",
+        title: SOCIAL_MESSAGES.openFailed,
+        description: error.message === SOCIAL_MESSAGES.openFailed ? undefined : error.message,
+      });
+    }
+  }
+  const submission = parseWithZod(formData, { schema: unlinkSocialAccountSchema });
+  try {
+    if (submission.status !== "success") throw new NotFoundError("Unknown account");
+    const removed = await unlinkSocialAccount(user, studioId, submission.value);
+    return redirectWithToast(`${card}#social-accounts`, {
+      type: "success",
+      title: SOCIAL_MESSAGES.unlinked,
+      description: `@${removed.userName} is no longer linked to this project.`,
+    });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    return redirectWithToast(`${card}#social-accounts`, {
+      type: "error",
+      title: SOCIAL_MESSAGES.unlinkFailed,
+    });
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * Social accounts: the Instagram professional accounts a project links, so its site can show
+ * their public feed. Linking is an authorization round trip (app/services/oauth-links.server.ts)
+ * that ends with the code exchanged for a long-lived token, stored encrypted; a daily job
+ * refreshes tokens before they expire. One account per user name across all projects.
+ */
+import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/errors.server";
+import { socialAccounts } from "~/db/schema";
+import type { JobDefinition } from "~/jobs/types";
+import { ProviderError } from "~/providers/errors";
+import { instagramRedirectUri, socialProvider } from "~/providers/social/index.server";
+import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
+import type { User } from "./accounts.server";
+import { logEvent } from "./activity.server";
+import { ConflictError, NotFoundError, UpstreamError } from "./errors";
+import { beginLink, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
+import {
+  actorOn,
+  assertCan,
+  authorizeOn,
+  can,
+  projectRowFor,
+  requireProjectAction,
+} from "./permissions.server";
+import { SOCIAL_MESSAGES } from "./social-accounts.schema";
+
+export type SocialAccountView = {
+  id: string;
+  platform: "instagram";
+  userName: string;
+  profileName: string | null;
+  profilePictureUrl: string | null;
+  /** 'Go to profile': base URL + user name. */
+  profileUrl: string;
+  dateAdded: string;
+  lastUpdated: string;
+};
+
+export type SocialAccountsView = {
+  studioId: string;
+  accounts: SocialAccountView[];
+  canLink: boolean;
+  canUnlink: boolean;
+};
+
+const PLATFORM_LABEL = { instagram: "Instagram" } as const;
+export const platformLabel = (platform: "instagram") => PLATFORM_LABEL[platform];
+
+/** The project's linked accounts, oldest first, for everyone who sees the project. */
+export async function listSocialAccounts(
+  user: User,
+  studioId: string,
+): Promise<SocialAccountsView> {
+  const actor = await requireProjectAction(user, studioId, "project.view");
+  const row = (await projectRowFor(user, studioId))!;
+  const rows = await db()
+    .select({
+      id: socialAccounts.id,
+      userName: socialAccounts.userName,
+      profileName: socialAccounts.profileName,
+      profilePictureUrl: socialAccounts.profilePictureUrl,
+      createdAt: socialAccounts.createdAt,
+      updatedAt: socialAccounts.updatedAt,
+    })
+    .from(socialAccounts)
+    .where(eq(socialAccounts.projectId, row.id))
+    .orderBy(asc(socialAccounts.createdAt));
+  const base = socialProvider().profileBaseUrl;
+  return {
+    studioId: row.studioId,
+    accounts: rows.map((a) => ({
+      id: a.id,
+      platform: "instagram",
+      userName: a.userName,
+      profileName: a.profileName,
+      profilePictureUrl: a.profilePictureUrl,
+      profileUrl: `${base}${encodeURIComponent(a.userName)}`,
+      dateAdded: a.createdAt.toISOString(),
+      lastUpdated: a.updatedAt.toISOString(),
+    })),
+    canLink: can(actor, "social.link"),
+    canUnlink: can(actor, "social.unlink"),
+  };
+}
+
+/**
+ * Starts linking an Instagram account to the project: the authorization page's address, with a
+ * state bound to this user and session. Only those who may link.
+ */
+export async function startInstagramLink(
+  user: User,
+  studioId: string,
+  session: { id: string; mode: LinkMode },
+): Promise<string> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "social.link");
+  const project = actor.project!;
+  const state = await db().transaction(async (tx) => {
+    await authorizeOn(user, project, "social.link", tx);
+    return beginLink(tx, {
+      provider: "instagram",
+      project,
+      userId: user.id,
+      sessionId: session.id,
+      mode: session.mode,
+    });
+  });
+  try {
+    return socialProvider().authorizeUrl({ state, redirectUri: instagramRedirectUri() });
+  } catch (error) {
+    if (error instanceof ProviderError) throw new UpstreamError(SOCIAL_MESSAGES.openFailed, false);
+    throw error;
+  }
+}
+
+export type LinkedAccount = { studioId: string; account: { id: string; userName: string } };
+
+/**
+ * The return page's exchange: the code becomes a long-lived token and the account's profile,
+ * stored with the project the state names (at most once per state). 409 (ConflictError) when
+ * that user name is linked already, here or to another project; UpstreamError (retryable) when
+ * Instagram could not be reached; InvalidLinkStateError for a state that is not open for us.
+ */
+export async function completeInstagramLink(
+  user: User,
+  sessionId: string,
+  input: { code: string; state: string },
+): Promise<LinkedAccount> {
+  return completeLink(
+    { provider: "instagram", userId: user.id, sessionId },
+    input.state,
+    async (link, finish) => {
+      // The right may have gone since the round trip began.
+      const actor = await actorOn(user, link.studioId);
+      assertCan(actor, "social.link");
+      const project = actor.project!;
+      let linked;
+      try {
+        linked = await socialProvider().exchangeCode(input.code, instagramRedirectUri());
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        if (error.details.status === 409) throw new ConflictError(SOCIAL_MESSAGES.alreadyLinked);
+        console.warn(`[social] code exchange failed: ${error.message}`);
+        throw new UpstreamError(
+          SOCIAL_MESSAGES.linkFailed,
+          error.retryable,
+          error.details.retryAfterSeconds,
+        );
+      }
+      const { profile } = linked;
+      try {
+        return await db().transaction(async (tx) => {
+          await authorizeOn(user, project, "social.link", tx);
+          const [row] = await tx
+            .insert(socialAccounts)
+            .values({
+              projectId: project.id,
+              platform: "instagram",
+              providerUserId: profile.userId,
+              userName: profile.userName,
+              profileName: profile.profileName,
+              profilePictureUrl: profile.profilePictureUrl,
+              accessTokenEncrypted: encryptSecret(linked.accessToken),
+              tokenExpiresAt: linked.expiresAt,
+              createdBy: user.id,
+            })
+            .returning({ id: socialAccounts.id, userName: socialAccounts.userName });
+          await logEvent(tx, {
+            projectId: project.id,
+            type: "social.account.linked",
+            content: `${user.name || user.email} linked the Instagram account @${profile.userName}`,
+            actorId: user.id,
+          });
+          await finish(tx);
+          return { studioId: link.studioId, account: row };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(SOCIAL_MESSAGES.alreadyLinked);
+        throw error;
+      }
+    },
+  );
+}
+
+/** Unlinks one account of the project; its token is deleted with it. */
+export async function unlinkSocialAccount(
+  user: User,
+  studioId: string,
+  ref: { accountId?: string; userName?: string },
+): Promise<{ userName: string }> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "social.unlink");
+  const project = actor.project!;
+  return db().transaction(async (tx) => {
+    await authorizeOn(user, project, "social.unlink", tx);
+    const which = ref.accountId
+      ? eq(socialAccounts.id, ref.accountId)
+      : eq(sql`lower(${socialAccounts.userName})`, (ref.userName ?? "").toLowerCase());
+    const [removed] = await tx
+      .delete(socialAccounts)
+      .where(and(which, eq(socialAccounts.projectId, project.id)))
+      .returning({ userName: socialAccounts.userName });
+    if (!removed) throw new NotFoundError("This social account is not linked to the project");
+    await logEvent(tx, {
+      projectId: project.id,
+      type: "social.account.unlinked",
+      content: `${user.name || user.email} unlinked the Instagram account @${removed.userName}`,
+      actorId: user.id,
+    });
+    return removed;
+  });
+}
+
+/** Tokens are refreshed this long before they expire (Instagram's last 60 days). */
+const REFRESH_AHEAD_DAYS = 10;
+
+/**
+ * Refreshes the long-lived tokens that expire within ten days, a batch at a time. An account
+ * whose refresh fails keeps its token (and is tried again tomorrow); the count of each is
+ * returned for the job's log.
+ */
+export async function refreshSocialTokens(
+  batch = 100,
+): Promise<{ refreshed: number; failed: number }> {
+  const due = await db()
+    .select({ id: socialAccounts.id, token: socialAccounts.accessTokenEncrypted })
+    .from(socialAccounts)
+    .where(
+      lt(socialAccounts.tokenExpiresAt, sql`now() + make_interval(days => ${REFRESH_AHEAD_DAYS})`),
+    )
+    .orderBy(asc(socialAccounts.tokenExpiresAt))
+    .limit(batch);
+  let refreshed = 0;
+  let failed = 0;
+  for (const account of due) {
+    try {
+      const fresh = await socialProvider().refreshToken(decryptSecret(account.token));
+      await db()
+        .update(socialAccounts)
+        .set({
+          accessTokenEncrypted: encryptSecret(fresh.accessToken),
+          tokenExpiresAt: fresh.expiresAt,
+          updatedAt: sql`now()`,
+        })
+        // Only if unlinked or relinked meanwhile has not replaced it.
+        .where(
+          and(
+            eq(socialAccounts.id, account.id),
+            eq(socialAccounts.accessTokenEncrypted, account.token),
+          ),
+        );
+      refreshed += 1;
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      console.warn(`[social] token refresh of ${account.id} failed: ${error.message}`);
+      failed += 1;
+    }
+  }
+  return { refreshed, failed };
+}
+
+export const SOCIAL_REFRESH_JOB = "social.refresh-tokens";
+
+export const socialJobs: JobDefinition[] = [
+  {
+    name: SOCIAL_REFRESH_JOB,
+    // Daily at 04:17: tokens last 60 days, so a day's delay never lets one lapse.
+    schedule: "17 4 * * *",
+    handler: async () => {
+      const result = await refreshSocialTokens();
+      const purged = await purgeLinkStates();
+      console.info(
+        `[social] tokens refreshed ${result.refreshed}, failed ${result.failed}; link states purged ${purged}`,
+      );
+    },
+  },
+];
