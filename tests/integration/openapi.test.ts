@@ -22,11 +22,15 @@ import {
   loader as paymentsLoader,
 } from "~/routes/api.app.integrations.$integrationId";
 import { action as membersAction } from "~/routes/api.app.members";
+import { action as stripeListAction } from "~/routes/api.payments.stripe";
+import { action as dashboardAction } from "~/routes/_app.sites.$studioId";
+import { action as localAuthorizeAction } from "~/routes/local.oauth.$provider.authorize";
 import { action as studioInviteAction } from "~/routes/api.app.project-invite";
 import { action as retryAction } from "~/routes/api.app.retry";
 import { loader as deploymentsAction } from "~/routes/api.deployments.$studioId";
 import { loader as documentLoader } from "~/routes/api.openapi[.]json";
 import { call, makeRequest } from "../helpers";
+import { locationOf } from "../setup/matchers";
 import { actor, keyOf, ownedProject, type Actor } from "./members-support";
 
 type Doc = {
@@ -395,13 +399,117 @@ describe("/api/openapi.json", () => {
         account: { id: (added as { account: { id: string } }).account.id },
       }),
     );
-    expect([...seen].filter((s) => s.includes("/integrations/")).sort()).toEqual([
+    expect([...seen].filter((s) => s.includes("{integrationId}")).sort()).toEqual([
       `GET ${path} 200`,
       `POST ${path} 200`,
       `POST ${path} 201`,
       `POST ${path} 400`,
       `POST ${path} 401`,
       `POST ${path} 409`,
+    ]);
+  });
+
+  it("describes every response of the social accounts calls and of the Stripe listing", async () => {
+    const own = await ownedProject(owner);
+    const path = "/api/app/integrations/social-accounts";
+    const send = (cookie: string | undefined, method: string, body: unknown) =>
+      call(paymentsApi, json(cookie, path, method, body), { integrationId: "social-accounts" });
+    // A real round trip: Connect on the card, Authorize on the local page, then exchange_token.
+    const start = await call(
+      dashboardAction,
+      makeRequest(`/sites/${own.studioId}`, {
+        cookie: owner.cookie,
+        form: { intent: "social-link", platform: "instagram", professional: "on", mode: "popup" },
+      }),
+      { studioId: own.studioId },
+    );
+    const authorize = new URL(locationOf(start)!);
+    const back = new URL(
+      locationOf(
+        await call(
+          localAuthorizeAction,
+          makeRequest(authorize.pathname + authorize.search, {
+            form: { decision: "authorize", userName: `openapi.${Date.now()}` },
+          }),
+          { provider: "instagram" },
+        ),
+      )!,
+    );
+    const exchange = {
+      action: "exchange_token",
+      integration: { platform: "instagram" },
+      pageBuilderId: own.studioId,
+      authorizationCode: back.searchParams.get("code"),
+      state: back.searchParams.get("state"),
+    };
+    const linked = (await expectDocumented(
+      path,
+      "post",
+      await send(owner.cookie, "POST", exchange),
+    )) as {
+      account: { id: string };
+    };
+    await expectDocumented(path, "post", await send(owner.cookie, "POST", exchange)); // 400: spent
+    await expectDocumented(path, "post", await send(undefined, "POST", exchange));
+    const unlink = {
+      action: "unlink_account",
+      integration: { platform: "instagram" },
+      pageBuilderId: own.studioId,
+      accountId: linked.account.id,
+    };
+    await expectDocumented(path, "patch", await send(owner.cookie, "PATCH", unlink));
+    await expectDocumented(path, "patch", await send(owner.cookie, "PATCH", unlink)); // 404: gone
+    await expectDocumented(path, "patch", await send(owner.cookie, "PATCH", { action: "x" }));
+    expect([...seen].filter((s) => s.includes(path)).sort()).toEqual([
+      `PATCH ${path} 200`,
+      `PATCH ${path} 400`,
+      `PATCH ${path} 404`,
+      `POST ${path} 201`,
+      `POST ${path} 400`,
+      `POST ${path} 401`,
+    ]);
+
+    const listPath = "/api/payments/stripe";
+    const added = (await (
+      await call(
+        paymentsApi,
+        json(owner.cookie, "/api/app/integrations/payments", "POST", {
+          action: "add-account",
+          studio: { pagebuilderId: own.studioId },
+          stripeAccounts: {
+            accountName: "Listing",
+            stripePKey: `pk_test_listing${Date.now()}`,
+            stripeSKey: "sk_test_Listing12345",
+          },
+        }),
+        { integrationId: "payments" },
+      )
+    ).json()) as { account: { id: string } };
+    const list = (cookie: string | undefined, query: string, body: unknown) =>
+      call(stripeListAction, json(cookie, `${listPath}?${query}`, "POST", body));
+    const query = "resource=prices&action=list";
+    const page = (await expectDocumented(
+      listPath,
+      "post",
+      await list(owner.cookie, query, { accountId: added.account.id, limit: 2 }),
+    )) as { data: unknown[] };
+    expect(page.data).toHaveLength(2);
+    await expectDocumented(listPath, "post", await list(owner.cookie, "resource=x", {}));
+    await expectDocumented(
+      listPath,
+      "post",
+      await list(undefined, query, { accountId: added.account.id }),
+    );
+    await expectDocumented(
+      listPath,
+      "post",
+      await list(owner.cookie, query, { accountId: "00000000-0000-4000-8000-000000000000" }),
+    );
+    expect([...seen].filter((s) => s.includes(listPath)).sort()).toEqual([
+      `POST ${listPath} 200`,
+      `POST ${listPath} 400`,
+      `POST ${listPath} 401`,
+      `POST ${listPath} 404`,
     ]);
   });
 });

@@ -22,8 +22,10 @@ import {
   localStudioInvites,
   localStudios,
   members,
+  oauthLinkStates,
   outbox,
   paymentAccounts,
+  socialAccounts,
   projects,
   projectSites,
   users,
@@ -34,6 +36,7 @@ import { createProject } from "~/services/projects.server";
 import { primaryProvider } from "~/services/provisioning.server";
 import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
 import { createLaunchToken } from "~/services/studio.server";
+import { encryptSecret } from "~/utils/secrets.server";
 import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
 
@@ -161,6 +164,71 @@ async function makeProject(owner: TestUser, name: string): Promise<ProjectFixtur
 
 /** The Stripe account of project A the remove case removes (re-created before each actor). */
 const PAYMENT_ACCOUNT_A = "5b9d6c1e-2f4a-4e8b-9c3d-7a1f0e2d4b6c";
+const LOCAL_AUTHORIZE = `/local/oauth/instagram/authorize?client_id=local-instagram&response_type=code&state=x.${"a".repeat(24)}&redirect_uri=${encodeURIComponent(`${BASE}/oauth/instagram/callback`)}`;
+const SOCIAL_ACCOUNT_A = "8e2f4a6c-1b3d-4f5e-8a7c-9d0e1f2a3b4c";
+
+/** Project A's Stripe account, with a key the local catalogue accepts (listing reads it). */
+async function paymentAccountA(f: Fixture) {
+  await db().delete(paymentAccounts).where(eq(paymentAccounts.projectId, f.a.id));
+  await db()
+    .insert(paymentAccounts)
+    .values({
+      id: PAYMENT_ACCOUNT_A,
+      projectId: f.a.id,
+      accountName: "Shop A",
+      publishableKey: "pk_test_shopa",
+      secretKeyEncrypted: encryptSecret("sk_test_ShopAkey123"),
+      secretKeyLast4: "y123",
+      apiVersion: "2020-08-27",
+    });
+}
+
+/** Project A's linked Instagram account. */
+const SOCIAL_ACCOUNT_B = "3c5e7a9b-2d4f-4a6b-8c0d-1e2f3a4b5c6d";
+const PAYMENT_ACCOUNT_B = "6d8f0a2c-4e6b-4c8d-9e1f-2a3b4c5d6e7f";
+
+/** Project B's Instagram and Stripe accounts, for the cross-project cases. */
+async function accountsOfB(f: Fixture) {
+  await db().delete(socialAccounts).where(eq(socialAccounts.id, SOCIAL_ACCOUNT_B));
+  await db().delete(paymentAccounts).where(eq(paymentAccounts.id, PAYMENT_ACCOUNT_B));
+  await db()
+    .insert(socialAccounts)
+    .values({
+      id: SOCIAL_ACCOUNT_B,
+      projectId: f.b.id,
+      platform: "instagram",
+      providerUserId: "17841400000000002",
+      userName: "shop.b",
+      accessTokenEncrypted: encryptSecret("IGLOCALpermissiontableB"),
+      tokenExpiresAt: new Date(Date.now() + 50 * 86_400_000),
+    });
+  await db()
+    .insert(paymentAccounts)
+    .values({
+      id: PAYMENT_ACCOUNT_B,
+      projectId: f.b.id,
+      accountName: "Shop B",
+      publishableKey: "pk_test_shopb",
+      secretKeyEncrypted: encryptSecret("sk_test_ShopBkey123"),
+      secretKeyLast4: "y123",
+      apiVersion: "2020-08-27",
+    });
+}
+
+async function socialAccountA(f: Fixture) {
+  await db().delete(socialAccounts).where(eq(socialAccounts.id, SOCIAL_ACCOUNT_A));
+  await db()
+    .insert(socialAccounts)
+    .values({
+      id: SOCIAL_ACCOUNT_A,
+      projectId: f.a.id,
+      platform: "instagram",
+      providerUserId: "17841400000000001",
+      userName: "shop.a",
+      accessTokenEncrypted: encryptSecret("IGLOCALpermissiontable"),
+      tokenExpiresAt: new Date(Date.now() + 50 * 86_400_000),
+    });
+}
 
 const invitationKey = () => randomBytes(32).toString("base64url");
 const uuid = () => crypto.randomUUID();
@@ -355,6 +423,9 @@ async function snapshot(): Promise<Record<string, string>> {
     local_sites: localSites,
     local_studios: localStudios,
     project_sites: projectSites,
+    payment_accounts: paymentAccounts,
+    social_accounts: socialAccounts,
+    oauth_link_states: oauthLinkStates,
   })) {
     const [row] = await db().select({ n: count() }).from(table);
     put(name, row.n);
@@ -620,6 +691,25 @@ const ROWS: Row[] = [
         expect: MANAGERS_FORM,
       },
       {
+        name: "POST social-link (Connect an Instagram account: to the authorization page)",
+        fn: "action",
+        request: (f) =>
+          dashboardForm(f, {
+            intent: "social-link",
+            platform: "instagram",
+            professional: "on",
+            mode: "tab",
+          }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST social-unlink (A's Instagram account)",
+        fn: "action",
+        setup: socialAccountA,
+        request: (f) => dashboardForm(f, { intent: "social-unlink", accountId: SOCIAL_ACCOUNT_A }),
+        expect: MANAGERS_FORM,
+      },
+      {
         name: "POST domain-change (set a custom domain)",
         fn: "action",
         request: (f) =>
@@ -739,6 +829,16 @@ const ROWS: Row[] = [
           path: `/sites/integrations/payments/${f.a.studioId}`,
           params: { integrationId: "payments", studioId: f.a.studioId },
           form: { intent: "payment-remove", accountId: PAYMENT_ACCOUNT_A },
+        }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST stripe-connect on A (to Stripe Connect's authorization page)",
+        fn: "action",
+        request: (f) => ({
+          path: `/sites/integrations/payments/${f.a.studioId}`,
+          params: { integrationId: "payments", studioId: f.a.studioId },
+          form: { intent: "stripe-connect", mode: "tab" },
         }),
         expect: MANAGERS_FORM,
       },
@@ -1036,6 +1136,75 @@ const ROWS: Row[] = [
           },
         }),
         expect: MANAGERS,
+      },
+      {
+        name: "POST connect-account on A with a state nobody started",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/integrations/payments",
+          params: { integrationId: "payments" },
+          json: {
+            action: "connect-account",
+            studio: { pagebuilderId: f.a.studioId },
+            authorizationCode: "ac_forged",
+            state: `${f.a.studioId}.${"F".repeat(32)}`,
+          },
+        }),
+        expect: { ...everyone(status(400)), anonymous: "deny" },
+      },
+      {
+        name: "POST exchange_token on A with a state nobody started",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/integrations/social-accounts",
+          params: { integrationId: "social-accounts" },
+          json: {
+            action: "exchange_token",
+            integration: { platform: "instagram" },
+            pageBuilderId: f.a.studioId,
+            authorizationCode: "forged-code",
+            state: `${f.a.studioId}.${"F".repeat(32)}`,
+          },
+        }),
+        expect: { ...everyone(status(400)), anonymous: "deny" },
+      },
+      {
+        name: "PATCH unlink_account of A's Instagram account",
+        fn: "action",
+        setup: socialAccountA,
+        request: (f) => ({
+          path: "/api/app/integrations/social-accounts",
+          method: "PATCH",
+          params: { integrationId: "social-accounts" },
+          json: {
+            action: "unlink_account",
+            integration: { platform: "instagram" },
+            pageBuilderId: f.a.studioId,
+            accountId: SOCIAL_ACCOUNT_A,
+          },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.payments.stripe.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/payments/stripe" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST list the products of A's Stripe account",
+        fn: "action",
+        setup: paymentAccountA,
+        request: () => ({
+          path: "/api/payments/stripe?resource=products&action=list",
+          json: { accountId: PAYMENT_ACCOUNT_A, limit: 3 },
+        }),
+        expect: VIEWERS,
       },
     ],
   },
@@ -1437,6 +1606,61 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "local.oauth.$provider.authorize.tsx",
+    public: "the local Instagram and Stripe authorization pages, stand-ins for the vendors' own",
+    cases: [
+      {
+        name: "GET Instagram's page",
+        fn: "loader",
+        request: () => ({ path: LOCAL_AUTHORIZE, params: { provider: "instagram" } }),
+        expect: PUBLIC,
+      },
+      {
+        name: "GET with another site's return address (no open redirect)",
+        fn: "loader",
+        request: () => ({
+          path: LOCAL_AUTHORIZE.replace("localhost%3A3000", "evil.example"),
+          params: { provider: "instagram" },
+        }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST Authorize (back to the return page with a code)",
+        fn: "action",
+        request: () => ({
+          path: LOCAL_AUTHORIZE,
+          params: { provider: "instagram" },
+          form: { decision: "authorize", userName: "perm.table" },
+        }),
+        expect: everyone(status(302, "/oauth/instagram/callback")),
+      },
+    ],
+  },
+  {
+    file: "oauth.$provider.callback.tsx",
+    cases: [
+      {
+        name: "GET with a state nobody started (refused, code untouched)",
+        fn: "loader",
+        request: (f) => ({
+          path: `/oauth/instagram/callback?code=abc&state=${f.a.studioId}.${"F".repeat(32)}`,
+          params: { provider: "instagram" },
+        }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST Continue with a state nobody started",
+        fn: "action",
+        request: (f) => ({
+          path: "/oauth/stripe/callback",
+          params: { provider: "stripe" },
+          form: { code: "abc", state: `${f.a.studioId}.${"F".repeat(32)}` },
+        }),
+        expect: { ...everyone("refused"), anonymous: "deny" },
+      },
+    ],
+  },
+  {
     file: "local.sites.$siteId.tsx",
     public: "the local hosting provider's published site (a public website)",
     cases: [
@@ -1667,6 +1891,7 @@ type CrossCase = {
   file: string;
   fn: "loader" | "action";
   request: (f: Fixture) => Req;
+  setup?: (f: Fixture) => Promise<void>;
   /** "deny" unless said otherwise. */
   expect?: Expect;
 };
@@ -1907,6 +2132,53 @@ const CROSS: CrossCase[] = [
         studio: { pagebuilderId: f.b.studioId },
         account: { id: PAYMENT_ACCOUNT_A },
       },
+    }),
+  },
+  {
+    name: "Connect an Instagram account to B with B's dashboard form",
+    file: "_app.sites.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+      form: { intent: "social-link", platform: "instagram", professional: "on", mode: "tab" },
+    }),
+  },
+  {
+    name: "unlink B's Instagram account through the API",
+    file: "api.app.integrations.$integrationId.ts",
+    fn: "action",
+    setup: accountsOfB,
+    request: (f) => ({
+      path: "/api/app/integrations/social-accounts",
+      method: "PATCH",
+      params: { integrationId: "social-accounts" },
+      json: {
+        action: "unlink_account",
+        integration: { platform: "instagram" },
+        pageBuilderId: f.b.studioId,
+        accountId: SOCIAL_ACCOUNT_B,
+      },
+    }),
+  },
+  {
+    name: "list the products of B's Stripe account",
+    file: "api.payments.stripe.ts",
+    fn: "action",
+    setup: accountsOfB,
+    request: () => ({
+      path: "/api/payments/stripe?resource=products&action=list",
+      json: { accountId: PAYMENT_ACCOUNT_B },
+    }),
+  },
+  {
+    name: "start Stripe Connect on B",
+    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/integrations/payments/${f.b.studioId}`,
+      params: { integrationId: "payments", studioId: f.b.studioId },
+      form: { intent: "stripe-connect", mode: "tab" },
     }),
   },
   {
