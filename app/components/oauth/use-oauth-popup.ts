@@ -1,23 +1,35 @@
 import { useRevalidator } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 
 /** The window the authorization page opens in (one at a time). */
 const POPUP_NAME = "stackshift-oauth";
 
 /**
  * Reloads the page's data when a return page this window opened reports `message`
- * (OAuthComplete, StripeOAuthComplete); only messages from our own origin count.
+ * (OAuthComplete, StripeOAuthComplete), then runs `onComplete` (closing a dialog, say: only
+ * after the reload, since closing one does not reload). Only messages from our own origin count.
  */
-export function useOAuthCompleteMessage(message: string) {
+export function useOAuthCompleteMessage(message: string, onComplete?: () => void) {
   const revalidator = useRevalidator();
+  const callback = useRef(onComplete);
+  callback.current = onComplete;
+  const reload = useRef<"none" | "asked" | "loading">("none");
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== window.location.origin || event.data !== message) return;
+      reload.current = "asked";
       revalidator.revalidate();
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
   }, [message, revalidator]);
+  useEffect(() => {
+    if (reload.current === "asked" && revalidator.state === "loading") reload.current = "loading";
+    else if (reload.current === "loading" && revalidator.state === "idle") {
+      reload.current = "none";
+      callback.current?.();
+    }
+  }, [revalidator.state]);
 }
 
 /**

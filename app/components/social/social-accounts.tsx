@@ -45,13 +45,14 @@ export function SocialAccountsSection({ view }: { view: SocialAccountsView }) {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
-  useOAuthCompleteMessage("OAuthComplete");
   const linking = searchParams.get("dialog") === "link-social" && view.canLink;
   const unlinking = view.canUnlink
     ? view.accounts.find((a) => a.id === searchParams.get("unlink"))
     : undefined;
   const back = urlWith(location.pathname, location.search, { dialog: null, unlink: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  // Linked in the popup: the dialog has done its job.
+  useOAuthCompleteMessage("OAuthComplete", linking ? close : undefined);
   return (
     <Section id="social-accounts" title="Social Accounts">
       {view.accounts.length === 0 ? (
