@@ -28,8 +28,21 @@ export function issueLocalCode(provider: string, claims: Record<string, string>)
   return `${payload}.${sign(payload)}`;
 }
 
+/** The claims of a valid code of this provider, without spending it. */
+export function readLocalCode(provider: string, code: string): Record<string, string> | null {
+  const claims = verify(provider, code);
+  return claims && !spent.has(code) ? claims : null;
+}
+
 /** The claims of a code this provider issued, once; null for anything else. */
 export function redeemLocalCode(provider: string, code: string): Record<string, string> | null {
+  const claims = verify(provider, code);
+  if (!claims || spent.has(code)) return null;
+  spent.set(code, true);
+  return claims;
+}
+
+function verify(provider: string, code: string): Record<string, string> | null {
   const [payload, signature, extra] = code.split(".");
   if (!payload || !signature || extra !== undefined) return null;
   const expected = Buffer.from(sign(payload));
@@ -45,8 +58,6 @@ export function redeemLocalCode(provider: string, code: string): Record<string, 
     return null;
   }
   if (claims.p !== provider || typeof claims.e !== "number" || claims.e < Date.now()) return null;
-  if (spent.has(code)) return null;
-  spent.set(code, true);
   return Object.fromEntries(
     Object.entries(claims).filter(
       (entry): entry is [string, string] => typeof entry[1] === "string",

@@ -102,6 +102,45 @@ test("an owner links an Instagram account, is told a taken one is linked, and un
   await expect(card).toContainText("No account added yet.");
 });
 
+test("when Instagram cannot be reached, the return page tries ten times, then says so", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const tag = testInfo.project.name;
+  const js = !jsDisabled(testInfo);
+  await signIn(page, { name: "Ada Admin", email: `admin-${tag}@example.com` });
+  const dashboard = await createProject(page, `Outage ${tag} ${Date.now()}`);
+  await page.goto(dashboard);
+  const card = page.getByRole("region", { name: "Social Accounts" });
+  await card.getByRole("link", { name: "Link account" }).click();
+  // The local provider fails every exchange of a user name containing 'unreachable'.
+  const outcome = await linkThroughAuthorizePage(
+    page,
+    `unreachable.${Date.now().toString(36)}`,
+    js,
+  );
+  if (js) {
+    await expect(outcome.getByText(/trying again \(attempt \d+ of 10\)/)).toBeVisible();
+    await expect(
+      outcome.getByRole("heading", { name: "Oops. Unable to complete linking process!" }),
+    ).toBeVisible({ timeout: 30_000 });
+    await expect(outcome.getByRole("link", { name: "support@stackshift.app" })).toHaveAttribute(
+      "href",
+      "mailto:support@stackshift.app",
+    );
+    await expect(
+      outcome.getByText("Refresh this page to try again.", { exact: false }),
+    ).toBeVisible();
+    await outcome.close();
+  } else {
+    // Without JavaScript the one attempt is made in the tab, and the dashboard says so.
+    await expect(page.getByText("Oops. Unable to complete linking process!").first()).toBeVisible();
+  }
+  await page.goto(dashboard);
+  await expect(card).toContainText("No account added yet.");
+});
+
 test("a return address with a forged state is refused and links nothing", async ({
   page,
   signIn,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
-import { redeemLocalCode } from "../local-oauth.server";
+import { readLocalCode, redeemLocalCode } from "../local-oauth.server";
 import { INSTAGRAM_SCOPES, type SocialProvider } from "./types";
 
 const LIFETIME_MS = 60 * 24 * 60 * 60 * 1000;
@@ -9,7 +9,8 @@ const LIFETIME_MS = 60 * 24 * 60 * 60 * 1000;
 /**
  * Instagram on a laptop: the authorization page is the dashboard's own
  * (/local/oauth/instagram/authorize), which grants any user name typed there. Triggers: a user
- * name containing `taken` answers 409 (linked elsewhere already); a code that is not the page's,
+ * name containing `taken` answers 409 (linked elsewhere already); one containing `unreachable`
+ * fails as an outage would (503, every time, the code unspent); a code that is not the page's,
  * expired or spent answers 400.
  */
 export function createLocalSocial(): SocialProvider {
@@ -29,6 +30,9 @@ export function createLocalSocial(): SocialProvider {
     },
 
     async exchangeCode(code, redirectUri) {
+      if (readLocalCode("instagram", code.replace(/#_$/, ""))?.userName?.includes("unreachable")) {
+        throw new ProviderError("Instagram is unavailable", { provider: "instagram", status: 503 });
+      }
       const claims = redeemLocalCode("instagram", code.replace(/#_$/, ""));
       if (!claims?.userName || claims.redirectUri !== redirectUri) {
         throw new ProviderError("Invalid authorization code", {
