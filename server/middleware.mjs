@@ -46,6 +46,8 @@ export function securityHeaders({ dev, secure, oidcIssuer, formTargets: extra = 
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The public form endpoint: hosted sites post to it; the route allows their origins (CORS). */
+const PUBLIC_POSTS = /^\/forms\/[^/]+\/?$/;
 
 /**
  * Refuses state-changing requests (CSRF) unless they show they come from the app's own pages:
@@ -57,7 +59,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function sameOrigin(appUrl) {
   const allowed = new URL(appUrl).origin;
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method)) return next();
+    if (SAFE_METHODS.has(req.method) || PUBLIC_POSTS.test(req.path)) return next();
     const origin = req.headers.origin;
     const ok =
       origin !== undefined ? origin === allowed : req.headers["sec-fetch-site"] === "same-origin";

@@ -512,3 +512,101 @@ export const localDeploys = pgTable(
     uniqueIndex("local_deploys_trigger_key").on(t.siteId, t.triggerKey),
   ],
 );
+
+/**
+ * A project's newsletter sender settings, in the product's stored form (email_from_name,
+ * email_from_address, reply_to, company{...}, social_media{...}, email_footer, plus the
+ * unsubscribe link, brand colour and logo). One row per project, written whole.
+ */
+export const newsletterSettings = pgTable("newsletter_settings", {
+  projectId: uuid("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  settings: jsonb("settings").$type<Record<string, unknown>>().notNull(),
+  /** The uploaded logo's bytes (image/png, jpeg, gif or webp; at most 512 KB). */
+  logo: text("logo_base64"),
+  logoType: text("logo_type"),
+  updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * The sender domains a project added with its newsletter provider (Resend or local): the
+ * provider's id, its status and DNS records as last read, and why verification failed.
+ */
+export const newsletterDomains = pgTable(
+  "newsletter_domains",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    providerDomainId: text("provider_domain_id").notNull(),
+    name: text("name").notNull(),
+    region: text("region").notNull().default("us-east-1"),
+    /** The provider's status: pending, verified, failed, not_started, partially_*, ... */
+    status: text("status").notNull(),
+    records: jsonb("records").$type<Record<string, unknown>[]>().notNull().default([]),
+    verificationError: text("verification_error"),
+    /** When the provider was last asked (the page reads this row, not the provider). */
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Re-checks of an unverified domain by the job, for its backoff. */
+    checks: integer("checks").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("newsletter_domains_project_name_key").on(t.projectId, t.name),
+    uniqueIndex("newsletter_domains_provider_id_key").on(t.providerDomainId),
+  ],
+);
+
+/** The local newsletter provider's domains (PROVIDERS=local), like Resend keeps them. */
+export const localNewsletterDomains = pgTable("local_newsletter_domains", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  region: text("region").notNull(),
+  records: jsonb("records").$type<Record<string, unknown>[]>().notNull(),
+  /** Set by the first verify; the domain counts as verified a few seconds later. */
+  verifyRequestedAt: timestamp("verify_requested_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/**
+ * A form of a project's hosted site: its submissions post to the public endpoint
+ * /forms/{id}. Settings: on/off, who is mailed about each submission, where a plain HTML post
+ * is sent afterwards.
+ */
+export const forms = pgTable(
+  "forms",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    notificationEmails: jsonb("notification_emails").$type<string[]>().notNull().default([]),
+    redirectUrl: text("redirect_url"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("forms_project_name_key").on(t.projectId, t.name)],
+);
+
+/**
+ * One submission of a form: its fields as sent (text values only), and their text lowercased for
+ * search. Listed newest first by (created_at, id), which the index serves for each form.
+ */
+export const formSubmissions = pgTable(
+  "form_submissions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    formId: uuid("form_id")
+      .notNull()
+      .references(() => forms.id, { onDelete: "cascade" }),
+    data: jsonb("data").$type<Record<string, string>>().notNull(),
+    searchText: text("search_text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("form_submissions_form_created_idx").on(t.formId, t.createdAt.desc(), t.id.desc())],
+);

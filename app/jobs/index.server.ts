@@ -7,6 +7,7 @@ import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";
 import { sessionJobs } from "~/services/sessions.server";
 import { socialJobs } from "~/services/social-accounts.server";
+import { newsletterJobs } from "~/services/newsletter-domains.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, work } from "./queue.server";
 import type { JobDefinition } from "./types";
@@ -27,6 +28,7 @@ export const JOBS: JobDefinition[] = [
   ...addonJobs,
   ...sessionJobs,
   ...socialJobs,
+  ...newsletterJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 

@@ -33,8 +33,7 @@ import { listDeploymentsSchema } from "~/services/deployments.schema";
 import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
 import { getAddons } from "~/services/addons.server";
 import { getDomainSettings } from "~/services/domains.server";
-import { listPaymentAccounts } from "~/services/payments.server";
-import { listSocialAccounts } from "~/services/social-accounts.server";
+import { listDashboardIntegrations } from "~/services/social-accounts.server";
 import { SocialAccountsSection } from "~/components/social/social-accounts";
 import { isSocialIntent, socialAction } from "~/components/social/social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
@@ -120,7 +119,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
   const url = new URL(request.url);
   const support = project.role === "support";
-  const [activation, builds, deployment, members, activity, domains, addons, payments, social] =
+  const [activation, builds, deployment, members, activity, domains, addons, integrations] =
     await Promise.all([
       // Support does not open the customer's studio: no invitation of theirs to ask about.
       support ? { accepted: false } : activationState(user, project),
@@ -133,8 +132,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       loadActivityLog(user, project.studioId, url),
       getDomainSettings(user, project.studioId),
       getAddons(user, project.studioId),
-      listPaymentAccounts(user, project.studioId),
-      listSocialAccounts(user, project.studioId),
+      listDashboardIntegrations(user, project.studioId),
     ]);
 
   const latest = builds.ok ? builds.latestDeployment : null;
@@ -148,8 +146,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     activity,
     domains,
     addons,
-    paymentAccounts: payments.accounts.map((a) => ({ id: a.id, accountName: a.accountName })),
-    social,
+    paymentAccounts: integrations.paymentAccounts,
+    social: integrations.social,
     screenshotUrl: latest?.screenshotUrl ?? null,
     // Failed: the retry page; after the last retry, the permanent 'Deployment Error' page.
     failure:

@@ -1,18 +1,141 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { loadProjectSection } from "~/components/project-dashboard/project-loader.server";
-import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
+import {
+  FORM_SETTINGS_INTENT,
+  FormSettings,
+  FormsList,
+  SUBMISSION_DELETE_INTENT,
+  SUBMISSIONS_DELETE_ALL_INTENT,
+  Submissions,
+} from "~/components/forms/form-submissions";
+import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { toProjectView } from "~/components/project-dashboard/project-view";
+import { DomainError, NotFoundError } from "~/services/errors";
+import {
+  deleteAllSchema,
+  deleteSubmissionSchema,
+  FORM_MESSAGES,
+  formSettingsSchema,
+} from "~/services/forms.schema";
+import {
+  deleteAllSubmissions,
+  deleteSubmission,
+  getSubmission,
+  listSubmissions,
+  saveFormSettings,
+} from "~/services/forms.server";
+import { formReply, readForm } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Forms | ${data.project.name} | StackShift` : "Forms | StackShift" },
 ];
 
-/** /sites/forms/{studioId}: owner and members only (others get 404); later issues fill it. */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadProjectSection(request, params.studioId);
+/**
+ * /sites/forms/{studioId}: the site's forms with their submission counts; the chosen form's
+ * (?form=, else the first) settings and submissions (?q= search, ?after= older page,
+ * ?submission= one opened). Members read; the owner, admins and platform admins change.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, project } = await requireProjectMember(request, params.studioId);
+  const url = new URL(request.url);
+  const submissions = await listSubmissions(user, project.studioId, {
+    formId: url.searchParams.get("form") ?? undefined,
+    q: url.searchParams.get("q") ?? undefined,
+    after: url.searchParams.get("after") ?? undefined,
+  });
+  const chosen = submissions.form;
+  const openedId = url.searchParams.get("submission");
+  const opened = openedId
+    ? await getSubmission(user, project.studioId, chosen.id, openedId).catch((error) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      })
+    : null;
+  return {
+    project: toProjectView(project, new Date()),
+    forms: submissions.forms,
+    submissions,
+    opened,
+    exportUrl: `/resources/forms-export/${chosen.id}`,
+  };
 }
 
-export default function ProjectSectionRoute() {
-  const { project } = useLoaderData<typeof loader>();
-  return <ProjectSectionPage section="forms" project={project} />;
+/** Form settings, delete one submission, delete all. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const studioId = params.studioId ?? "";
+  const formData = await readForm(request, 16 * 1024);
+  const intent = formData.get("intent");
+  const page = (formId?: string) =>
+    `/sites/forms/${encodeURIComponent(studioId)}${formId ? `?form=${formId}` : ""}`;
+  try {
+    if (intent === FORM_SETTINGS_INTENT) {
+      const submission = parseWithZod(formData, { schema: formSettingsSchema });
+      if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+      await saveFormSettings(user, studioId, submission.value);
+      return redirectWithToast(page(submission.value.formId), {
+        type: "success",
+        title: FORM_MESSAGES.settingsSaved,
+      });
+    }
+    if (intent === SUBMISSION_DELETE_INTENT) {
+      const parsed = deleteSubmissionSchema.safeParse(Object.fromEntries(formData));
+      if (!parsed.success) throw new NotFoundError("Submission not found");
+      await deleteSubmission(user, studioId, parsed.data.formId, parsed.data.submissionId);
+      return redirectWithToast(page(parsed.data.formId), {
+        type: "success",
+        title: FORM_MESSAGES.deleted,
+      });
+    }
+    if (intent === SUBMISSIONS_DELETE_ALL_INTENT) {
+      const parsed = deleteAllSchema.safeParse(Object.fromEntries(formData));
+      if (!parsed.success) throw new NotFoundError("Form not found");
+      const n = await deleteAllSubmissions(user, studioId, parsed.data.formId);
+      return redirectWithToast(page(parsed.data.formId), {
+        type: "success",
+        title: FORM_MESSAGES.allDeleted,
+        description: `${n} submission${n === 1 ? "" : "s"} deleted.`,
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    return redirectWithToast(page(), {
+      type: "error",
+      title:
+        intent === FORM_SETTINGS_INTENT ? FORM_MESSAGES.settingsFailed : FORM_MESSAGES.deleteFailed,
+      description: error.message,
+    });
+  }
+  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+}
+
+export default function FormsPage() {
+  const { project, forms, submissions, opened, exportUrl } = useLoaderData<typeof loader>();
+  return (
+    <article className="space-y-8">
+      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
+      <header className="space-y-1">
+        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
+        <h1 className="text-2xl font-semibold">Forms</h1>
+        <p className="text-slate-600 dark:text-slate-300">
+          What visitors send through your site&apos;s forms.
+        </p>
+      </header>
+      <FormsList forms={forms.forms} current={submissions.form.id} />
+      <Submissions
+        key={`${submissions.form.id}|${submissions.q}`}
+        view={submissions}
+        exportUrl={exportUrl}
+        canManage={forms.canManage}
+        opened={opened}
+      />
+      <FormSettings key={submissions.form.id} form={submissions.form} canManage={forms.canManage} />
+    </article>
+  );
 }

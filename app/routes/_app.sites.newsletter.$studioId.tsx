@@ -1,18 +1,157 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { loadProjectSection } from "~/components/project-dashboard/project-loader.server";
-import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
+import {
+  NEWSLETTER_SAVE_INTENT,
+  NEWSLETTER_TEST_INTENT,
+  NewsletterSettingsForm,
+} from "~/components/newsletter/newsletter-settings-form";
+import {
+  DOMAIN_ADD_INTENT,
+  DOMAIN_DELETE_INTENT,
+  DOMAIN_VERIFY_INTENT,
+  SenderDomains,
+} from "~/components/newsletter/sender-domains";
+import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { toProjectView } from "~/components/project-dashboard/project-view";
+import { DomainError, InvalidError, NotFoundError } from "~/services/errors";
+import {
+  addSenderDomain,
+  deleteSenderDomain,
+  listSenderDomains,
+  verifySenderDomain,
+} from "~/services/newsletter-domains.server";
+import {
+  domainIdSchema,
+  LOGO_MAX_BYTES,
+  NEWSLETTER_MESSAGES,
+  newsletterSettingsSchema,
+} from "~/services/newsletter.schema";
+import {
+  getNewsletterSettings,
+  saveNewsletterSettings,
+  sendTestEmail,
+} from "~/services/newsletter.server";
+import { formReply, readForm } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Newsletter | ${data.project.name} | StackShift` : "Newsletter | StackShift" },
 ];
 
-/** /sites/newsletter/{studioId}: owner and members only (others get 404); later issues fill it. */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadProjectSection(request, params.studioId);
+/**
+ * /sites/newsletter/{studioId}: the sender settings with their preview, and the sender domains.
+ * Everyone who sees the project reads; the owner, admins and platform admins change them.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, project } = await requireProjectMember(request, params.studioId);
+  const [view, domains] = await Promise.all([
+    getNewsletterSettings(user, project.studioId),
+    listSenderDomains(user, project.studioId),
+  ]);
+  return { project: toProjectView(project, new Date()), view, domains };
 }
 
-export default function ProjectSectionRoute() {
-  const { project } = useLoaderData<typeof loader>();
-  return <ProjectSectionPage section="newsletter" project={project} />;
+/** The page's forms: save, test e-mail, and add / verify / delete a sender domain. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const studioId = params.studioId ?? "";
+  const page = `/sites/newsletter/${encodeURIComponent(studioId)}`;
+  // Room for the largest logo, base64 overhead of multipart aside.
+  const formData = await readForm(request, LOGO_MAX_BYTES + 64 * 1024);
+  const intent = formData.get("intent");
+  try {
+    if (intent === NEWSLETTER_SAVE_INTENT) {
+      const submission = parseWithZod(formData, { schema: newsletterSettingsSchema });
+      if (submission.status !== "success") {
+        return formReply({ result: submission.reply({ hideFields: ["logo"] }) }, 400);
+      }
+      await saveNewsletterSettings(user, studioId, submission.value);
+      return redirectWithToast(page, { type: "success", title: NEWSLETTER_MESSAGES.saved });
+    }
+    if (intent === NEWSLETTER_TEST_INTENT) {
+      const { to } = await sendTestEmail(user, studioId);
+      return redirectWithToast(page, {
+        type: "success",
+        title: NEWSLETTER_MESSAGES.testSent,
+        description: `Sent to ${to}.`,
+      });
+    }
+    if (intent === DOMAIN_ADD_INTENT) {
+      await addSenderDomain(user, studioId);
+      return redirectWithToast(page, {
+        type: "success",
+        title: NEWSLETTER_MESSAGES.domainAdded,
+        description: NEWSLETTER_MESSAGES.domainAddedHint,
+      });
+    }
+    const parsed = domainIdSchema.safeParse({ domainId: formData.get("domainId") });
+    if (intent === DOMAIN_VERIFY_INTENT) {
+      if (!parsed.success) throw new InvalidError(NEWSLETTER_MESSAGES.domainIdRequired);
+      const domain = await verifySenderDomain(user, studioId, parsed.data.domainId);
+      return redirectWithToast(
+        page,
+        domain.verified
+          ? { type: "success", title: NEWSLETTER_MESSAGES.verified }
+          : {
+              type: "error",
+              title: NEWSLETTER_MESSAGES.notVerified,
+              description: NEWSLETTER_MESSAGES.notVerifiedHint,
+            },
+      );
+    }
+    if (intent === DOMAIN_DELETE_INTENT) {
+      if (!parsed.success) throw new InvalidError(NEWSLETTER_MESSAGES.domainIdRequired);
+      await deleteSenderDomain(user, studioId, parsed.data.domainId);
+      return redirectWithToast(page, { type: "success", title: NEWSLETTER_MESSAGES.deleted });
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    const title =
+      intent === NEWSLETTER_SAVE_INTENT
+        ? NEWSLETTER_MESSAGES.saveFailed
+        : intent === DOMAIN_ADD_INTENT
+          ? error.message === NEWSLETTER_MESSAGES.domainExists
+            ? NEWSLETTER_MESSAGES.domainExists
+            : NEWSLETTER_MESSAGES.addFailed
+          : intent === DOMAIN_VERIFY_INTENT
+            ? NEWSLETTER_MESSAGES.verifyFailed
+            : intent === DOMAIN_DELETE_INTENT
+              ? NEWSLETTER_MESSAGES.deleteFailed
+              : NEWSLETTER_MESSAGES.unexpected;
+    return redirectWithToast(page, {
+      type: "error",
+      title,
+      description:
+        error.message === title ? undefined : error.message || NEWSLETTER_MESSAGES.unexpected,
+    });
+  }
+  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+}
+
+export default function NewsletterPage() {
+  const { project, view, domains } = useLoaderData<typeof loader>();
+  return (
+    <article className="space-y-8">
+      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
+      <header className="space-y-1">
+        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
+        <h1 className="text-2xl font-semibold">Newsletter</h1>
+        <p className="text-slate-600 dark:text-slate-300">
+          Who your newsletters come from, how they look, and the domain they are sent from.
+        </p>
+      </header>
+      <NewsletterSettingsForm settings={view.settings} canEdit={view.canEdit} />
+      <SenderDomains
+        senderDomain={view.senderDomain}
+        domains={domains.domains}
+        canEdit={domains.canEdit}
+        error={domains.error}
+      />
+    </article>
+  );
 }

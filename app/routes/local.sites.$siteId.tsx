@@ -1,5 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { localSitePage } from "~/providers/hosting/index.server";
+import { FORM_MESSAGES, HONEYPOT_FIELD } from "~/services/forms.schema";
+import { contactFormOfSite } from "~/services/forms.server";
+import { env } from "~/utils/env.server";
 import { requireLocalProviders } from "~/utils/http.server";
 
 /**
@@ -24,6 +27,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     );
   }
   const { name, deploy } = page;
+  const formId = await contactFormOfSite(params.siteId ?? "");
+  const submitted = new URL(request.url).searchParams.get("submitted") === "1";
   return html(
     200,
     name,
@@ -35,8 +40,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         <dt>Deploy</dt><dd><code>${escapeHtml(deploy.id)}</code></dd>
         <dt>Published</dt><dd><time datetime="${deploy.publishedAt}">${formatUtc(deploy.publishedAt)}</time></dd>
       </dl>
+      ${formId ? contactForm(formId, params.siteId ?? "", submitted) : ""}
     </main>`,
   );
+}
+
+/** The site's 'Contact' form, posting to the dashboard's public form endpoint. */
+function contactForm(formId: string, siteId: string, submitted: boolean) {
+  const next = `${env().APP_URL}/local/sites/${encodeURIComponent(siteId)}?submitted=1#contact`;
+  return `<section id="contact" aria-labelledby="contact-heading">
+      <h2 id="contact-heading">Contact</h2>
+      ${submitted ? `<p role="status" class="sent">${escapeHtml(FORM_MESSAGES.thanks)}</p>` : ""}
+      <form method="post" action="/forms/${formId}">
+        <input type="hidden" name="_next" value="${escapeHtml(next)}" />
+        <div class="hp" aria-hidden="true"><label>Leave this empty <input name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off" /></label></div>
+        <label>Name <input name="name" required maxlength="200" autocomplete="name" /></label>
+        <label>E-mail <input type="email" name="email" required maxlength="320" autocomplete="email" /></label>
+        <label>Message <textarea name="message" required maxlength="5000" rows="4"></textarea></label>
+        <button type="submit">Send</button>
+      </form>
+    </section>`;
 }
 
 function formatUtc(iso: string) {
@@ -61,7 +84,14 @@ const STYLE = `
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem;
     font-size: 0.9rem; color: #475569; }
   dt { font-weight: 600; }
-  dd { margin: 0; }`;
+  dd { margin: 0; }
+  form { display: grid; gap: 0.75rem; }
+  label { display: grid; gap: 0.25rem; font-size: 0.9rem; font-weight: 600; }
+  input, textarea { font: inherit; padding: 0.5rem; border: 1px solid #cbd5e1; border-radius: 0.5rem; }
+  button { justify-self: start; font: inherit; font-weight: 600; padding: 0.5rem 1.25rem;
+    border: 0; border-radius: 0.5rem; background: #296eff; color: #fff; cursor: pointer; }
+  .hp { position: absolute; left: -10000px; }
+  .sent { padding: 0.75rem; border-radius: 0.5rem; background: #dcfce7; color: #166534; }`;
 
 /** A complete HTML document: this is the hosted site, rendered without the dashboard's shell. */
 function html(status: number, title: string, body: string) {

@@ -34,6 +34,13 @@ export const EVENT_TYPES = [
   "payments.account.connected",
   "social.account.linked",
   "social.account.unlinked",
+  "newsletter.settings.saved",
+  "newsletter.domain.added",
+  "newsletter.domain.verified",
+  "newsletter.domain.deleted",
+  "forms.settings.saved",
+  "forms.submission.deleted",
+  "forms.submissions.deleted",
   "support.viewed",
   "support.changed",
 ] as const;

@@ -35,6 +35,8 @@
  *   payments.remove        -     -        -       -       -       x     x    x    (7)
  *   social.link            -     -        -       -       -       x     x    x    (7)
  *   social.unlink          -     -        -       -       -       x     x    x    (7)
+ *   newsletter.edit        -     -        -       -       -       x     x    x    (10)
+ *   forms.manage           -     -        -       -       -       x     x    x    (10)
  *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
@@ -72,6 +74,9 @@
  * (9) Raising a project's schema version records that its site now runs a newer StackShift
  *     template (the gates of the cards and Domain Settings follow it); the platform upgrades
  *     sites, so the platform admins record it.
+ * (10) The newsletter's sender settings and domains speak for the whole project to its
+ *     subscribers, and form submissions are visitors' personal data: the owner, member admins
+ *     and platform admins change settings and delete submissions; members read.
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -109,6 +114,8 @@ export const ACTIONS = [
   "payments.remove",
   "social.link",
   "social.unlink",
+  "newsletter.edit",
+  "forms.manage",
   "schema.raise",
   "sitetype.choose",
   "requests.manage",
@@ -151,6 +158,8 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "payments.remove": { kinds: ["admin", "owner"], pa: true },
   "social.link": { kinds: ["admin", "owner"], pa: true },
   "social.unlink": { kinds: ["admin", "owner"], pa: true },
+  "newsletter.edit": { kinds: ["admin", "owner"], pa: true },
+  "forms.manage": { kinds: ["admin", "owner"], pa: true },
   "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
@@ -192,6 +201,8 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "payments.remove": "removed a payment account",
   "social.link": "linked a social account",
   "social.unlink": "unlinked a social account",
+  "newsletter.edit": "changed the newsletter settings",
+  "forms.manage": "changed a form or its submissions",
 };
 
 /**
@@ -368,6 +379,8 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "payments.remove": "Only admins can remove payment accounts",
   "social.link": "Only admins can link social accounts",
   "social.unlink": "Only admins can unlink social accounts",
+  "newsletter.edit": "Only admins can change the newsletter settings",
+  "forms.manage": "Only admins can change forms or delete submissions",
   "sitetype.choose": "Only platform admins can choose the site type",
   "requests.manage": "Only platform admins can manage requests",
   "schema.raise": "Only platform admins can raise the StackShift version",

@@ -66,6 +66,8 @@ const EXPECTED: Record<Action, string> = {
   "payments.remove": "   -    -    -    -    -    x    x    x    x",
   "social.link": "       -    -    -    -    -    x    x    x    x",
   "social.unlink": "     -    -    -    -    -    x    x    x    x",
+  "newsletter.edit": "   -    -    -    -    -    x    x    x    x",
+  "forms.manage": "      -    -    -    -    -    x    x    x    x",
   "schema.raise": "      -    -    -    -    -    -    -    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",

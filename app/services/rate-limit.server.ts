@@ -39,6 +39,13 @@ export const POLICIES = {
   oidcAddress: { points: 120, durationSeconds: 15 * MINUTE },
   /** Invitations and resends, per inviting user: each one sends an e-mail. */
   invite: { points: 30, durationSeconds: HOUR },
+  /** Newsletter test e-mails per user: each one is a mail to themselves. */
+  newsletterTest: { points: 10, durationSeconds: HOUR },
+  /**
+   * Submissions of one form from one client address. A visitor sends a form once; an office
+   * behind one address sends a few a minute at most; a script sending more is refused.
+   */
+  formSubmitAddress: { points: 30, durationSeconds: MINUTE },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;

@@ -48,40 +48,55 @@ export type SocialAccountsView = {
 const PLATFORM_LABEL = { instagram: "Instagram" } as const;
 export const platformLabel = (platform: "instagram") => PLATFORM_LABEL[platform];
 
-/** The project's linked accounts, oldest first, for everyone who sees the project. */
-export async function listSocialAccounts(
+/**
+ * The dashboard's Active Integrations and Social Accounts in one read: the project's Stripe
+ * account names and its linked social accounts.
+ */
+export async function listDashboardIntegrations(
   user: User,
   studioId: string,
-): Promise<SocialAccountsView> {
+): Promise<{ paymentAccounts: { id: string; accountName: string }[]; social: SocialAccountsView }> {
   const actor = await requireProjectAction(user, studioId, "project.view");
   const row = (await projectRowFor(user, studioId))!;
-  const rows = await db()
-    .select({
-      id: socialAccounts.id,
-      userName: socialAccounts.userName,
-      profileName: socialAccounts.profileName,
-      profilePictureUrl: socialAccounts.profilePictureUrl,
-      createdAt: socialAccounts.createdAt,
-      updatedAt: socialAccounts.updatedAt,
-    })
-    .from(socialAccounts)
-    .where(eq(socialAccounts.projectId, row.id))
-    .orderBy(asc(socialAccounts.createdAt));
+  const result = await db().execute(sql`
+    select
+      coalesce((select json_agg(json_build_object('id', p.id, 'accountName', p.account_name)
+        order by p.created_at) from payment_accounts p where p.project_id = ${row.id}), '[]') as payments,
+      coalesce((select json_agg(json_build_object('id', s.id, 'userName', s.user_name,
+        'profileName', s.profile_name, 'profilePictureUrl', s.profile_picture_url,
+        'createdAt', s.created_at, 'updatedAt', s.updated_at)
+        order by s.created_at) from social_accounts s where s.project_id = ${row.id}), '[]') as social`);
+  const [first] = (result as unknown as { rows: { payments: unknown; social: unknown }[] }).rows;
+  const parse = <T>(value: unknown): T =>
+    (typeof value === "string" ? JSON.parse(value) : value) as T;
+  const social = parse<
+    {
+      id: string;
+      userName: string;
+      profileName: string | null;
+      profilePictureUrl: string | null;
+      createdAt: string;
+      updatedAt: string;
+    }[]
+  >(first.social);
   const base = socialProvider().profileBaseUrl;
   return {
-    studioId: row.studioId,
-    accounts: rows.map((a) => ({
-      id: a.id,
-      platform: "instagram",
-      userName: a.userName,
-      profileName: a.profileName,
-      profilePictureUrl: a.profilePictureUrl,
-      profileUrl: `${base}${encodeURIComponent(a.userName)}`,
-      dateAdded: a.createdAt.toISOString(),
-      lastUpdated: a.updatedAt.toISOString(),
-    })),
-    canLink: can(actor, "social.link"),
-    canUnlink: can(actor, "social.unlink"),
+    paymentAccounts: parse<{ id: string; accountName: string }[]>(first.payments),
+    social: {
+      studioId: row.studioId,
+      accounts: social.map((a) => ({
+        id: a.id,
+        platform: "instagram",
+        userName: a.userName,
+        profileName: a.profileName,
+        profilePictureUrl: a.profilePictureUrl,
+        profileUrl: `${base}${encodeURIComponent(a.userName)}`,
+        dateAdded: new Date(a.createdAt).toISOString(),
+        lastUpdated: new Date(a.updatedAt).toISOString(),
+      })),
+      canLink: can(actor, "social.link"),
+      canUnlink: can(actor, "social.unlink"),
+    },
   };
 }
 

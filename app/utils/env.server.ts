@@ -95,6 +95,9 @@ const schema = z.object({
   INSTAGRAM_AUTHORIZE_URL: z.url().default("https://www.instagram.com/oauth/authorize"),
   INSTAGRAM_API_URL: z.url().default("https://api.instagram.com"),
   INSTAGRAM_GRAPH_URL: z.url().default("https://graph.instagram.com"),
+  /** Newsletter sender domains (Resend): the API key; the base URL for stand-ins and proxies. */
+  RESEND_API_KEY: z.string().optional(),
+  RESEND_BASE_URL: z.url().optional(),
   /** The template repository new sites build from (live providers). */
   SITE_TEMPLATE_REPO: z.string().optional(),
   /**

@@ -15,7 +15,7 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError, FormError, SelectField } from "~/components/ui/field";
-import { SOCIAL_MESSAGES } from "~/services/social-accounts.schema";
+import { SOCIAL_MESSAGES } from "~/services/social-accounts-rules";
 import type { SocialAccountsView } from "~/services/social-accounts.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";

@@ -1,0 +1,343 @@
+import {
+  Form,
+  Link,
+  useActionData,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
+import { LocalDate } from "~/components/local-date";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
+import { Field, FormError, TextareaField } from "~/components/ui/field";
+import type { FormSummary, SubmissionRow, SubmissionsView } from "~/services/forms.server";
+import type { FormReply } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
+
+export const FORM_SETTINGS_INTENT = "form-settings";
+export const SUBMISSION_DELETE_INTENT = "submission-delete";
+export const SUBMISSIONS_DELETE_ALL_INTENT = "submissions-delete-all";
+
+/** The project's forms with their submission counts; the chosen one is marked. */
+export function FormsList({ forms, current }: { forms: FormSummary[]; current: string | null }) {
+  const location = useLocation();
+  return (
+    <table className="w-full text-left text-sm">
+      <caption className="sr-only">Forms</caption>
+      <thead>
+        <tr className="text-slate-600 dark:text-slate-300">
+          <th scope="col" className="py-2 pr-3 font-medium">
+            Form
+          </th>
+          <th scope="col" className="py-2 pr-3 font-medium">
+            Submissions
+          </th>
+          <th scope="col" className="py-2 pr-3 font-medium">
+            Status
+          </th>
+          <th scope="col" className="py-2 font-medium">
+            Posts to
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {forms.map((form) => (
+          <tr key={form.id} className="border-t border-slate-200 dark:border-slate-800">
+            <th scope="row" className="py-2 pr-3 font-medium">
+              <Link
+                to={urlWith(location.pathname, "", { form: form.id })}
+                aria-current={form.id === current ? "page" : undefined}
+                className="text-brand hover:underline"
+              >
+                {form.name}
+              </Link>
+            </th>
+            <td className="py-2 pr-3">{form.submissions}</td>
+            <td className="py-2 pr-3">{form.enabled ? "On" : "Off"}</td>
+            <td className="break-all py-2 font-mono text-xs">{form.endpoint}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** On/off, notification e-mails and the address after a plain post. */
+export function FormSettings({ form, canManage }: { form: FormSummary; canManage: boolean }) {
+  const reply = useActionData<FormReply>()?.result;
+  const errors = reply?.error ?? {};
+  const busy = useIsPending({ intent: FORM_SETTINGS_INTENT });
+  return (
+    <section aria-labelledby="form-settings-heading" className="space-y-3">
+      <h2 id="form-settings-heading" className="text-lg font-semibold">
+        Settings of {form.name}
+      </h2>
+      <Form method="post" replace preventScrollReset className="max-w-xl space-y-4">
+        <input type="hidden" name="intent" value={FORM_SETTINGS_INTENT} />
+        <input type="hidden" name="formId" value={form.id} />
+        <FormError message={errors[""]?.[0]} />
+        <fieldset disabled={!canManage} className="space-y-4">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              role="switch"
+              name="enabled"
+              defaultChecked={form.enabled}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Accept submissions
+          </label>
+          <TextareaField
+            label="Notification e-mails"
+            name="notificationEmails"
+            rows={2}
+            defaultValue={form.notificationEmails.join(", ")}
+            hint="Each new submission is mailed to these addresses (separate them with commas)."
+            errors={errors.notificationEmails}
+          />
+          <Field
+            label="Address after submitting"
+            name="redirectUrl"
+            type="url"
+            placeholder="https://"
+            defaultValue={form.redirectUrl ?? ""}
+            hint="Where a visitor goes after sending the form. Blank: back to the site's page."
+            errors={errors.redirectUrl}
+          />
+        </fieldset>
+        {canManage ? (
+          <Button type="submit" disabled={busy}>
+            {busy ? "Saving..." : "Save form settings"}
+          </Button>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Only admins can change forms or delete submissions.
+          </p>
+        )}
+      </Form>
+    </section>
+  );
+}
+
+/**
+ * The submissions of the chosen form: search, newest first, 25 a page with a link to older ones,
+ * each openable (?submission=) and deletable (?delete=); 'Delete all' names the count; CSV export.
+ */
+export function Submissions({
+  view,
+  exportUrl,
+  canManage,
+  opened,
+}: {
+  view: SubmissionsView;
+  exportUrl: string;
+  canManage: boolean;
+  opened: SubmissionRow | null;
+}) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const back = urlWith(location.pathname, location.search, {
+    submission: null,
+    delete: null,
+    deleteAll: null,
+  });
+  const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  const deleting = view.rows.find((r) => r.id === searchParams.get("delete"));
+  const deletingAll =
+    searchParams.get("deleteAll") === "1" && canManage && view.form.submissions > 0;
+  return (
+    <section aria-labelledby="submissions-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="submissions-heading" className="text-lg font-semibold">
+          Submissions of {view.form.name}
+        </h2>
+        <div className="flex flex-wrap gap-2">
+          <a href={exportUrl} className={buttonClass("secondary")} download>
+            Export CSV
+          </a>
+          {canManage && view.form.submissions > 0 ? (
+            <Link
+              to={urlWith(location.pathname, location.search, { deleteAll: "1" })}
+              preventScrollReset
+              className={buttonClass("danger")}
+            >
+              Delete all
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <Form method="get" className="flex max-w-md gap-2" role="search">
+        <input type="hidden" name="form" value={view.form.id} />
+        <label className="sr-only" htmlFor="submission-search">
+          Search submissions
+        </label>
+        <input
+          id="submission-search"
+          name="q"
+          type="search"
+          defaultValue={view.q}
+          placeholder="Search submissions"
+          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+        />
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </Form>
+      {view.rows.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          {view.q ? `No submission matches "${view.q}".` : "No submissions yet."}
+        </p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Submissions of {view.form.name}, newest first</caption>
+            <thead>
+              <tr className="text-slate-600 dark:text-slate-300">
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Submitted
+                </th>
+                {view.fields.map((f) => (
+                  <th key={f} scope="col" className="py-2 pr-3 font-medium">
+                    {f}
+                  </th>
+                ))}
+                <th scope="col" className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.rows.map((row) => (
+                <tr
+                  key={row.id}
+                  className="border-t border-slate-200 align-top dark:border-slate-800"
+                >
+                  <td className="whitespace-nowrap py-2 pr-3">
+                    <LocalDate value={row.createdAt} />
+                  </td>
+                  {view.fields.map((f) => (
+                    <td key={f} className="max-w-xs truncate py-2 pr-3">
+                      {row.data[f] ?? ""}
+                    </td>
+                  ))}
+                  <td className="flex gap-2 py-2">
+                    <Link
+                      to={urlWith(location.pathname, location.search, { submission: row.id })}
+                      preventScrollReset
+                      className={buttonClass("secondary", "px-3 py-1")}
+                    >
+                      View<span className="sr-only"> submission of {row.createdAt}</span>
+                    </Link>
+                    {canManage ? (
+                      <Link
+                        to={urlWith(location.pathname, location.search, { delete: row.id })}
+                        preventScrollReset
+                        className={buttonClass("secondary", "px-3 py-1")}
+                      >
+                        Delete<span className="sr-only"> submission of {row.createdAt}</span>
+                      </Link>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {view.nextCursor ? (
+        <Link
+          to={urlWith(location.pathname, location.search, { after: view.nextCursor })}
+          className="text-sm font-medium text-brand hover:underline"
+        >
+          Older submissions
+        </Link>
+      ) : null}
+      {opened ? (
+        <Dialog
+          open
+          onOpenChange={(open) => {
+            if (!open) close();
+          }}
+          title="Submission"
+          description={`Sent ${new Date(opened.createdAt).toUTCString()}`}
+        >
+          <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
+            {Object.entries(opened.data).map(([k, v]) => (
+              <div key={k} className="contents">
+                <dt className="font-medium text-slate-600 dark:text-slate-300">{k}</dt>
+                <dd className="whitespace-pre-wrap break-words">{v}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="mt-4 flex justify-end">
+            <DialogCancelLink back={back} busy={false} onClose={close} />
+          </div>
+        </Dialog>
+      ) : null}
+      {deleting && canManage ? (
+        <ConfirmDelete
+          intent={SUBMISSION_DELETE_INTENT}
+          formId={view.form.id}
+          submissionId={deleting.id}
+          title="Delete this submission"
+          description="The submission is deleted for good."
+          back={back}
+          onClose={close}
+        />
+      ) : null}
+      {deletingAll ? (
+        <ConfirmDelete
+          intent={SUBMISSIONS_DELETE_ALL_INTENT}
+          formId={view.form.id}
+          title={`Delete all ${view.form.submissions} submissions`}
+          description={`Every submission of ${view.form.name} is deleted for good. Export them first if you need them.`}
+          back={back}
+          onClose={close}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function ConfirmDelete({
+  intent,
+  formId,
+  submissionId,
+  title,
+  description,
+  back,
+  onClose,
+}: {
+  intent: string;
+  formId: string;
+  submissionId?: string;
+  title: string;
+  description: string;
+  back: string;
+  onClose: () => void;
+}) {
+  const busy = useIsPending({ intent });
+  return (
+    <Dialog
+      open
+      role="alertdialog"
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+      title={title}
+      description={description}
+    >
+      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="formId" value={formId} />
+        {submissionId ? <input type="hidden" name="submissionId" value={submissionId} /> : null}
+        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
+        <Button type="submit" variant="danger" disabled={busy}>
+          {busy ? "Deleting..." : "Yes, delete"}
+        </Button>
+      </Form>
+    </Dialog>
+  );
+}

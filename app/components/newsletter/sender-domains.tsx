@@ -1,0 +1,218 @@
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Badge } from "~/components/ui/badge";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
+import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
+import type { SenderDomainView } from "~/services/newsletter-domains.server";
+import { useIsPending } from "~/utils/use-is-pending";
+
+export const DOMAIN_ADD_INTENT = "sender-domain-add";
+export const DOMAIN_VERIFY_INTENT = "sender-domain-verify";
+export const DOMAIN_DELETE_INTENT = "sender-domain-delete";
+
+function CopyButton({ value, label }: { value: string; label: string }) {
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState(false);
+  // Without JavaScript the value is there to select; the button needs the clipboard API.
+  if (!hydrated) return null;
+  return (
+    <button
+      type="button"
+      className={buttonClass("secondary", "px-2 py-0.5 text-xs")}
+      onClick={() => {
+        void navigator.clipboard?.writeText(value).then(() => {
+          setCopied(true);
+          window.setTimeout(() => setCopied(false), 2000);
+        });
+      }}
+    >
+      {copied ? "Copied" : "Copy"}
+      <span className="sr-only"> {label}</span>
+    </button>
+  );
+}
+
+/**
+ * The sender domains: the one the from-address names (with 'Add domain' until it is added), each
+ * added domain's status and DNS records (with '@' for the domain itself and the DMARC record),
+ * Verify ('Verification in progress' while it runs) and Delete through a confirmation.
+ */
+export function SenderDomains({
+  senderDomain,
+  domains,
+  canEdit,
+  error,
+}: {
+  senderDomain: string | null;
+  domains: SenderDomainView[];
+  canEdit: boolean;
+  error: string | null;
+}) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const adding = useIsPending({ intent: DOMAIN_ADD_INTENT });
+  const verifying = useIsPending({ intent: DOMAIN_VERIFY_INTENT });
+  const deleting = domains.find((d) => d.id === searchParams.get("deleteDomain"));
+  const back = urlWith(location.pathname, location.search, { deleteDomain: null });
+  const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  const added = domains.some((d) => d.name === senderDomain);
+  return (
+    <section aria-labelledby="sender-domains-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="sender-domains-heading" className="text-lg font-semibold">
+            Sender domains
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            {senderDomain
+              ? `Newsletters are sent from ${senderDomain}.`
+              : "Set a from e-mail address to choose the sender domain."}
+          </p>
+        </div>
+        {canEdit && senderDomain && !added ? (
+          <Form method="post" replace preventScrollReset>
+            <input type="hidden" name="intent" value={DOMAIN_ADD_INTENT} />
+            <Button type="submit" disabled={adding}>
+              {adding ? "Adding domain..." : `Add ${senderDomain}`}
+            </Button>
+          </Form>
+        ) : null}
+      </div>
+      {error ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+      {verifying ? (
+        <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+          {NEWSLETTER_MESSAGES.verifying}
+        </p>
+      ) : null}
+      {domains.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">No sender domain added yet.</p>
+      ) : (
+        domains.map((domain) => (
+          <article
+            key={domain.id}
+            aria-labelledby={`domain-${domain.id}`}
+            className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+          >
+            <div className="flex flex-wrap items-center gap-3">
+              <h3 id={`domain-${domain.id}`} className="font-medium">
+                {domain.name}
+              </h3>
+              <Badge tone={domain.verified ? "green" : "yellow"}>
+                {domain.verified ? "verified" : "pending"}
+              </Badge>
+              {canEdit ? (
+                <div className="ml-auto flex gap-2">
+                  {!domain.verified ? (
+                    <Form method="post" replace preventScrollReset>
+                      <input type="hidden" name="intent" value={DOMAIN_VERIFY_INTENT} />
+                      <input type="hidden" name="domainId" value={domain.id} />
+                      <Button
+                        type="submit"
+                        variant="secondary"
+                        className="px-3 py-1"
+                        disabled={verifying}
+                      >
+                        Verify<span className="sr-only"> {domain.name}</span>
+                      </Button>
+                    </Form>
+                  ) : null}
+                  <Link
+                    to={urlWith(location.pathname, location.search, { deleteDomain: domain.id })}
+                    preventScrollReset
+                    className={buttonClass("secondary", "px-3 py-1")}
+                  >
+                    Delete<span className="sr-only"> {domain.name}</span>
+                  </Link>
+                </div>
+              ) : null}
+            </div>
+            {domain.verificationError ? (
+              <p className="text-sm text-amber-700 dark:text-amber-400">
+                {domain.verificationError}
+              </p>
+            ) : null}
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">DNS records of {domain.name}</caption>
+                <thead>
+                  <tr className="text-slate-600 dark:text-slate-300">
+                    {["Type", "Host", "Value", "TTL", "Status"].map((h) => (
+                      <th key={h} scope="col" className="py-2 pr-3 font-medium">
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {domain.records.map((record) => (
+                    <tr
+                      key={`${record.type}-${record.host}-${record.value}`}
+                      className="border-t border-slate-200 align-top dark:border-slate-800"
+                    >
+                      <td className="py-2 pr-3">{record.type}</td>
+                      <td className="py-2 pr-3 font-mono text-xs">{record.host}</td>
+                      <td className="py-2 pr-3">
+                        <div className="flex items-start gap-2">
+                          <code className="break-all text-xs">{record.value}</code>
+                          <CopyButton
+                            value={record.value}
+                            label={`${record.type} ${record.host} value`}
+                          />
+                        </div>
+                      </td>
+                      <td className="py-2 pr-3">{record.ttl}</td>
+                      <td className="py-2 pr-3">{record.status.replace(/_/g, " ")}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </article>
+        ))
+      )}
+      {deleting && canEdit ? (
+        <DeleteDomainDialog domain={deleting} back={back} onClose={close} />
+      ) : null}
+    </section>
+  );
+}
+
+function DeleteDomainDialog({
+  domain,
+  back,
+  onClose,
+}: {
+  domain: SenderDomainView;
+  back: string;
+  onClose: () => void;
+}) {
+  const busy = useIsPending({ intent: DOMAIN_DELETE_INTENT });
+  return (
+    <Dialog
+      open
+      role="alertdialog"
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+      title={`Delete ${domain.name}`}
+      description="Newsletters can no longer be sent from this domain until it is added and verified again."
+    >
+      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
+        <input type="hidden" name="intent" value={DOMAIN_DELETE_INTENT} />
+        <input type="hidden" name="domainId" value={domain.id} />
+        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
+        <Button type="submit" variant="danger" disabled={busy}>
+          {busy ? "Deleting..." : "Yes, delete"}
+        </Button>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,89 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { InvalidError, NotFoundError } from "~/services/errors";
+import {
+  addSenderDomain,
+  deleteSenderDomain,
+  listSenderDomains,
+  senderDomainRecords,
+  studioIdOfDomain,
+  verifySenderDomain,
+} from "~/services/newsletter-domains.server";
+import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
+import { methodNotAllowed } from "~/utils/api.server";
+import { handleApi, parseInput, readJson } from "~/utils/http.server";
+import { requireApiUser } from "~/utils/session.server";
+
+/** `path`: domains, domains/{id}, domains/{id}/dns-records or domains/{id}/verify. */
+function route(request: Request) {
+  const url = new URL(request.url);
+  const path = (url.searchParams.get("path") ?? "").replace(/^\/+|\/+$/g, "");
+  const match = /^domains(?:\/([^/]+)(?:\/(dns-records|verify))?)?$/.exec(path);
+  if (!match)
+    throw new InvalidError(
+      "path must be domains, domains/{id}, domains/{id}/dns-records or domains/{id}/verify",
+    );
+  return { domainId: match[1], sub: match[2], studioId: url.searchParams.get("studioId") ?? "" };
+}
+
+async function studioOf(domainId: string | undefined) {
+  if (!domainId) throw new InvalidError(NEWSLETTER_MESSAGES.domainIdRequired);
+  const studioId = await studioIdOfDomain(domainId);
+  if (!studioId) throw new NotFoundError("Domain not found");
+  return studioId;
+}
+
+/**
+ * GET /api/newsletter?path=domains&studioId= -> {data: [domains]}; GET ?path=domains/{id}/
+ * dns-records -> {data: [records]} (the table's rows: '@' hosts, the DMARC record). Everyone who
+ * sees the project; errors come back in `error`.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    const user = await requireApiUser(request);
+    const { domainId, sub, studioId } = route(request);
+    if (!domainId) {
+      if (!studioId) throw new InvalidError("studioId is required");
+      const view = await listSenderDomains(user, studioId);
+      return Response.json({ data: view.domains, error: view.error });
+    }
+    if (sub !== "dns-records") throw new InvalidError("path must be domains/{id}/dns-records");
+    const records = await senderDomainRecords(user, await studioOf(domainId), domainId);
+    if (records.length === 0) throw new InvalidError(NEWSLETTER_MESSAGES.noRecords);
+    return Response.json({ data: records });
+  });
+}
+
+const createSchema = z.object({
+  studioId: z.string({ error: "studioId is required" }).trim().min(1).max(100),
+  domain: z.string({ error: "domain is required" }).trim().min(3).max(253),
+  region: z.literal("us-east-1", { error: "region must be us-east-1" }).default("us-east-1"),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * POST ?path=domains {studioId, domain, region} -> 201 {data}; POST ?path=domains/{id}/verify ->
+ * {data} (verified or not yet); DELETE ?path=domains/{id} -> {ok}. The owner, admins and
+ * platform admins; 409 'Domain already exists'.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const method = request.method.toUpperCase();
+  return handleApi(async () => {
+    const user = await requireApiUser(request);
+    const { domainId, sub } = route(request);
+    if (method === "POST" && !domainId) {
+      const input = parseInput(createSchema, await readJson(request, 8 * 1024));
+      const domain = await addSenderDomain(user, input.studioId, input.domain);
+      return Response.json({ data: domain }, { status: 201 });
+    }
+    if (method === "POST" && sub === "verify") {
+      const domain = await verifySenderDomain(user, await studioOf(domainId), domainId!);
+      return Response.json({ data: domain });
+    }
+    if (method === "DELETE" && domainId && !sub) {
+      await deleteSenderDomain(user, await studioOf(domainId), domainId);
+      return Response.json({ ok: true });
+    }
+    return methodNotAllowed("GET, POST, DELETE");
+  });
+}

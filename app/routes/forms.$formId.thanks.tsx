@@ -1,0 +1,17 @@
+import type { MetaFunction } from "@remix-run/node";
+import { FORM_MESSAGES } from "~/services/forms.schema";
+
+export const meta: MetaFunction = () => [
+  { title: "Thank you" },
+  { name: "robots", content: "noindex" },
+];
+
+/** Where a plain HTML form post lands when its form names no address and its page is unknown. */
+export default function FormThanks() {
+  return (
+    <main className="mx-auto max-w-md px-4 py-16 text-center">
+      <h1 className="text-2xl font-semibold">{FORM_MESSAGES.thanks}</h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-300">You can close this page.</p>
+    </main>
+  );
+}

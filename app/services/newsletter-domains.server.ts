@@ -1,0 +1,357 @@
+/**
+ * Newsletter sender domains: the domain of the from-address, added with the newsletter provider
+ * (Resend or local), its DNS records shown to publish, verified on request and re-checked by a
+ * job with backoff. The page reads our rows; a row is refreshed from the provider when it is more
+ * than five minutes old and not verified, so a page view does not call the provider each time.
+ */
+import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { newsletterDomains, projects } from "~/db/schema";
+import type { JobDefinition } from "~/jobs/types";
+import { ProviderError } from "~/providers/errors";
+import { newsletterProvider, type SenderDomain } from "~/providers/newsletter/index.server";
+import type { User } from "./accounts.server";
+import { logEvent } from "./activity.server";
+import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
+import { getNewsletterSettings } from "./newsletter.server";
+import {
+  displayRecords,
+  NEWSLETTER_DEFAULTS,
+  NEWSLETTER_MESSAGES,
+  type DisplayRecord,
+} from "./newsletter-rules";
+import {
+  actorOn,
+  assertCan,
+  authorizeOn,
+  can,
+  projectRowFor,
+  requireProjectAction,
+} from "./permissions.server";
+
+export type SenderDomainView = {
+  id: string;
+  name: string;
+  status: string;
+  verified: boolean;
+  records: DisplayRecord[];
+  verificationError: string | null;
+  checkedAt: string;
+};
+
+/** Rows older than this (and not verified) are read again from the provider on a page view. */
+const STALE_MS = 5 * 60 * 1000;
+/** Attempts of one provider read before the row's last known state is shown. */
+const READ_ATTEMPTS = 3;
+
+type Row = typeof newsletterDomains.$inferSelect;
+
+function toView(row: Row): SenderDomainView {
+  const records = row.records as {
+    type: string;
+    name: string;
+    value: string;
+    ttl: string;
+    status: string;
+    priority?: number;
+  }[];
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    verified: row.status === "verified",
+    records: displayRecords(row.name, records),
+    verificationError:
+      row.status === "verified"
+        ? null
+        : (row.verificationError ?? NEWSLETTER_MESSAGES.notVerifiedYet),
+    checkedAt: row.checkedAt.toISOString(),
+  };
+}
+
+async function readWithRetries(id: string): Promise<SenderDomain> {
+  let last: unknown;
+  for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt += 1) {
+    try {
+      return await newsletterProvider().getDomain(id);
+    } catch (error) {
+      last = error;
+      if (!(error instanceof ProviderError) || !error.retryable) break;
+    }
+  }
+  throw last;
+}
+
+/** Stores what the provider says of a domain now. */
+async function refresh(row: Row, countCheck = false): Promise<Row> {
+  const domain = await readWithRetries(row.providerDomainId);
+  const failed = domain.status === "failed" || domain.status === "partially_failed";
+  const [updated] = await db()
+    .update(newsletterDomains)
+    .set({
+      status: domain.status,
+      records: domain.records.length > 0 ? domain.records : row.records,
+      verificationError: failed
+        ? "The DNS records do not match. Check them at your DNS provider and verify again."
+        : null,
+      checkedAt: new Date(),
+      ...(countCheck ? { checks: sql`${newsletterDomains.checks} + 1` } : {}),
+    })
+    .where(eq(newsletterDomains.id, row.id))
+    .returning();
+  return updated ?? row;
+}
+
+export type SenderDomainsView = {
+  domains: SenderDomainView[];
+  canEdit: boolean;
+  error: string | null;
+};
+
+/** The project's sender domains, refreshing stale unverified rows from the provider. */
+export async function listSenderDomains(user: User, studioId: string): Promise<SenderDomainsView> {
+  const actor = await requireProjectAction(user, studioId, "project.view");
+  const project = (await projectRowFor(user, studioId))!;
+  const rows = await db()
+    .select()
+    .from(newsletterDomains)
+    .where(eq(newsletterDomains.projectId, project.id))
+    .orderBy(asc(newsletterDomains.createdAt));
+  let error: string | null = null;
+  const fresh = await Promise.all(
+    rows.map(async (row) => {
+      if (row.status === "verified" || Date.now() - row.checkedAt.getTime() < STALE_MS) return row;
+      try {
+        return await refresh(row);
+      } catch (failure) {
+        if (!(failure instanceof ProviderError)) throw failure;
+        console.warn(`[newsletter] reading ${row.name}: ${failure.message}`);
+        error = NEWSLETTER_MESSAGES.fetchDomainsFailed;
+        return row;
+      }
+    }),
+  );
+  return { domains: fresh.map(toView), canEdit: can(actor, "newsletter.edit"), error };
+}
+
+/**
+ * Adds the sender domain (the from-address's, else the site's host) with the provider. 'Domain
+ * already exists' when the project has it, or the provider knows it already.
+ */
+export async function addSenderDomain(
+  user: User,
+  studioId: string,
+  /** The JSON API names the domain; the page adds the from-address's. */
+  name?: string,
+): Promise<SenderDomainView> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "newsletter.edit");
+  const project = actor.project!;
+  const senderDomain =
+    name?.trim().toLowerCase() || (await getNewsletterSettings(user, studioId)).senderDomain;
+  if (!senderDomain || !/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/.test(senderDomain)) {
+    const message = name
+      ? "domain must be a domain name like example.com"
+      : "Set a from e-mail address with your own domain first";
+    throw new InvalidError(message, { [name ? "domain" : "fromEmail"]: [message] });
+  }
+  const [existing] = await db()
+    .select({ id: newsletterDomains.id })
+    .from(newsletterDomains)
+    .where(
+      and(eq(newsletterDomains.projectId, project.id), eq(newsletterDomains.name, senderDomain)),
+    );
+  if (existing) throw new ConflictError(NEWSLETTER_MESSAGES.domainExists);
+  let created: SenderDomain;
+  try {
+    created = await newsletterProvider().createDomain(senderDomain, NEWSLETTER_DEFAULTS.region);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    if (error.details.status === 409) throw new ConflictError(NEWSLETTER_MESSAGES.domainExists);
+    console.warn(`[newsletter] adding ${senderDomain}: ${error.message}`);
+    throw new UpstreamError(
+      NEWSLETTER_MESSAGES.addFailed,
+      error.retryable,
+      error.details.retryAfterSeconds,
+    );
+  }
+  return db().transaction(async (tx) => {
+    await authorizeOn(user, project, "newsletter.edit", tx);
+    const [row] = await tx
+      .insert(newsletterDomains)
+      .values({
+        projectId: project.id,
+        providerDomainId: created.id,
+        name: created.name,
+        region: created.region || NEWSLETTER_DEFAULTS.region,
+        status: created.status,
+        records: created.records,
+      })
+      .returning();
+    await logEvent(tx, {
+      projectId: project.id,
+      type: "newsletter.domain.added",
+      content: `${user.name || user.email} added the sender domain ${created.name}`,
+      actorId: user.id,
+    });
+    return toView(row);
+  });
+}
+
+async function domainOf(projectId: string, domainId: string): Promise<Row> {
+  const [row] = await db()
+    .select()
+    .from(newsletterDomains)
+    .where(and(eq(newsletterDomains.id, domainId), eq(newsletterDomains.projectId, projectId)));
+  if (!row) throw new NotFoundError("This sender domain is not in the project");
+  return row;
+}
+
+/** Asks the provider to check the records, then reads the domain: verified or not (yet). */
+export async function verifySenderDomain(
+  user: User,
+  studioId: string,
+  domainId: string,
+): Promise<SenderDomainView> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "newsletter.edit");
+  const project = actor.project!;
+  const row = await domainOf(project.id, domainId);
+  let updated: Row;
+  try {
+    await newsletterProvider().verifyDomain(row.providerDomainId);
+    updated = await refresh(row);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    console.warn(`[newsletter] verifying ${row.name}: ${error.message}`);
+    throw new UpstreamError(
+      NEWSLETTER_MESSAGES.verifyFailed,
+      error.retryable,
+      error.details.retryAfterSeconds,
+    );
+  }
+  // The job checks again with backoff from now on.
+  await db().update(newsletterDomains).set({ checks: 0 }).where(eq(newsletterDomains.id, row.id));
+  if (updated.status === "verified" && row.status !== "verified") {
+    await logEvent(db(), {
+      projectId: project.id,
+      type: "newsletter.domain.verified",
+      content: `The sender domain ${row.name} is verified`,
+      actorId: user.id,
+    });
+  }
+  return toView(updated);
+}
+
+/** Deletes the domain at the provider (already gone there is fine) and here. */
+export async function deleteSenderDomain(
+  user: User,
+  studioId: string,
+  domainId: string,
+): Promise<{ name: string }> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "newsletter.edit");
+  const project = actor.project!;
+  const row = await domainOf(project.id, domainId);
+  try {
+    await newsletterProvider().deleteDomain(row.providerDomainId);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    if (error.details.status !== 404) {
+      console.warn(`[newsletter] deleting ${row.name}: ${error.message}`);
+      throw new UpstreamError(
+        NEWSLETTER_MESSAGES.deleteFailed,
+        error.retryable,
+        error.details.retryAfterSeconds,
+      );
+    }
+  }
+  await db().transaction(async (tx) => {
+    await authorizeOn(user, project, "newsletter.edit", tx);
+    await tx.delete(newsletterDomains).where(eq(newsletterDomains.id, row.id));
+    await logEvent(tx, {
+      projectId: project.id,
+      type: "newsletter.domain.deleted",
+      content: `${user.name || user.email} deleted the sender domain ${row.name}`,
+      actorId: user.id,
+    });
+  });
+  return { name: row.name };
+}
+
+/** The studioId of the project a sender domain belongs to ("" when unknown: then a 404). */
+export async function studioIdOfDomain(domainId: string): Promise<string> {
+  if (!/^[0-9a-f-]{36}$/i.test(domainId)) return "";
+  const [row] = await db()
+    .select({ studioId: projects.studioId })
+    .from(newsletterDomains)
+    .innerJoin(projects, eq(projects.id, newsletterDomains.projectId))
+    .where(eq(newsletterDomains.id, domainId));
+  return row?.studioId ?? "";
+}
+
+/** One domain's DNS records as the table shows them. */
+export async function senderDomainRecords(user: User, studioId: string, domainId: string) {
+  await requireProjectAction(user, studioId, "project.view");
+  const project = (await projectRowFor(user, studioId))!;
+  return toView(await domainOf(project.id, domainId)).records;
+}
+
+/** Minutes before the job's next check of an unverified domain: 1, 2, 4, ... up to a day. */
+export const recheckMinutes = (checks: number) => Math.min(2 ** checks, 24 * 60);
+/** After this many checks the job stops (the Verify button still works). */
+const MAX_CHECKS = 16;
+
+/** The job: re-checks unverified domains whose backoff has passed. */
+export async function recheckSenderDomains(batch = 50): Promise<number> {
+  const due = await db()
+    .select()
+    .from(newsletterDomains)
+    .where(
+      and(
+        ne(newsletterDomains.status, "verified"),
+        lt(newsletterDomains.checks, MAX_CHECKS),
+        lt(
+          newsletterDomains.checkedAt,
+          sql`now() - make_interval(mins => least(power(2, ${newsletterDomains.checks})::int, 1440))`,
+        ),
+      ),
+    )
+    .orderBy(asc(newsletterDomains.checkedAt))
+    .limit(batch);
+  let checked = 0;
+  for (const row of due) {
+    try {
+      const updated = await refresh(row, true);
+      checked += 1;
+      if (updated.status === "verified") {
+        await logEvent(db(), {
+          projectId: row.projectId,
+          type: "newsletter.domain.verified",
+          content: `The sender domain ${row.name} is verified`,
+          actorId: null,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      console.warn(`[newsletter] re-checking ${row.name}: ${error.message}`);
+      await db()
+        .update(newsletterDomains)
+        .set({ checkedAt: new Date(), checks: sql`${newsletterDomains.checks} + 1` })
+        .where(eq(newsletterDomains.id, row.id));
+    }
+  }
+  return checked;
+}
+
+export const NEWSLETTER_RECHECK_JOB = "newsletter.recheck-domains";
+
+export const newsletterJobs: JobDefinition[] = [
+  {
+    name: NEWSLETTER_RECHECK_JOB,
+    schedule: "* * * * *",
+    handler: async () => {
+      await recheckSenderDomains();
+    },
+  },
+];

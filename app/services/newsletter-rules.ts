@@ -1,0 +1,139 @@
+/**
+ * The newsletter area's words, defaults and display rules, without server code so the settings
+ * form and its preview use them as people type.
+ */
+export const NEWSLETTER_MESSAGES = {
+  saved: "Settings saved",
+  saveFailed: "Error saving settings",
+  unexpected: "An unexpected error occurred",
+  domainExists: "Domain already exists",
+  domainAdded: "Domain added",
+  domainAddedHint: "Add the DNS records below to your domain's DNS, then verify it.",
+  addFailed: "Error adding domain",
+  verified: "Domain verified",
+  notVerified: "Domain not verified",
+  notVerifiedHint: "DNS records not found yet. It may take a few minutes after you add them.",
+  verifying: "Verification in progress",
+  verifyFailed: "Error verifying domain",
+  deleted: "Domain deleted successfully",
+  deleteFailed: "Error deleting domain",
+  notVerifiedYet: "Domain is not verified yet",
+  fetchDomainsFailed: "Failed to fetch domains",
+  fetchRecordsFailed: "Failed to fetch DNS records",
+  noRecords: "No DNS records found in response",
+  domainIdRequired: "Domain ID required",
+  testSent: "Test e-mail sent",
+} as const;
+
+export const NEWSLETTER_DEFAULTS = {
+  fromName: "Newsletter",
+  brandColor: "#296EFF",
+  enableUnsubscribeLink: true,
+  region: "us-east-1",
+} as const;
+
+export const SOCIAL_NETWORKS = ["facebook", "twitter", "instagram", "linkedin"] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** The settings as the form and the preview use them. */
+export type NewsletterSettingsView = {
+  fromName: string;
+  fromEmail: string;
+  replyToEmail: string;
+  companyName: string;
+  companyAddress: string;
+  companyWebsite: string;
+  footerText: string;
+  enableUnsubscribeLink: boolean;
+  brandColor: string;
+  socialLinks: Record<SocialNetwork, string>;
+  /** Where the saved logo is served, or null. */
+  logoUrl: string | null;
+};
+
+export const EMPTY_SETTINGS: NewsletterSettingsView = {
+  fromName: NEWSLETTER_DEFAULTS.fromName,
+  fromEmail: "",
+  replyToEmail: "",
+  companyName: "",
+  companyAddress: "",
+  companyWebsite: "",
+  footerText: "",
+  enableUnsubscribeLink: NEWSLETTER_DEFAULTS.enableUnsubscribeLink,
+  brandColor: NEWSLETTER_DEFAULTS.brandColor,
+  socialLinks: { facebook: "", twitter: "", instagram: "", linkedin: "" },
+  logoUrl: null,
+};
+
+/**
+ * The domain newsletters are sent from: what follows the @ of the from-address, or the site's
+ * own host when there is no from-address yet.
+ */
+export function senderDomainOf(fromEmail: string, siteHost: string | null): string | null {
+  const at = fromEmail.lastIndexOf("@");
+  if (at >= 0)
+    return (
+      fromEmail
+        .slice(at + 1)
+        .trim()
+        .toLowerCase() || null
+    );
+  return siteHost?.toLowerCase() || null;
+}
+
+export type DisplayRecord = {
+  type: string;
+  host: string;
+  value: string;
+  ttl: string;
+  status: string;
+  priority?: number;
+};
+
+/**
+ * The DNS records as the table shows them: hosts relative to the domain ('@' for the domain
+ * itself), and a DMARC record added when the provider gave none (receivers want one).
+ */
+export function displayRecords(
+  domain: string,
+  records: {
+    type: string;
+    name: string;
+    value: string;
+    ttl: string;
+    status: string;
+    priority?: number;
+  }[],
+): DisplayRecord[] {
+  const suffix = `.${domain.toLowerCase()}`;
+  const rows: DisplayRecord[] = records.map((r) => {
+    let host = r.name.trim().replace(/\.$/, "");
+    const lower = host.toLowerCase();
+    if (lower === domain.toLowerCase()) host = "";
+    else if (lower.endsWith(suffix)) host = host.slice(0, -suffix.length);
+    return {
+      type: r.type,
+      host: host || "@",
+      value: r.value,
+      ttl: r.ttl,
+      status: r.status,
+      ...(r.priority === undefined ? {} : { priority: r.priority }),
+    };
+  });
+  const hasDmarc = rows.some(
+    (r) => r.type.toUpperCase() === "TXT" && r.host.toLowerCase() === "_dmarc",
+  );
+  if (!hasDmarc) {
+    rows.push({
+      type: "TXT",
+      host: "_dmarc",
+      value: "v=DMARC1; p=none;",
+      ttl: "Auto",
+      status: "recommended",
+    });
+  }
+  return rows;
+}
+
+/** A #RRGGBB colour. */
+export const isHexColour = (value: string) => /^#[0-9a-fA-F]{6}$/.test(value);

@@ -1,0 +1,453 @@
+/**
+ * Forms: the public endpoint a hosted site posts to (plain HTML posts and fetch, CORS only from
+ * the project's own sites, 64 KB, the honeypot, 30 a minute per form and address while another
+ * address is unaffected, notification mails), the local site's Contact form, and the Forms page
+ * (counts, newest first, keyset pages, search, one submission, delete one and all, settings, CSV
+ * export streamed); who may; the JSON API.
+ */
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { formSubmissions, localDeploys, localSites, outbox, projectSites } from "~/db/schema";
+import { action as pageAction, loader as pageLoader } from "~/routes/_app.sites.forms.$studioId";
+import { loader as formApi } from "~/routes/api.app.forms.$id";
+import { action as settingsApi } from "~/routes/api.app.forms.settings";
+import { action as deleteAllApi } from "~/routes/api.app.forms.submissions.deleteAll.$id";
+import { action as deleteApi } from "~/routes/api.app.forms.submissions.delete.$id";
+import { action as submitAction } from "~/routes/forms.$formId";
+import { loader as localSiteLoader } from "~/routes/local.sites.$siteId";
+import { loader as exportLoader } from "~/routes/resources.forms-export.$formId";
+import { ensureDefaultForm, type SubmissionsView } from "~/services/forms.server";
+import type { FormsView } from "~/services/forms.server";
+import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import { locationOf, toastOf } from "../setup/matchers";
+import { addMember } from "./studio-fixtures";
+
+type TestUser = Awaited<ReturnType<typeof createUser>>;
+let owner: TestUser;
+let ownerCookie: string;
+
+beforeAll(async () => {
+  owner = await createUser({ name: "Fiona Forms" });
+  ownerCookie = await sessionCookie(owner.id);
+});
+
+const SITE = "https://corner-bakery.netlify.app";
+
+async function projectWithForm() {
+  const project = await insertProject(owner.id, {
+    siteUrl: SITE,
+    siteCustomDomain: "corner-bakery.example",
+  });
+  const formId = await ensureDefaultForm(project.id);
+  return { project, formId };
+}
+
+let ip = 0;
+/** A post from the site: a plain HTML form unless `json`. */
+function submit(
+  formId: string,
+  fields: Record<string, string>,
+  options: { origin?: string | null; json?: boolean; clientIp?: string } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (options.origin !== null) headers.Origin = options.origin ?? SITE;
+  if (options.json) headers.Accept = "application/json";
+  const request = options.json
+    ? makeRequest(`/forms/${formId}`, { json: fields, headers })
+    : makeRequest(`/forms/${formId}`, { form: fields, headers });
+  ip += 1;
+  return call(
+    submitAction,
+    request,
+    { formId },
+    { clientIp: options.clientIp ?? `203.0.113.${ip % 250}` },
+  );
+}
+
+const page = (studioId: string, query = "") => `/sites/forms/${studioId}${query}`;
+async function load(studioId: string, query = "", cookie = ownerCookie) {
+  const res = await call(pageLoader, makeRequest(page(studioId, query), { cookie }), { studioId });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { forms: FormsView; submissions: SubmissionsView; opened: unknown };
+}
+
+const CONTACT = { name: "Ada", email: "ada@example.com", message: "Do you bake rye?" };
+
+describe("the public form endpoint", () => {
+  it("stores a plain HTML post and sends the visitor on with a 303", async () => {
+    const { project, formId } = await projectWithForm();
+    const res = await submit(formId, { ...CONTACT, _next: `${SITE}/contact?sent=1` });
+    expect(res.status).toBe(303);
+    expect(locationOf(res)).toBe(`${SITE}/contact?sent=1`);
+    expect(res.headers.get("access-control-allow-origin")).toBe(SITE);
+    const { submissions, forms } = await load(project.studioId);
+    expect(forms.forms[0]).toMatchObject({ name: "Contact", submissions: 1 });
+    expect(submissions.rows[0].data).toEqual(CONTACT);
+    // A `_next` on another site is ignored: no open redirect.
+    const elsewhere = await submit(formId, { ...CONTACT, _next: "https://evil.example/" });
+    expect(locationOf(elsewhere)).toBe(`/forms/${formId}/thanks`);
+  });
+
+  it("answers fetch with JSON, and the custom domain may post too", async () => {
+    const { formId } = await projectWithForm();
+    const res = await submit(formId, CONTACT, {
+      json: true,
+      origin: "https://corner-bakery.example",
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ ok: true, id: expect.any(String) });
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://corner-bakery.example");
+  });
+
+  it("refuses other origins (and their preflight), without storing anything", async () => {
+    const { formId } = await projectWithForm();
+    const res = await submit(formId, CONTACT, { origin: "https://evil.example" });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    const preflight = await call(
+      submitAction,
+      makeRequest(`/forms/${formId}`, {
+        method: "OPTIONS",
+        headers: { Origin: "https://evil.example" },
+      }),
+      { formId },
+    );
+    expect(preflight.status).toBe(403);
+    const ok = await call(
+      submitAction,
+      makeRequest(`/forms/${formId}`, { method: "OPTIONS", headers: { Origin: SITE } }),
+      { formId },
+    );
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("access-control-allow-methods")).toContain("POST");
+    const rows = await db()
+      .select()
+      .from(formSubmissions)
+      .where(eq(formSubmissions.formId, formId));
+    expect(rows).toHaveLength(0);
+  });
+
+  it("refuses bodies over 64 KB with 413", async () => {
+    const { formId } = await projectWithForm();
+    const res = await submit(formId, { ...CONTACT, message: "x".repeat(70 * 1024) });
+    expect(res.status).toBe(413);
+    expect(
+      await db().select().from(formSubmissions).where(eq(formSubmissions.formId, formId)),
+    ).toHaveLength(0);
+  });
+
+  it("thanks a robot that fills the honeypot and stores nothing", async () => {
+    const { formId } = await projectWithForm();
+    const res = await submit(
+      formId,
+      { ...CONTACT, _gotcha: "http://spam.example" },
+      { json: true },
+    );
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ ok: true, id: null });
+    expect(
+      await db().select().from(formSubmissions).where(eq(formSubmissions.formId, formId)),
+    ).toHaveLength(0);
+  });
+
+  it("limits one address to 30 a minute per form; an office's other address is unaffected", async () => {
+    const { formId } = await projectWithForm();
+    for (let i = 0; i < 30; i += 1) {
+      const res = await submit(
+        formId,
+        { ...CONTACT, message: `n${i}` },
+        { json: true, clientIp: "198.51.100.7" },
+      );
+      expect(res.status).toBe(201);
+    }
+    const refused = await submit(formId, CONTACT, { json: true, clientIp: "198.51.100.7" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const neighbour = await submit(formId, CONTACT, { json: true, clientIp: "198.51.100.8" });
+    expect(neighbour.status).toBe(201);
+  });
+
+  it("refuses a switched-off form, an empty one, and unknown forms", async () => {
+    const { project, formId } = await projectWithForm();
+    expect((await submit(formId, { name: "", message: " " }, { json: true })).status).toBe(400);
+    await call(
+      pageAction,
+      makeRequest(page(project.studioId), {
+        cookie: ownerCookie,
+        form: { intent: "form-settings", formId, notificationEmails: "" },
+      }),
+      { studioId: project.studioId },
+    );
+    const off = await submit(formId, CONTACT, { json: true });
+    expect(off.status).toBe(403);
+    expect(await off.json()).toMatchObject({ error: "This form is not accepting submissions." });
+    expect((await submit("00000000-0000-4000-8000-000000000000", CONTACT)).status).toBe(404);
+  });
+
+  it("mails each notification address about a new submission", async () => {
+    const { project, formId } = await projectWithForm();
+    const to = `alerts-${Date.now()}@example.com`;
+    const saved = await call(
+      pageAction,
+      makeRequest(page(project.studioId), {
+        cookie: ownerCookie,
+        form: { intent: "form-settings", formId, enabled: "on", notificationEmails: to },
+      }),
+      { studioId: project.studioId },
+    );
+    expect(await toastOf(saved)).toMatchObject({ title: "Form settings saved" });
+    await submit(formId, CONTACT, { json: true });
+    const [mail] = await db().select().from(outbox).where(eq(outbox.to, to));
+    expect(mail.subject).toBe(`New Contact form submission on ${project.name}`);
+    expect(mail.text).toContain("message: Do you bake rye?");
+  });
+});
+
+describe("the local published site's Contact form", () => {
+  it("renders a form posting to the project's Contact form, with the honeypot and the way back", async () => {
+    const { project, formId } = await projectWithForm();
+    const siteId = `site-${Date.now().toString(36)}`;
+    const deployId = `dep-${Date.now().toString(36)}`;
+    await db()
+      .insert(localSites)
+      .values({
+        id: siteId,
+        provider: "netlify",
+        name: project.name,
+        idempotencyKey: `idem-${siteId}`,
+      });
+    await db().insert(localDeploys).values({ id: deployId, siteId, state: "ready" });
+    await db()
+      .update(localSites)
+      .set({ publishedDeployId: deployId })
+      .where(eq(localSites.id, siteId));
+    await db().insert(projectSites).values({ projectId: project.id, provider: "netlify", siteId });
+    const res = await call(localSiteLoader, makeRequest(`/local/sites/${siteId}`), { siteId });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<form method="post" action="/forms/${formId}">`);
+    expect(html).toContain('name="_gotcha"');
+    expect(html).toContain(
+      `value="http://localhost:3000/local/sites/${siteId}?submitted=1#contact"`,
+    );
+    const sent = await call(localSiteLoader, makeRequest(`/local/sites/${siteId}?submitted=1`), {
+      siteId,
+    });
+    expect(await sent.text()).toContain("Thank you! Your message has been sent.");
+  });
+});
+
+describe("the Forms page", () => {
+  async function seed(formId: string, n: number) {
+    for (let i = 0; i < n; i += 1) {
+      await submit(
+        formId,
+        { name: `Visitor ${i}`, email: `v${i}@example.com`, message: i % 2 ? "rye" : "sourdough" },
+        { json: true },
+      );
+    }
+  }
+
+  it("lists submissions newest first in pages of 25, searches, and opens one", async () => {
+    const { project, formId } = await projectWithForm();
+    await seed(formId, 30);
+    const first = await load(project.studioId);
+    expect(first.submissions.rows).toHaveLength(25);
+    expect(first.submissions.rows[0].data.name).toBe("Visitor 29");
+    expect(first.submissions.fields).toEqual(["name", "email", "message"]);
+    const second = await load(
+      project.studioId,
+      `?form=${formId}&after=${first.submissions.nextCursor}`,
+    );
+    expect(second.submissions.rows.map((r) => r.data.name)).toEqual([
+      "Visitor 4",
+      "Visitor 3",
+      "Visitor 2",
+      "Visitor 1",
+      "Visitor 0",
+    ]);
+    expect(second.submissions.nextCursor).toBeNull();
+    const rye = await load(project.studioId, `?form=${formId}&q=RYE`);
+    expect(rye.submissions.rows).toHaveLength(15);
+    expect(rye.submissions.rows.every((r) => r.data.message === "rye")).toBe(true);
+    // A search for the wildcard character matches it literally.
+    expect((await load(project.studioId, `?form=${formId}&q=%25`)).submissions.rows).toHaveLength(
+      0,
+    );
+    const opened = await load(
+      project.studioId,
+      `?form=${formId}&submission=${first.submissions.rows[3].id}`,
+    );
+    expect(opened.opened).toMatchObject({ data: { name: "Visitor 26" } });
+  });
+
+  it("deletes one submission and then all of them, naming the count", async () => {
+    const { project, formId } = await projectWithForm();
+    await seed(formId, 4);
+    const { submissions } = await load(project.studioId);
+    const one = await call(
+      pageAction,
+      makeRequest(page(project.studioId), {
+        cookie: ownerCookie,
+        form: { intent: "submission-delete", formId, submissionId: submissions.rows[0].id },
+      }),
+      { studioId: project.studioId },
+    );
+    expect(await toastOf(one)).toMatchObject({ title: "Submission deleted" });
+    const all = await call(
+      pageAction,
+      makeRequest(page(project.studioId), {
+        cookie: ownerCookie,
+        form: { intent: "submissions-delete-all", formId },
+      }),
+      { studioId: project.studioId },
+    );
+    expect(await toastOf(all)).toMatchObject({
+      title: "All submissions deleted",
+      description: "3 submissions deleted.",
+    });
+    expect((await load(project.studioId)).forms.forms[0].submissions).toBe(0);
+  });
+
+  it("exports every submission as CSV, fields as columns, spreadsheet formulas defused", async () => {
+    const { project, formId } = await projectWithForm();
+    await submit(formId, { name: 'Quote, "Q"', email: "q@example.com" }, { json: true });
+    await submit(formId, { name: "=HYPERLINK(1)", phone: "123" }, { json: true });
+    const res = await call(
+      exportLoader,
+      makeRequest(`/resources/forms-export/${formId}`, { cookie: ownerCookie }),
+      {
+        formId,
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toContain(
+      `${project.studioId}-contact-submissions.csv`,
+    );
+    const lines = (await res.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("submitted_at,id,email,name,phone");
+    expect(lines[1]).toMatch(/,q@example\.com,"Quote, ""Q""",$/);
+    expect(lines[2]).toMatch(/,,'=HYPERLINK\(1\),123$/);
+    const stranger = await createUser();
+    const hidden = await call(
+      exportLoader,
+      makeRequest(`/resources/forms-export/${formId}`, {
+        cookie: await sessionCookie(stranger.id),
+      }),
+      { formId },
+    );
+    expect(hidden.status).toBe(404);
+  });
+
+  it("lets members read but not delete or change settings", async () => {
+    const { project, formId } = await projectWithForm();
+    await seed(formId, 1);
+    const editor = await createUser();
+    await addMember(project.id, editor, "editor");
+    const editorCookie = await sessionCookie(editor.id);
+    const view = await load(project.studioId, "", editorCookie);
+    expect(view.forms.canManage).toBe(false);
+    expect(view.submissions.rows).toHaveLength(1);
+    const res = await call(
+      pageAction,
+      makeRequest(page(project.studioId), {
+        cookie: editorCookie,
+        form: { intent: "submissions-delete-all", formId },
+      }),
+      { studioId: project.studioId },
+    );
+    expect(await toastOf(res)).toMatchObject({
+      type: "error",
+      description: "Only admins can change forms or delete submissions",
+    });
+    expect((await load(project.studioId)).forms.forms[0].submissions).toBe(1);
+  });
+
+  it("answers bad settings beside the fields", async () => {
+    const { project, formId } = await projectWithForm();
+    const res = await call(
+      pageAction,
+      makeRequest(page(project.studioId), {
+        cookie: ownerCookie,
+        form: {
+          intent: "form-settings",
+          formId,
+          notificationEmails: "ok@example.com, nope",
+          redirectUrl: "ftp://x",
+        },
+      }),
+      { studioId: project.studioId },
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error.notificationEmails?.[0]).toMatch(/valid e-mail/);
+    expect(body.result.error.redirectUrl?.[0]).toMatch(/http/);
+  });
+});
+
+describe("the forms JSON API", () => {
+  const post = (
+    fn: typeof settingsApi,
+    path: string,
+    json: unknown,
+    params: Record<string, string> = {},
+  ) => call(fn, makeRequest(path, { cookie: ownerCookie, json }), params);
+
+  it("reads a form, changes its settings, deletes one submission and all", async () => {
+    const { formId } = await projectWithForm();
+    await submit(formId, CONTACT, { json: true });
+    await submit(formId, CONTACT, { json: true });
+    const read = await call(
+      formApi,
+      makeRequest(`/api/app/forms/${formId}`, { cookie: ownerCookie }),
+      { id: formId },
+    );
+    const body = (await read.json()) as {
+      form: { submissions: number };
+      submissions: { id: string }[];
+    };
+    expect(body.form.submissions).toBe(2);
+    const settings = await post(settingsApi, "/api/app/forms/settings", {
+      formId,
+      redirectUrl: `${SITE}/thanks`,
+    });
+    expect(await settings.json()).toMatchObject({
+      ok: true,
+      form: { redirectUrl: `${SITE}/thanks`, enabled: true },
+    });
+    const one = await post(
+      deleteApi,
+      `/api/app/forms/submissions/delete/${body.submissions[0].id}`,
+      { formId },
+      {
+        id: body.submissions[0].id,
+      },
+    );
+    expect(one.status).toBe(200);
+    const all = await post(
+      deleteAllApi,
+      `/api/app/forms/submissions/deleteAll/${formId}`,
+      { formId, data: {} },
+      { id: formId },
+    );
+    expect(await all.json()).toEqual({ ok: true, deleted: 1 });
+  });
+
+  it("hides forms of other projects", async () => {
+    const { formId } = await projectWithForm();
+    const stranger = await createUser();
+    const cookie = await sessionCookie(stranger.id);
+    expect(
+      (await call(formApi, makeRequest(`/api/app/forms/${formId}`, { cookie }), { id: formId }))
+        .status,
+    ).toBe(404);
+    const res = await call(
+      deleteAllApi,
+      makeRequest(`/api/app/forms/submissions/deleteAll/${formId}`, { cookie, json: { formId } }),
+      { id: formId },
+    );
+    expect(res.status).toBe(404);
+  });
+});
