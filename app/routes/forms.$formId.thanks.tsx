@@ -1,10 +1,19 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { FORM_MESSAGES } from "~/services/forms.schema";
+import { studioIdOfForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [
   { title: "Thank you" },
   { name: "robots", content: "noindex" },
 ];
+
+/** Only a form that exists has a thank-you page. */
+export async function loader({ params }: LoaderFunctionArgs) {
+  if (!(await studioIdOfForm(params.formId ?? ""))) {
+    throw new Response("Not Found", { status: 404 });
+  }
+  return null;
+}
 
 /** Where a plain HTML form post lands when its form names no address and its page is unknown. */
 export default function FormThanks() {

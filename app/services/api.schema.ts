@@ -271,3 +271,38 @@ export const studioInviteBody = z.strictObject({
   outcome: z.enum(["resent", "invited", "accepted"]),
   email: text,
 });
+
+/** A sender domain as the newsletter API shows it (the page's view: records ready to publish). */
+const senderDomain = z.object({
+  id: text,
+  name: text,
+  status: text,
+  verified: z.boolean(),
+  records: z.array(z.looseObject({ type: text, host: text, value: text, ttl: text, status: text })),
+  verificationError: maybe,
+  checkedAt: text,
+});
+export const senderDomainsBody = z.object({ data: z.array(senderDomain), error: maybe });
+export const senderDomainBody = z.object({ data: senderDomain });
+export const dnsRecordsBody = z.object({
+  data: z.array(z.looseObject({ type: text, host: text, value: text, ttl: text, status: text })),
+});
+export const okFlagBody = z.object({ ok: z.literal(true) });
+
+/** A form with its settings and submission count. */
+const formSummary = z.object({
+  id: text,
+  name: text,
+  enabled: z.boolean(),
+  notificationEmails: z.array(text),
+  redirectUrl: maybe,
+  submissions: z.number().int(),
+  endpoint: text,
+});
+export const formBody = z.object({
+  form: formSummary,
+  submissions: z.array(z.object({ id: text, createdAt: text, data: z.record(text, text) })),
+  nextCursor: maybe,
+});
+export const formSettingsBody = z.object({ ok: z.literal(true), form: formSummary });
+export const deleteAllBody = z.object({ ok: z.literal(true), deleted: z.number().int() });

@@ -37,6 +37,13 @@ import {
   paymentAccountAddedBody,
   paymentAccountsBody,
   socialAccountLinkedBody,
+  senderDomainsBody,
+  senderDomainBody,
+  dnsRecordsBody,
+  okFlagBody,
+  formBody,
+  formSettingsBody,
+  deleteAllBody,
   stripeListBody,
   testRunsBody,
 } from "./api.schema";
@@ -47,6 +54,7 @@ import {
   stripeListQuerySchema,
 } from "./payments.schema";
 import { socialExchangeApiSchema, socialUnlinkApiSchema } from "./social-accounts.schema";
+import { formSettingsApiSchema, submissionsDeleteApiSchema } from "./forms.schema";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
 type Operation = {
@@ -162,6 +170,71 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       summary: "Unlinks an Instagram account (unlink_account) by its id or user name",
       body: socialUnlinkApiSchema,
       responses: { 200: okBody, ...WRITE_ERRORS },
+    },
+  },
+  "/api/newsletter": {
+    get: {
+      summary:
+        "Sender domains of a project (path=domains&studioId=) or one domain's DNS records (path=domains/{id}/dns-records); errors in `error`",
+      query: z.object({
+        path: z.string(),
+        studioId: z.string().optional(),
+      }),
+      responses: { 200: senderDomainsBody.or(dnsRecordsBody), ...ERRORS },
+    },
+    post: {
+      summary:
+        "Adds a sender domain (path=domains, body {studioId, domain, region}) or verifies one (path=domains/{id}/verify)",
+      query: z.object({ path: z.string() }),
+      body: z.object({
+        studioId: z.string().optional(),
+        domain: z.string().optional(),
+        region: z.literal("us-east-1").optional(),
+      }),
+      responses: {
+        200: senderDomainBody,
+        201: senderDomainBody,
+        ...WRITE_ERRORS,
+        409: errorBody,
+        502: errorBody,
+        503: errorBody,
+      },
+    },
+    delete: {
+      summary: "Deletes a sender domain (path=domains/{id}) at the provider and here",
+      query: z.object({ path: z.string() }),
+      responses: { 200: okFlagBody, ...WRITE_ERRORS, 502: errorBody, 503: errorBody },
+    },
+  },
+  "/api/app/forms/{id}": {
+    get: {
+      summary: "A form (settings and submission count) and a page of its submissions, newest first",
+      pathParams: ["id"],
+      query: z.object({ q: z.string().optional(), after: z.string().optional() }),
+      responses: { 200: formBody, ...ERRORS },
+    },
+  },
+  "/api/app/forms/settings": {
+    post: {
+      summary: "Changes a form's settings (on/off, notification e-mails, address after submitting)",
+      body: formSettingsApiSchema,
+      responses: { 200: formSettingsBody, ...WRITE_ERRORS },
+    },
+  },
+  "/api/app/forms/submissions/delete/{id}": {
+    post: {
+      summary: "Deletes one submission (id) of the form (formId)",
+      pathParams: ["id"],
+      body: submissionsDeleteApiSchema,
+      responses: { 200: okFlagBody, ...WRITE_ERRORS },
+    },
+  },
+  "/api/app/forms/submissions/deleteAll/{id}": {
+    post: {
+      summary: "Deletes every submission of the form (id, the same as formId)",
+      pathParams: ["id"],
+      body: submissionsDeleteApiSchema,
+      responses: { 200: deleteAllBody, ...WRITE_ERRORS },
     },
   },
   "/api/payments/stripe": {

@@ -22,6 +22,10 @@ import {
   localStudioInvites,
   localStudios,
   members,
+  formSubmissions,
+  localNewsletterDomains,
+  newsletterDomains,
+  newsletterSettings,
   oauthLinkStates,
   outbox,
   paymentAccounts,
@@ -37,6 +41,7 @@ import { primaryProvider } from "~/services/provisioning.server";
 import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
 import { createLaunchToken } from "~/services/studio.server";
 import { encryptSecret } from "~/utils/secrets.server";
+import { ensureDefaultForm } from "~/services/forms.server";
 import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
 
@@ -166,6 +171,32 @@ async function makeProject(owner: TestUser, name: string): Promise<ProjectFixtur
 const PAYMENT_ACCOUNT_A = "5b9d6c1e-2f4a-4e8b-9c3d-7a1f0e2d4b6c";
 const LOCAL_AUTHORIZE = `/local/oauth/instagram/authorize?client_id=local-instagram&response_type=code&state=x.${"a".repeat(24)}&redirect_uri=${encodeURIComponent(`${BASE}/oauth/instagram/callback`)}`;
 const SOCIAL_ACCOUNT_A = "8e2f4a6c-1b3d-4f5e-8a7c-9d0e1f2a3b4c";
+
+let contactFormIdA = "";
+let contactFormIdB = "";
+/** Project A's Contact form with one submission. */
+async function contactFormA(f: Fixture) {
+  contactFormIdA = await ensureDefaultForm(f.a.id);
+  await db().delete(formSubmissions).where(eq(formSubmissions.formId, contactFormIdA));
+  await db()
+    .insert(formSubmissions)
+    .values({ formId: contactFormIdA, data: { name: "Ada" }, searchText: "ada" });
+}
+
+/** Project A's newsletter sender (its domain not added yet, here or at the local provider). */
+async function senderSettingsA(f: Fixture) {
+  await db().delete(newsletterDomains).where(eq(newsletterDomains.projectId, f.a.id));
+  await db()
+    .delete(localNewsletterDomains)
+    .where(eq(localNewsletterDomains.name, "a-perm.example"));
+  await db()
+    .insert(newsletterSettings)
+    .values({ projectId: f.a.id, settings: { email_from_address: "news@a-perm.example" } })
+    .onConflictDoUpdate({
+      target: newsletterSettings.projectId,
+      set: { settings: { email_from_address: "news@a-perm.example" } },
+    });
+}
 
 /** Project A's Stripe account, with a key the local catalogue accepts (listing reads it). */
 async function paymentAccountA(f: Fixture) {
@@ -426,6 +457,8 @@ async function snapshot(): Promise<Record<string, string>> {
     payment_accounts: paymentAccounts,
     social_accounts: socialAccounts,
     oauth_link_states: oauthLinkStates,
+    form_submissions: formSubmissions,
+    newsletter_domains: newsletterDomains,
   })) {
     const [row] = await db().select({ n: count() }).from(table);
     put(name, row.n);
@@ -973,8 +1006,76 @@ const ROWS: Row[] = [
     ],
   },
   sectionRow("analytics"),
-  sectionRow("forms"),
-  sectionRow("newsletter"),
+  {
+    ...sectionRow("forms"),
+    cases: [
+      ...sectionRow("forms").cases,
+      {
+        name: "POST form-settings of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: (f) => ({
+          path: `/sites/forms/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: {
+            intent: "form-settings",
+            formId: contactFormIdA,
+            enabled: "on",
+            notificationEmails: "",
+          },
+        }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST submissions-delete-all of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: (f) => ({
+          path: `/sites/forms/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "submissions-delete-all", formId: contactFormIdA },
+        }),
+        expect: MANAGERS_FORM,
+      },
+    ],
+  },
+  {
+    ...sectionRow("newsletter"),
+    cases: [
+      ...sectionRow("newsletter").cases,
+      {
+        name: "POST newsletter-save on A",
+        fn: "action",
+        request: (f) => ({
+          path: `/sites/newsletter/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "newsletter-save", fromName: "A news", fromEmail: "news@a-perm.example" },
+        }),
+        expect: MANAGERS_FORM,
+      },
+      {
+        name: "POST newsletter-test on A (a mail to oneself)",
+        fn: "action",
+        request: (f) => ({
+          path: `/sites/newsletter/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "newsletter-test" },
+        }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST sender-domain-add on A",
+        fn: "action",
+        setup: senderSettingsA,
+        request: (f) => ({
+          path: `/sites/newsletter/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "sender-domain-add" },
+        }),
+        expect: MANAGERS_FORM,
+      },
+    ],
+  },
   {
     ...sectionRow("settings"),
     cases: [
@@ -1606,6 +1707,177 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "forms.$formId.ts",
+    public: "the public endpoint the hosted sites' forms post to (CORS limits it to their origins)",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: (f) => ({ path: `/forms/${f.a.studioId}`, params: { formId: f.a.studioId } }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST a submission to A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: `/forms/${contactFormIdA}`,
+          params: { formId: contactFormIdA },
+          json: { name: "Visitor", message: "Hello" },
+        }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "forms.$formId.thanks.tsx",
+    public: "the thank-you page after a plain form post",
+    cases: [
+      {
+        name: "GET the thanks of A's Contact form",
+        fn: "loader",
+        setup: contactFormA,
+        request: () => ({
+          path: `/forms/${contactFormIdA}/thanks`,
+          params: { formId: contactFormIdA },
+        }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "newsletter.logo.$studioId.ts",
+    public: "newsletter logos, loaded by every subscriber's mail client",
+    cases: [
+      {
+        name: "GET A's logo (none uploaded: 404)",
+        fn: "loader",
+        request: (f) => ({
+          path: `/newsletter/logo/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: everyone(status(404)),
+      },
+    ],
+  },
+  {
+    file: "resources.forms-export.$formId.ts",
+    cases: [
+      {
+        name: "GET the CSV of A's Contact form",
+        fn: "loader",
+        setup: contactFormA,
+        request: () => ({
+          path: `/resources/forms-export/${contactFormIdA}`,
+          params: { formId: contactFormIdA },
+        }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.$id.ts",
+    cases: [
+      {
+        name: "GET A's Contact form",
+        fn: "loader",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/${contactFormIdA}`,
+          params: { id: contactFormIdA },
+        }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.settings.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/forms/settings" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST the settings of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: "/api/app/forms/settings",
+          json: { formId: contactFormIdA, enabled: true },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.submissions.delete.$id.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/forms/submissions/delete/x", params: { id: "x" } }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST delete a submission of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/submissions/delete/00000000-0000-4000-8000-000000000000`,
+          params: { id: "00000000-0000-4000-8000-000000000000" },
+          json: { formId: contactFormIdA },
+        }),
+        // Managers reach the submission lookup (not found); the rest are refused before it.
+        expect: { ...MANAGERS, admin: status(404), owner: status(404), platformAdmin: status(404) },
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.submissions.deleteAll.$id.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/forms/submissions/deleteAll/x", params: { id: "x" } }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST delete all submissions of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/submissions/deleteAll/${contactFormIdA}`,
+          params: { id: contactFormIdA },
+          json: { formId: contactFormIdA },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.newsletter.ts",
+    cases: [
+      {
+        name: "GET A's sender domains",
+        fn: "loader",
+        request: (f) => ({ path: `/api/newsletter?path=domains&studioId=${f.a.studioId}` }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST add a sender domain to A",
+        fn: "action",
+        setup: senderSettingsA,
+        request: (f) => ({
+          path: "/api/newsletter?path=domains",
+          json: { studioId: f.a.studioId, domain: "a-perm.example", region: "us-east-1" },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
     file: "local.oauth.$provider.authorize.tsx",
     public: "the local Instagram and Stripe authorization pages, stand-ins for the vendors' own",
     cases: [
@@ -2179,6 +2451,56 @@ const CROSS: CrossCase[] = [
       path: `/sites/integrations/payments/${f.b.studioId}`,
       params: { integrationId: "payments", studioId: f.b.studioId },
       form: { intent: "stripe-connect", mode: "tab" },
+    }),
+  },
+  {
+    name: "save B's newsletter settings with B's form",
+    file: "_app.sites.newsletter.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/newsletter/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+      form: { intent: "newsletter-save", fromName: "Not mine" },
+    }),
+  },
+  {
+    name: "delete all submissions of B's Contact form",
+    file: "_app.sites.forms.$studioId.tsx",
+    fn: "action",
+    setup: async (f) => {
+      contactFormIdB = await ensureDefaultForm(f.b.id);
+    },
+    request: (f) => ({
+      path: `/sites/forms/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+      form: { intent: "submissions-delete-all", formId: contactFormIdB },
+    }),
+  },
+  {
+    name: "delete all submissions of B's form through A's page",
+    file: "_app.sites.forms.$studioId.tsx",
+    fn: "action",
+    setup: async (f) => {
+      contactFormIdB = await ensureDefaultForm(f.b.id);
+    },
+    request: (f) => ({
+      path: `/sites/forms/${f.a.studioId}`,
+      params: { studioId: f.a.studioId },
+      form: { intent: "submissions-delete-all", formId: contactFormIdB },
+    }),
+    // A's page is A's: B's form is not found there, said in a toast, and nothing is deleted.
+    expect: "refused",
+  },
+  {
+    name: "export B's submissions",
+    file: "resources.forms-export.$formId.ts",
+    fn: "loader",
+    setup: async (f) => {
+      contactFormIdB = await ensureDefaultForm(f.b.id);
+    },
+    request: () => ({
+      path: `/resources/forms-export/${contactFormIdB}`,
+      params: { formId: contactFormIdB },
     }),
   },
   {
