@@ -37,7 +37,8 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   const box = "w-80 rounded-md border-l-4 bg-white p-4 shadow-lg dark:bg-slate-800";
   if (!hydrated) {
     return toast ? (
-      <div role="status" className="fixed bottom-4 right-4 z-50">
+      // Without JavaScript nothing dismisses it: clicks pass through to what it covers.
+      <div role="status" className="pointer-events-none fixed bottom-4 right-4 z-50">
         <div className={`${box} ${toneClass[toast.type]}`}>
           <Body toast={toast} />
         </div>

@@ -1,0 +1,95 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+import { waitForMail } from "./support/mail";
+import { createProject, reloadUntil, uniqueName } from "./support/lifecycle";
+
+/**
+ * Once with JavaScript and once without: the owner sets a notification address on the project's
+ * Contact form; a visitor sends the published local site's Contact form (a plain HTML post to
+ * the public endpoint) and is thanked on the site; the submission shows on the Forms page and
+ * its notification mail arrives through the SMTP test server; it is deleted, and 'Delete all'
+ * (naming the count) empties the form.
+ */
+
+const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
+
+async function sendContactForm(page: Page, siteUrl: string, message: string) {
+  await page.goto(siteUrl);
+  const form = page.getByRole("region", { name: "Contact" });
+  await form.getByLabel("Name").fill("Vera Visitor");
+  await form.getByLabel("E-mail").fill("vera@example.com");
+  await form.getByLabel("Message").fill(message);
+  await form.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("status")).toHaveText("Thank you! Your message has been sent.");
+}
+
+test("a visitor's Contact form reaches the Forms page and the inbox, and is deleted", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  await signIn(page, { name: "Ada Admin", email: `admin-${testInfo.project.name}@example.com` });
+  const name = uniqueName(testInfo, "Forms");
+  const studioId = await createProject(page, name);
+  const formsPage = `/sites/forms/${studioId}`;
+  const alerts = `forms-alerts-${testInfo.project.name}-${Date.now()}@example.com`;
+
+  await page.goto(formsPage);
+  await expect(page.getByRole("heading", { name: "Forms", level: 1 })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Forms" })).toContainText("Contact");
+  await expect(page.getByText("No submissions yet.")).toBeVisible();
+  await page.getByLabel("Notification e-mails").fill(alerts);
+  await page.getByRole("button", { name: "Save form settings" }).click();
+  await expect(toast(page, "Form settings saved")).toBeVisible();
+
+  // The site is published a few seconds after the project is created.
+  let siteUrl = "";
+  await reloadUntil(
+    page,
+    `/sites/${studioId}`,
+    async () => {
+      const visit = page.getByRole("link", { name: `Visit ${name} (opens in a new tab)` });
+      siteUrl = (await visit.getAttribute("href", { timeout: 500 })) ?? "";
+      expect(siteUrl).toContain("/local/sites/");
+    },
+    60_000,
+  );
+  await reloadUntil(page, siteUrl, async () => {
+    await expect(page.getByText("Published with StackShift")).toBeVisible({ timeout: 500 });
+  });
+
+  await sendContactForm(page, siteUrl, "Do you bake rye on Sundays?");
+  const mail = await waitForMail(alerts, /New Contact form submission/);
+  expect(mail).toContain("Do you bake rye on Sundays?");
+
+  await page.goto(formsPage);
+  const table = page.getByRole("table", { name: "Submissions of Contact, newest first" });
+  const row = table.getByRole("row").filter({ hasText: "Do you bake rye on Sundays?" });
+  await expect(row).toContainText("vera@example.com");
+  await row.getByRole("link", { name: /^View/ }).click();
+  const opened = page.getByRole("dialog", { name: "Submission" });
+  await expect(opened).toContainText("Vera Visitor");
+  await opened.getByRole("link", { name: "Cancel" }).click();
+  await row.getByRole("link", { name: /^Delete/ }).click();
+  await page
+    .getByRole("alertdialog", { name: "Delete this submission" })
+    .getByRole("button", { name: "Yes, delete" })
+    .click();
+  await expect(toast(page, "Submission deleted")).toBeVisible();
+  await expect(page.getByText("No submissions yet.")).toBeVisible();
+
+  await sendContactForm(page, siteUrl, "First of two");
+  await sendContactForm(page, siteUrl, "Second of two");
+  await page.goto(formsPage);
+  await page.getByRole("searchbox", { name: "Search submissions" }).fill("second");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await page.goto(formsPage);
+  await page.getByRole("link", { name: "Delete all" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Delete all 2 submissions" })
+    .getByRole("button", { name: "Yes, delete" })
+    .click();
+  await expect(toast(page, "All submissions deleted")).toBeVisible();
+  await expect(page.getByText("No submissions yet.")).toBeVisible();
+});
