@@ -610,3 +610,65 @@ export const formSubmissions = pgTable(
   },
   (t) => [index("form_submissions_form_created_idx").on(t.formId, t.createdAt.desc(), t.id.desc())],
 );
+
+/**
+ * Support tickets of the built-in help desk: a user's question, about one of their projects or
+ * none. Platform admins are the support team. `updatedAt` is the last activity (lists sort by it).
+ */
+export const supportTickets = pgTable(
+  "support_tickets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subject: text("subject").notNull(),
+    description: text("description").notNull(),
+    projectId: uuid("project_id").references(() => projects.id, { onDelete: "set null" }),
+    requesterId: uuid("requester_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** open, in_progress, on_hold or resolved. */
+    status: text("status").notNull().default("open"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("support_tickets_requester_idx").on(t.requesterId, t.updatedAt),
+    index("support_tickets_project_idx").on(t.projectId, t.updatedAt),
+    index("support_tickets_updated_idx").on(t.updatedAt),
+  ],
+);
+
+/** The conversation of a ticket: the requester's and the support team's comments. */
+export const ticketComments = pgTable(
+  "ticket_comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: "cascade" }),
+    authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    /** Written by the support team (a platform admin), not the requester's side. */
+    fromSupport: boolean("from_support").notNull().default(false),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ticket_comments_ticket_idx").on(t.ticketId, t.createdAt)],
+);
+
+/** What happened to a ticket: TicketCreated, TicketUpdated, CommentAdded, with actor and time. */
+export const ticketEvents = pgTable(
+  "ticket_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: "cascade" }),
+    eventName: text("event_name").notNull(),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorName: text("actor_name").notNull(),
+    /** What changed (e.g. 'Status: Open -> In Progress'), when there is something to say. */
+    detail: text("detail"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ticket_events_ticket_idx").on(t.ticketId, t.createdAt)],
+);
