@@ -672,3 +672,23 @@ export const ticketEvents = pgTable(
   },
   (t) => [index("ticket_events_ticket_idx").on(t.ticketId, t.createdAt)],
 );
+
+/**
+ * A change of a user's e-mail address waiting for its confirmation: the link is mailed to the
+ * new address (only its token's hash is kept); the address changes when it is opened.
+ */
+export const emailChanges = pgTable(
+  "email_changes",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Lowercased. */
+    newEmail: text("new_email").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_changes_user_idx").on(t.userId, t.createdAt)],
+);

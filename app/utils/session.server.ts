@@ -132,6 +132,9 @@ export async function createUserSession(
   const session = await sessionStorage().getSession();
   session.set("userId", user.id);
   if (extra.idToken) session.set("idToken", extra.idToken);
+  // Shown in the user's list of sessions, so they can tell them apart.
+  const agent = request.headers.get("user-agent");
+  if (agent) session.set("userAgent", agent.slice(0, 300));
   return redirect(safeRedirect(redirectTo), {
     headers: { "Set-Cookie": await sessionStorage().commitSession(session) },
   });

@@ -1,0 +1,298 @@
+import {
+  Form,
+  Link,
+  useActionData,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { LocalDate } from "~/components/local-date";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
+import { Field } from "~/components/ui/field";
+import type { AccountView, SessionView } from "~/services/user-settings.server";
+import type { FormReply } from "~/utils/http.server";
+import { useIsPending } from "~/utils/use-is-pending";
+
+export const USER_SETTINGS_INTENTS = {
+  name: "account-name",
+  email: "account-email",
+  password: "account-password",
+  endSession: "session-end",
+  endOthers: "sessions-end-others",
+  preferences: "preferences",
+  deleteAccount: "account-delete",
+} as const;
+const I = USER_SETTINGS_INTENTS;
+
+function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby={`${id}-heading`}
+      className="space-y-4 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+    >
+      <h2 id={`${id}-heading`} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** A browser's name from its user agent, roughly: enough to tell sessions apart. */
+function deviceOf(agent: string | null) {
+  if (!agent) return "Unknown browser";
+  const browser = /Edg\//.test(agent)
+    ? "Edge"
+    : /Firefox\//.test(agent)
+      ? "Firefox"
+      : /Chrome\//.test(agent)
+        ? "Chrome"
+        : /Safari\//.test(agent)
+          ? "Safari"
+          : "Browser";
+  const os = /Windows/.test(agent)
+    ? "Windows"
+    : /Android/.test(agent)
+      ? "Android"
+      : /iPhone|iPad/.test(agent)
+        ? "iOS"
+        : /Mac OS X/.test(agent)
+          ? "macOS"
+          : /Linux/.test(agent)
+            ? "Linux"
+            : "";
+  return os ? `${browser} on ${os}` : browser;
+}
+
+/**
+ * The settings page's sections: Profile (name; e-mail through a confirmation link), Password
+ * (or where single sign-on manages it), Sessions (each signed out on its own, or all others),
+ * Preferences (colour mode, the studio splash) and Delete account (a confirmation).
+ */
+export function AccountSections({
+  account,
+  sessions,
+  theme,
+}: {
+  account: AccountView;
+  sessions: SessionView[];
+  theme: "light" | "dark";
+  now: string;
+}) {
+  const errors = useActionData<FormReply>()?.result.error ?? {};
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const back = urlWith(location.pathname, location.search, { dialog: null });
+  const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  const savingName = useIsPending({ intent: I.name });
+  const savingEmail = useIsPending({ intent: I.email });
+  const savingPassword = useIsPending({ intent: I.password });
+  const deleting = useIsPending({ intent: I.deleteAccount });
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Card id="profile" title="Profile">
+        <Form method="post" replace preventScrollReset className="space-y-3">
+          <input type="hidden" name="intent" value={I.name} />
+          <Field
+            label="Name"
+            name="name"
+            defaultValue={account.name}
+            autoComplete="name"
+            errors={errors.name}
+          />
+          <Button type="submit" disabled={savingName}>
+            {savingName ? "Saving..." : "Save name"}
+          </Button>
+        </Form>
+        <Form method="post" replace preventScrollReset className="space-y-3">
+          <input type="hidden" name="intent" value={I.email} />
+          <Field
+            label="E-mail"
+            name="email"
+            type="email"
+            defaultValue={account.email}
+            autoComplete="email"
+            hint="A link is mailed to the new address; the change happens when it is opened."
+            errors={errors.email}
+          />
+          {account.pendingEmail ? (
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              Waiting for confirmation of {account.pendingEmail}.
+            </p>
+          ) : null}
+          <Button type="submit" variant="secondary" disabled={savingEmail}>
+            {savingEmail ? "Sending..." : "Change e-mail"}
+          </Button>
+        </Form>
+      </Card>
+
+      <Card id="password" title="Password">
+        {account.ssoOnly ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            You sign in with single sign-on: your password is managed by your organisation&apos;s
+            identity provider, not here.
+          </p>
+        ) : (
+          <Form method="post" replace preventScrollReset className="space-y-3">
+            <input type="hidden" name="intent" value={I.password} />
+            <Field
+              label="Current password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              errors={errors.currentPassword}
+            />
+            <Field
+              label="New password"
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              hint="At least 8 characters. Your other sessions are signed out."
+              errors={errors.newPassword}
+            />
+            <Field
+              label="Repeat the new password"
+              name="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              errors={errors.confirmPassword}
+            />
+            <Button type="submit" disabled={savingPassword}>
+              {savingPassword ? "Changing..." : "Change password"}
+            </Button>
+          </Form>
+        )}
+      </Card>
+
+      <div className="lg:col-span-2">
+        <Card id="sessions" title="Sessions">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Your active sessions</caption>
+            <thead>
+              <tr className="text-slate-600 dark:text-slate-300">
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Device
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Signed in
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Last seen
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((s) => (
+                <tr key={s.handle} className="border-t border-slate-200 dark:border-slate-800">
+                  <td className="py-2 pr-3">
+                    <span title={s.userAgent ?? undefined}>{deviceOf(s.userAgent)}</span>
+                    {s.current ? (
+                      <span className="ml-2 font-medium text-brand">This session</span>
+                    ) : null}
+                  </td>
+                  <td className="py-2 pr-3">
+                    <LocalDate value={s.createdAt} />
+                  </td>
+                  <td className="py-2 pr-3">
+                    <LocalDate value={s.lastSeenAt} />
+                  </td>
+                  <td className="py-2">
+                    {s.current ? null : (
+                      <Form method="post" replace preventScrollReset>
+                        <input type="hidden" name="intent" value={I.endSession} />
+                        <input type="hidden" name="session" value={s.handle} />
+                        <Button type="submit" variant="secondary" className="px-3 py-1">
+                          Sign out
+                          <span className="sr-only"> the session of {deviceOf(s.userAgent)}</span>
+                        </Button>
+                      </Form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {sessions.length > 1 ? (
+            <Form method="post" replace preventScrollReset>
+              <input type="hidden" name="intent" value={I.endOthers} />
+              <Button type="submit" variant="secondary">
+                Sign out everywhere else
+              </Button>
+            </Form>
+          ) : null}
+        </Card>
+      </div>
+
+      <Card id="preferences" title="Preferences">
+        <Form method="post" action="/resources/theme" className="flex flex-wrap items-center gap-3">
+          <input type="hidden" name="redirectTo" value="/sites/user-settings" />
+          <span className="text-sm">Colour mode: {theme === "dark" ? "Dark" : "Light"}</span>
+          <Button
+            type="submit"
+            name="theme"
+            value={theme === "dark" ? "light" : "dark"}
+            variant="secondary"
+          >
+            Use {theme === "dark" ? "light" : "dark"} mode
+          </Button>
+        </Form>
+        <Form method="post" replace preventScrollReset className="space-y-3">
+          <input type="hidden" name="intent" value={I.preferences} />
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              name="hideStudioSplash"
+              defaultChecked={account.hideStudioSplash}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Do not show the studio splash before opening a studio
+          </label>
+          <Button type="submit" variant="secondary">
+            Save preferences
+          </Button>
+        </Form>
+      </Card>
+
+      <Card id="delete-account" title="Delete account">
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Deleting your account removes you from every project you are a member of. Projects you own
+          must be transferred or deleted first.
+        </p>
+        <Link
+          to={urlWith(location.pathname, location.search, { dialog: "delete-account" })}
+          preventScrollReset
+          className={buttonClass("danger")}
+        >
+          Delete account
+        </Link>
+      </Card>
+
+      {searchParams.get("dialog") === "delete-account" ? (
+        <Dialog
+          open
+          role="alertdialog"
+          onOpenChange={(open) => {
+            if (!open && !deleting) close();
+          }}
+          title="Delete your account?"
+          description={`The account ${account.email}, its memberships and sessions are deleted for good.`}
+        >
+          <Form method="post" replace className="flex justify-end gap-3">
+            <input type="hidden" name="intent" value={I.deleteAccount} />
+            <DialogCancelLink back={back} busy={deleting} onClose={close} />
+            <Button type="submit" variant="danger" disabled={deleting}>
+              {deleting ? "Deleting..." : "Yes, delete my account"}
+            </Button>
+          </Form>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import {
+  AccountSections,
+  USER_SETTINGS_INTENTS as I,
+} from "~/components/user-settings/account-sections";
+import { DomainError } from "~/services/errors";
+import {
+  emailChangeSchema,
+  nameSchema,
+  passwordChangeSchema,
+  sessionHandleSchema,
+  splashSchema,
+  USER_SETTINGS_MESSAGES as M,
+} from "~/services/user-settings.schema";
+import {
+  changePassword,
+  deleteAccount,
+  getAccount,
+  listSessions,
+  requestEmailChange,
+  signOutOtherSessions,
+  signOutSession,
+  updateName,
+} from "~/services/user-settings.server";
+import { setHideSplash } from "~/services/studio.server";
+import { formReply, readForm } from "~/utils/http.server";
+import { getSession, requireUser, sessionStorage } from "~/utils/session.server";
+import { getTheme } from "~/utils/theme.server";
+import { redirectWithToast, toastHeader } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "User Settings | StackShift" }];
+
+const PAGE = "/sites/user-settings";
+
+/** /sites/user-settings: the signed-in user's profile, password, sessions, preferences. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const session = await getSession(request);
+  const [account, sessions] = await Promise.all([
+    getAccount(user),
+    listSessions(user, session.id ?? ""),
+  ]);
+  return { account, sessions, theme: await getTheme(request), now: new Date().toISOString() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const session = await getSession(request);
+  const formData = await readForm(request, 8 * 1024);
+  const intent = formData.get("intent");
+  try {
+    switch (intent) {
+      case I.name: {
+        const s = parseWithZod(formData, { schema: nameSchema });
+        if (s.status !== "success") return formReply({ result: s.reply() }, 400);
+        await updateName(user, s.value.name);
+        return redirectWithToast(PAGE, { type: "success", title: M.nameSaved });
+      }
+      case I.email: {
+        const s = parseWithZod(formData, { schema: emailChangeSchema });
+        if (s.status !== "success") return formReply({ result: s.reply() }, 400);
+        await requestEmailChange(user, s.value.email);
+        return redirectWithToast(PAGE, {
+          type: "success",
+          title: M.emailSent,
+          description: `Open the link we sent to ${s.value.email.toLowerCase()} to use it.`,
+        });
+      }
+      case I.password: {
+        const s = parseWithZod(formData, { schema: passwordChangeSchema });
+        if (s.status !== "success") {
+          return formReply(
+            {
+              result: s.reply({
+                hideFields: ["currentPassword", "newPassword", "confirmPassword"],
+              }),
+            },
+            400,
+          );
+        }
+        await changePassword(user, session.id ?? "", s.value);
+        return redirectWithToast(PAGE, {
+          type: "success",
+          title: M.passwordChanged,
+          description: "Your other sessions were signed out.",
+        });
+      }
+      case I.endSession: {
+        const s = parseWithZod(formData, { schema: sessionHandleSchema });
+        if (s.status !== "success") throw new Response("Bad Request", { status: 400 });
+        await signOutSession(user, session.id ?? "", s.value.session);
+        return redirectWithToast(PAGE, { type: "success", title: M.sessionEnded });
+      }
+      case I.endOthers: {
+        const n = await signOutOtherSessions(user, session.id ?? "");
+        return redirectWithToast(PAGE, {
+          type: "success",
+          title: M.othersEnded,
+          description: `${n} other session${n === 1 ? "" : "s"} signed out.`,
+        });
+      }
+      case I.preferences: {
+        const s = parseWithZod(formData, { schema: splashSchema });
+        if (s.status !== "success") return formReply({ result: s.reply() }, 400);
+        await setHideSplash(user, s.value.hideStudioSplash);
+        return redirectWithToast(PAGE, { type: "success", title: M.preferencesSaved });
+      }
+      case I.deleteAccount: {
+        await deleteAccount(user);
+        // The session row went with the account; the cookie goes too.
+        const headers = new Headers();
+        headers.append("Set-Cookie", await sessionStorage().destroySession(session));
+        headers.append(
+          "Set-Cookie",
+          await toastHeader({ type: "success", title: "Your account has been deleted" }),
+        );
+        return redirect("/auth/login", { headers });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (intent === I.deleteAccount) {
+      return redirectWithToast(PAGE, {
+        type: "error",
+        title: M.deleteRefused,
+        description: error.message,
+      });
+    }
+    const fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
+    if (Object.keys(fields).length > 0) {
+      return formReply({ result: { status: "error", error: fields } }, error);
+    }
+    return redirectWithToast(PAGE, { type: "error", title: error.message });
+  }
+  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+}
+
+export default function UserSettingsPage() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <article className="space-y-8">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-semibold">User Settings</h1>
+        <p className="text-slate-600 dark:text-slate-300">
+          Your account, signed in as {data.account.email}.
+        </p>
+      </header>
+      <AccountSections {...data} />
+    </article>
+  );
+}

@@ -1,0 +1,425 @@
+/**
+ * The built-in help desk: tickets, their conversation and their events in our own tables
+ * (support_tickets, ticket_comments, ticket_events). Platform admins are the support team
+ * (docs/decisions/011-platform-admins-as-support.md); the rules are those of `SupportDesk`
+ * (./types.ts). Mails go through the outbox in the transaction of the change, and to the mail
+ * job once it has committed.
+ */
+import { and, count, desc, eq, exists, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { db, type Queryable } from "~/db/client.server";
+import {
+  members,
+  projects,
+  supportTickets,
+  ticketComments,
+  ticketEvents,
+  users,
+} from "~/db/schema";
+import type { User } from "~/services/accounts.server";
+import { ForbiddenError, InvalidError, NotFoundError } from "~/services/errors";
+import { absoluteUrl, dispatchMail, queueMail } from "~/services/mail.server";
+import { actorForProject, can } from "~/services/permissions.server";
+import {
+  EVENTS_MAX,
+  EVENTS_SHOWN,
+  isTicketStatus,
+  STATUS_LABEL,
+  SUPPORT_MESSAGES,
+  TICKET_EVENTS,
+  TICKETS_PAGE,
+  type NewTicketInput,
+  type TicketEventName,
+  type TicketStatus,
+} from "~/services/support.schema";
+import type { SupportDesk, TicketDetail, TicketPage, TicketProject } from "./types";
+
+/** The most comments a ticket page shows: the latest ones, oldest first. */
+const COMMENTS_MAX = 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type TicketRow = typeof supportTickets.$inferSelect;
+type ProjectRow = TicketProject & { ownerId: string };
+
+/** How people are named in the conversation, the events and the mails. */
+const nameOf = (user: User) => user.name || user.email;
+
+/** A stored status we do not know is shown as open rather than breaking the page. */
+const statusOf = (value: string): TicketStatus => (isTicketStatus(value) ? value : "open");
+const eventOf = (value: string): TicketEventName =>
+  (TICKET_EVENTS as readonly string[]).includes(value)
+    ? (value as TicketEventName)
+    : "TicketUpdated";
+
+// ---------------------------------------------------------------------------------------------
+// Who sees a ticket
+
+/**
+ * The tickets `user` sees, as SQL: those they requested, and those about projects they own or
+ * have accepted membership of. Platform admins see every ticket (no condition).
+ */
+function visibleTo(user: User): SQL | undefined {
+  if (user.isAdmin) return undefined;
+  return or(
+    eq(supportTickets.requesterId, user.id),
+    inArray(
+      supportTickets.projectId,
+      db().select({ id: projects.id }).from(projects).where(eq(projects.ownerId, user.id)),
+    ),
+    inArray(
+      supportTickets.projectId,
+      db()
+        .select({ id: members.projectId })
+        .from(members)
+        .where(and(eq(members.userId, user.id), eq(members.status, "accepted"))),
+    ),
+  );
+}
+
+/** The same rule for one ticket, through the project permissions. */
+async function maySee(
+  tx: Queryable,
+  user: User,
+  ticket: TicketRow,
+  project: ProjectRow | null,
+): Promise<boolean> {
+  if (user.isAdmin || ticket.requesterId === user.id) return true;
+  if (!project) return false;
+  const actor = await actorForProject(user, project, tx);
+  return can(actor, "project.view");
+}
+
+async function ticketRow(tx: Queryable, ticketId: string, lock = false) {
+  if (!UUID.test(ticketId)) return undefined;
+  const query = tx.select().from(supportTickets).where(eq(supportTickets.id, ticketId));
+  const [row] = lock ? await query.for("update") : await query;
+  return row;
+}
+
+async function projectRow(tx: Queryable, projectId: string | null): Promise<ProjectRow | null> {
+  if (!projectId) return null;
+  const [row] = await tx
+    .select({
+      id: projects.id,
+      studioId: projects.studioId,
+      name: projects.name,
+      ownerId: projects.ownerId,
+    })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  return row ?? null;
+}
+
+/** The ticket and its project, once `user` may see it; NotFoundError otherwise. */
+async function visibleTicket(tx: Queryable, user: User, ticketId: string, lock = false) {
+  const ticket = await ticketRow(tx, ticketId, lock);
+  if (!ticket) throw new NotFoundError(SUPPORT_MESSAGES.notFound);
+  const project = await projectRow(tx, ticket.projectId);
+  if (!(await maySee(tx, user, ticket, project)))
+    throw new NotFoundError(SUPPORT_MESSAGES.notFound);
+  return { ticket, project };
+}
+
+const toProject = (project: ProjectRow | null): TicketProject | null =>
+  project ? { id: project.id, studioId: project.studioId, name: project.name } : null;
+
+// ---------------------------------------------------------------------------------------------
+// Mail
+
+/**
+ * Who hears about support's replies and status changes: the requester, and the owner and admins
+ * (accepted) of the ticket's project, except the person who acted. One mail per address.
+ */
+async function recipients(tx: Queryable, ticket: TicketRow, actorId: string): Promise<string[]> {
+  const people = await tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      or(
+        eq(users.id, ticket.requesterId),
+        ticket.projectId
+          ? or(
+              exists(
+                tx
+                  .select({ one: sql`1` })
+                  .from(projects)
+                  .where(and(eq(projects.id, ticket.projectId), eq(projects.ownerId, users.id))),
+              ),
+              exists(
+                tx
+                  .select({ one: sql`1` })
+                  .from(members)
+                  .where(
+                    and(
+                      eq(members.projectId, ticket.projectId),
+                      eq(members.userId, users.id),
+                      eq(members.role, "admin"),
+                      eq(members.status, "accepted"),
+                    ),
+                  ),
+              ),
+            )
+          : undefined,
+      ),
+    );
+  const addresses = people.filter((p) => p.id !== actorId).map((p) => p.email.toLowerCase());
+  return [...new Set(addresses)].sort();
+}
+
+async function mailEveryone(
+  tx: Queryable,
+  ticket: TicketRow,
+  actor: User,
+  mail: { subject: string; lines: string[] },
+): Promise<string[]> {
+  const link = absoluteUrl(`/sites/support/${ticket.id}`);
+  const ids: string[] = [];
+  for (const to of await recipients(tx, ticket, actor.id)) {
+    ids.push(
+      await queueMail(tx, {
+        to,
+        subject: mail.subject,
+        text: [...mail.lines, "", `Open the ticket: ${link}`, "", "The StackShift team"].join("\n"),
+      }),
+    );
+  }
+  return ids;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursors of the list: the last row's activity time and id (ties keep their order).
+
+const cursorOf = (row: { updatedAt: Date; id: string }) =>
+  Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString("base64url");
+
+function parseCursor(cursor: string | undefined) {
+  if (!cursor || cursor.length > 200) return null;
+  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const time = Date.parse(at ?? "");
+  if (Number.isNaN(time) || !UUID.test(id ?? "")) return null;
+  return { at: new Date(time), id };
+}
+
+/** `%`, `_` and `\` in a search match themselves. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// ---------------------------------------------------------------------------------------------
+
+async function listTickets(
+  user: User,
+  options: { after?: string; q?: string } = {},
+): Promise<TicketPage> {
+  const q = (options.q ?? "").trim().slice(0, 200);
+  const cursor = parseCursor(options.after);
+  const rows = await db()
+    .select({
+      id: supportTickets.id,
+      subject: supportTickets.subject,
+      status: supportTickets.status,
+      updatedAt: supportTickets.updatedAt,
+      projectId: projects.id,
+      projectStudioId: projects.studioId,
+      projectName: projects.name,
+      requesterName: users.name,
+      requesterEmail: users.email,
+    })
+    .from(supportTickets)
+    .innerJoin(users, eq(users.id, supportTickets.requesterId))
+    .leftJoin(projects, eq(projects.id, supportTickets.projectId))
+    .where(
+      and(
+        visibleTo(user),
+        q ? ilike(supportTickets.subject, likePattern(q)) : undefined,
+        cursor
+          ? or(
+              lt(supportTickets.updatedAt, cursor.at),
+              and(eq(supportTickets.updatedAt, cursor.at), lt(supportTickets.id, cursor.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(supportTickets.updatedAt), desc(supportTickets.id))
+    .limit(TICKETS_PAGE + 1);
+  const page = rows.slice(0, TICKETS_PAGE);
+  return {
+    tickets: page.map((r) => ({
+      id: r.id,
+      subject: r.subject,
+      status: statusOf(r.status),
+      project:
+        r.projectId && r.projectStudioId && r.projectName !== null
+          ? { id: r.projectId, studioId: r.projectStudioId, name: r.projectName }
+          : null,
+      requesterName: r.requesterName || r.requesterEmail,
+      updatedAt: r.updatedAt.toISOString(),
+    })),
+    nextCursor: rows.length > TICKETS_PAGE ? cursorOf(page.at(-1)!) : null,
+    q,
+  };
+}
+
+async function createTicket(user: User, input: NewTicketInput): Promise<{ id: string }> {
+  const project = input.projectId ? await projectRow(db(), input.projectId) : null;
+  if (input.projectId) {
+    // A project the user may not view reads exactly like one that does not exist.
+    const actor = project ? await actorForProject(user, project) : null;
+    if (!actor || !can(actor, "project.view")) {
+      throw new InvalidError(SUPPORT_MESSAGES.unknownProject, {
+        projectId: [SUPPORT_MESSAGES.unknownProject],
+      });
+    }
+  }
+  return db().transaction(async (tx) => {
+    // Millisecond times, like the list's cursors.
+    const now = new Date();
+    const [ticket] = await tx
+      .insert(supportTickets)
+      .values({
+        subject: input.subject,
+        description: input.description,
+        projectId: project?.id ?? null,
+        requesterId: user.id,
+        status: "open",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: supportTickets.id });
+    await tx.insert(ticketEvents).values({
+      ticketId: ticket.id,
+      eventName: "TicketCreated",
+      actorId: user.id,
+      actorName: nameOf(user),
+      createdAt: now,
+    });
+    return { id: ticket.id };
+  });
+}
+
+async function getTicket(
+  user: User,
+  ticketId: string,
+  options: { allEvents?: boolean } = {},
+): Promise<TicketDetail> {
+  const { ticket, project } = await visibleTicket(db(), user, ticketId);
+  const [requester] = await db()
+    .select({ name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, ticket.requesterId));
+  const [comments, events, [{ n }]] = await Promise.all([
+    db()
+      .select()
+      .from(ticketComments)
+      .where(eq(ticketComments.ticketId, ticket.id))
+      .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
+      .limit(COMMENTS_MAX),
+    db()
+      .select()
+      .from(ticketEvents)
+      .where(eq(ticketEvents.ticketId, ticket.id))
+      .orderBy(desc(ticketEvents.createdAt), desc(ticketEvents.id))
+      .limit(options.allEvents ? EVENTS_MAX : EVENTS_SHOWN),
+    db().select({ n: count() }).from(ticketEvents).where(eq(ticketEvents.ticketId, ticket.id)),
+  ]);
+  return {
+    id: ticket.id,
+    subject: ticket.subject,
+    description: ticket.description,
+    status: statusOf(ticket.status),
+    project: toProject(project),
+    requester: { name: requester ? requester.name || requester.email : "Unknown" },
+    createdAt: ticket.createdAt.toISOString(),
+    updatedAt: ticket.updatedAt.toISOString(),
+    comments: comments.reverse().map((c) => ({
+      id: c.id,
+      authorName: c.authorName,
+      fromSupport: c.fromSupport,
+      body: c.body,
+      createdAt: c.createdAt.toISOString(),
+    })),
+    events: events.map((e) => ({
+      id: e.id,
+      eventName: eventOf(e.eventName),
+      actorName: e.actorName,
+      detail: e.detail,
+      createdAt: e.createdAt.toISOString(),
+    })),
+    eventCount: Number(n),
+    canChangeStatus: user.isAdmin,
+  };
+}
+
+async function addComment(user: User, ticketId: string, body: string): Promise<void> {
+  const mailIds = await db().transaction(async (tx) => {
+    const { ticket, project } = await visibleTicket(tx, user, ticketId, true);
+    // A platform admin writing on someone else's ticket speaks for the support team.
+    const fromSupport = user.isAdmin && ticket.requesterId !== user.id;
+    const now = new Date();
+    await tx.insert(ticketComments).values({
+      ticketId: ticket.id,
+      authorId: user.id,
+      authorName: nameOf(user),
+      fromSupport,
+      body,
+      createdAt: now,
+    });
+    await tx.insert(ticketEvents).values({
+      ticketId: ticket.id,
+      eventName: "CommentAdded",
+      actorId: user.id,
+      actorName: nameOf(user),
+      createdAt: now,
+    });
+    await tx.update(supportTickets).set({ updatedAt: now }).where(eq(supportTickets.id, ticket.id));
+    if (!fromSupport) return [];
+    const about = project ? ` (about ${project.name})` : "";
+    return mailEveryone(tx, ticket, user, {
+      subject: `Support replied: ${ticket.subject}`,
+      lines: [
+        `${nameOf(user)} from the support team replied to the ticket "${ticket.subject}"${about}:`,
+        "",
+        body,
+      ],
+    });
+  });
+  await dispatchMail(mailIds);
+}
+
+async function changeStatus(user: User, ticketId: string, status: TicketStatus): Promise<boolean> {
+  const result = await db().transaction(async (tx) => {
+    // Locked, so two admins changing it at once each record what they really changed.
+    const { ticket, project } = await visibleTicket(tx, user, ticketId, true);
+    if (!user.isAdmin) throw new ForbiddenError(SUPPORT_MESSAGES.onlySupport);
+    const from = statusOf(ticket.status);
+    if (from === status) return null;
+    const now = new Date();
+    const detail = `Status: ${STATUS_LABEL[from]} -> ${STATUS_LABEL[status]}`;
+    await tx
+      .update(supportTickets)
+      .set({ status, updatedAt: now })
+      .where(eq(supportTickets.id, ticket.id));
+    await tx.insert(ticketEvents).values({
+      ticketId: ticket.id,
+      eventName: "TicketUpdated",
+      actorId: user.id,
+      actorName: nameOf(user),
+      detail,
+      createdAt: now,
+    });
+    const about = project ? ` (about ${project.name})` : "";
+    return mailEveryone(tx, ticket, user, {
+      subject: `Ticket ${STATUS_LABEL[status]}: ${ticket.subject}`,
+      lines: [`${nameOf(user)} changed the ticket "${ticket.subject}"${about}.`, "", detail],
+    });
+  });
+  if (result === null) return false;
+  await dispatchMail(result);
+  return true;
+}
+
+export const builtinSupportDesk: SupportDesk = {
+  listTickets,
+  createTicket,
+  getTicket,
+  addComment,
+  changeStatus,
+};
