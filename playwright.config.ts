@@ -34,6 +34,8 @@ export const ADMIN_EMAILS = [
   "picker-no-js@example.com",
   "support-js@example.com",
   "support-no-js@example.com",
+  "settings-js@example.com",
+  "settings-no-js@example.com",
 ];
 
 const chromium = {
