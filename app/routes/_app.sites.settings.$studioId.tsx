@@ -4,9 +4,23 @@ import { useLoaderData } from "@remix-run/react";
 import { loadProjectSection } from "~/components/project-dashboard/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { SchemaVersionSection } from "~/components/settings/schema-version-section";
+import { RenameSection, TransferSection } from "~/components/settings/project-settings-sections";
 import { DomainError, NotFoundError } from "~/services/errors";
-import { SCHEMA_VERSION_INTENT, schemaVersionFormSchema } from "~/services/project-settings.schema";
-import { getSchemaVersion, raiseSchemaVersion } from "~/services/project-settings.server";
+import {
+  RENAME_INTENT,
+  renameProjectSchema,
+  SCHEMA_VERSION_INTENT,
+  schemaVersionFormSchema,
+  TRANSFER_INTENT,
+  transferOwnershipSchema,
+} from "~/services/project-settings.schema";
+import {
+  getProjectSettings,
+  getSchemaVersion,
+  raiseSchemaVersion,
+  renameProject,
+  transferOwnership,
+} from "~/services/project-settings.server";
 import { formReply, readForm } from "~/utils/http.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/utils/session.server";
@@ -20,7 +34,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const section = await loadProjectSection(request, params.studioId);
   const user = await requireUser(request);
-  return { ...section, schema: await getSchemaVersion(user, section.project.studioId) };
+  const [schema, settings] = await Promise.all([
+    getSchemaVersion(user, section.project.studioId),
+    getProjectSettings(user, section.project.studioId),
+  ]);
+  return { ...section, schema, settings };
 }
 
 /**
@@ -31,6 +49,35 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
   const formData = await readForm(request, 4 * 1024);
+  const page = `/sites/settings/${studioId}`;
+  if (formData.get("intent") === RENAME_INTENT) {
+    const submission = parseWithZod(formData, { schema: renameProjectSchema });
+    if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+    try {
+      await renameProject(user, studioId, submission.value.name);
+      return redirectWithToast(page, { type: "success", title: "Project renamed" });
+    } catch (error) {
+      if (error instanceof NotFoundError) notFound();
+      if (!(error instanceof DomainError)) throw error;
+      return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
+    }
+  }
+  if (formData.get("intent") === TRANSFER_INTENT) {
+    const submission = parseWithZod(formData, { schema: transferOwnershipSchema });
+    if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+    try {
+      const to = await transferOwnership(user, studioId, submission.value.toUserId);
+      return redirectWithToast(page, {
+        type: "success",
+        title: "Ownership transferred",
+        description: `${to.name} now owns the project; you are an admin of it.`,
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+      return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
+    }
+  }
   if (formData.get("intent") !== SCHEMA_VERSION_INTENT) {
     return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
   }
@@ -50,9 +97,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ProjectSettingsRoute() {
-  const { project, schema } = useLoaderData<typeof loader>();
+  const { project, schema, settings } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage section="settings" project={project}>
+      <RenameSection view={settings} />
+      <TransferSection view={settings} />
       <SchemaVersionSection view={schema} />
     </ProjectSectionPage>
   );

@@ -68,6 +68,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "forms.settings.saved": "Form settings saved",
   "forms.submission.deleted": "Form submission deleted",
   "forms.submissions.deleted": "Form submissions deleted",
+  "project.renamed": "Project renamed",
+  "project.ownership.transferred": "Ownership transferred",
   "domains.reverted": "Custom domain reverted",
   "support.viewed": "Support access",
   "support.changed": "Support access",

@@ -41,6 +41,8 @@ export const EVENT_TYPES = [
   "forms.settings.saved",
   "forms.submission.deleted",
   "forms.submissions.deleted",
+  "project.renamed",
+  "project.ownership.transferred",
   "support.viewed",
   "support.changed",
 ] as const;

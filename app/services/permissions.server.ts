@@ -37,6 +37,8 @@
  *   social.unlink          -     -        -       -       -       x     x    x    (7)
  *   newsletter.edit        -     -        -       -       -       x     x    x    (10)
  *   forms.manage           -     -        -       -       -       x     x    x    (10)
+ *   project.rename         -     -        -       -       -       x     x    x
+ *   project.transfer       -     -        -       -       -       -     x    -    (11)
  *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
@@ -77,6 +79,8 @@
  * (10) The newsletter's sender settings and domains speak for the whole project to its
  *     subscribers, and form submissions are visitors' personal data: the owner, member admins
  *     and platform admins change settings and delete submissions; members read.
+ * (11) Ownership moves only by the owner's own decision, to one of the project's accepted admins;
+ *     support does not take projects from customers.
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -116,6 +120,8 @@ export const ACTIONS = [
   "social.unlink",
   "newsletter.edit",
   "forms.manage",
+  "project.rename",
+  "project.transfer",
   "schema.raise",
   "sitetype.choose",
   "requests.manage",
@@ -160,6 +166,8 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "social.unlink": { kinds: ["admin", "owner"], pa: true },
   "newsletter.edit": { kinds: ["admin", "owner"], pa: true },
   "forms.manage": { kinds: ["admin", "owner"], pa: true },
+  "project.rename": { kinds: ["admin", "owner"], pa: true },
+  "project.transfer": { kinds: ["owner"] },
   "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
@@ -203,6 +211,7 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "social.unlink": "unlinked a social account",
   "newsletter.edit": "changed the newsletter settings",
   "forms.manage": "changed a form or its submissions",
+  "project.rename": "renamed the project",
 };
 
 /**
@@ -381,6 +390,8 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "social.unlink": "Only admins can unlink social accounts",
   "newsletter.edit": "Only admins can change the newsletter settings",
   "forms.manage": "Only admins can change forms or delete submissions",
+  "project.rename": "Only admins can rename the project",
+  "project.transfer": "Only the owner can transfer the project",
   "sitetype.choose": "Only platform admins can choose the site type",
   "requests.manage": "Only platform admins can manage requests",
   "schema.raise": "Only platform admins can raise the StackShift version",

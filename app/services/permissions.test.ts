@@ -68,6 +68,8 @@ const EXPECTED: Record<Action, string> = {
   "social.unlink": "     -    -    -    -    -    x    x    x    x",
   "newsletter.edit": "   -    -    -    -    -    x    x    x    x",
   "forms.manage": "      -    -    -    -    -    x    x    x    x",
+  "project.rename": "    -    -    -    -    -    x    x    x    x",
+  "project.transfer": "  -    -    -    -    -    -    x    -    -",
   "schema.raise": "      -    -    -    -    -    -    -    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LATEST_SCHEMA_VERSION } from "./project-status";
+import { projectName } from "./projects.schema";
 
 /** The Settings page's 'Raise version' form (platform admins). */
 export const schemaVersionFormSchema = z.object({
@@ -11,3 +12,15 @@ export const schemaVersionFormSchema = z.object({
 });
 
 export const SCHEMA_VERSION_INTENT = "schema-version";
+
+export const RENAME_INTENT = "project-rename";
+export const TRANSFER_INTENT = "project-transfer";
+
+export const renameProjectSchema = z.object({ name: projectName });
+
+export const transferOwnershipSchema = z.object({
+  toUserId: z.uuid({ error: "Choose the admin who becomes the owner" }),
+  confirm: z
+    .string({ error: "Tick this box to confirm" })
+    .refine((v) => v === "on", { message: "Tick this box to confirm" }),
+});

@@ -2,13 +2,20 @@
  * Project settings: raising the schema version (the StackShift template version the site runs),
  * which the cards' and Domain Settings' gates read. Only upwards: a site is never downgraded.
  */
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { projects } from "~/db/schema";
+import { members, projects, users } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, NotFoundError } from "./errors";
-import { authorizeOn, can, projectRowFor, requireProjectAction } from "./permissions.server";
+import {
+  actorOn,
+  assertCan,
+  authorizeOn,
+  can,
+  projectRowFor,
+  requireProjectAction,
+} from "./permissions.server";
 import { LATEST_SCHEMA_VERSION } from "./project-status";
 
 export type SchemaVersionView = {
@@ -63,5 +70,118 @@ export async function raiseSchemaVersion(
       actorId: user.id,
     });
     return { from, to, name: project.name };
+  });
+}
+
+export type ProjectSettingsView = {
+  name: string;
+  canRename: boolean;
+  /** The owner only: the accepted admins ownership may move to. */
+  transferTo: { userId: string; name: string; email: string }[] | null;
+};
+
+export async function getProjectSettings(
+  user: User,
+  studioId: string,
+): Promise<ProjectSettingsView> {
+  const actor = await requireProjectAction(user, studioId, "project.view");
+  const row = (await projectRowFor(user, studioId))!;
+  const admins = can(actor, "project.transfer")
+    ? await db()
+        .select({ userId: users.id, name: users.name, email: users.email })
+        .from(members)
+        .innerJoin(users, eq(users.id, members.userId))
+        .where(
+          and(
+            eq(members.projectId, row.id),
+            eq(members.role, "admin"),
+            eq(members.status, "accepted"),
+          ),
+        )
+        .orderBy(asc(users.name))
+    : null;
+  return { name: row.name, canRename: can(actor, "project.rename"), transferTo: admins };
+}
+
+/** Renames the project (the name rules of a new project); logged with the old and new name. */
+export async function renameProject(user: User, studioId: string, name: string): Promise<void> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "project.rename");
+  const project = actor.project!;
+  await db().transaction(async (tx) => {
+    await authorizeOn(user, project, "project.rename", tx);
+    const [before] = await tx
+      .select({ name: projects.name })
+      .from(projects)
+      .where(eq(projects.id, project.id))
+      .for("update");
+    if (before.name === name) return;
+    await tx
+      .update(projects)
+      .set({ name, updatedAt: new Date() })
+      .where(eq(projects.id, project.id));
+    await logEvent(tx, {
+      projectId: project.id,
+      type: "project.renamed",
+      content: `${user.name || user.email} renamed the project from ${before.name} to ${name}`,
+      actorId: user.id,
+    });
+  });
+}
+
+/**
+ * Moves ownership to an accepted admin member: they become the owner (their member row goes),
+ * the former owner stays as an admin member. One transaction, the project row locked.
+ */
+export async function transferOwnership(
+  user: User,
+  studioId: string,
+  toUserId: string,
+): Promise<{ name: string }> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "project.transfer");
+  const project = actor.project!;
+  return db().transaction(async (tx) => {
+    await authorizeOn(user, project, "project.transfer", tx);
+    const [locked] = await tx
+      .select({ ownerId: projects.ownerId })
+      .from(projects)
+      .where(eq(projects.id, project.id))
+      .for("update");
+    if (locked.ownerId !== user.id) throw new ConflictError("You no longer own this project");
+    const [target] = await tx
+      .select({ memberId: members.id, name: users.name, email: users.email })
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(
+        and(
+          eq(members.projectId, project.id),
+          eq(members.userId, toUserId),
+          eq(members.role, "admin"),
+          eq(members.status, "accepted"),
+        ),
+      );
+    if (!target) {
+      throw new NotFoundError("Ownership can only move to an accepted admin of the project");
+    }
+    await tx.delete(members).where(eq(members.id, target.memberId));
+    await tx
+      .update(projects)
+      .set({ ownerId: toUserId, updatedAt: new Date() })
+      .where(eq(projects.id, project.id));
+    await tx.insert(members).values({
+      projectId: project.id,
+      userId: user.id,
+      invitedEmail: user.email,
+      role: "admin",
+      status: "accepted",
+    });
+    await logEvent(tx, {
+      projectId: project.id,
+      type: "project.ownership.transferred",
+      content: `${user.name || user.email} transferred the project to ${target.name || target.email}`,
+      actorId: user.id,
+    });
+    return { name: target.name || target.email };
   });
 }

@@ -32,6 +32,8 @@ import {
   socialAccounts,
   projects,
   projectSites,
+  supportTickets,
+  ticketComments,
   users,
 } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
@@ -259,6 +261,46 @@ async function socialAccountA(f: Fixture) {
       accessTokenEncrypted: encryptSecret("IGLOCALpermissiontable"),
       tokenExpiresAt: new Date(Date.now() + 50 * 86_400_000),
     });
+}
+
+/** The support tickets the ticket cases read and write: one about A (its owner's), one about B. */
+const TICKET_A = "2f6b8d0e-4a1c-4e3f-9b5d-7c9e1a3b5d7f";
+const TICKET_B = "4b8d0f2a-6c3e-4a5b-8d7f-9e1b3c5d7f9a";
+
+/** A's ticket, as its owner opened it: open, no reply yet (re-created before each actor). */
+async function ticketA(f: Fixture) {
+  await db().delete(supportTickets).where(eq(supportTickets.id, TICKET_A));
+  await db().insert(supportTickets).values({
+    id: TICKET_A,
+    subject: "Ticket about A",
+    description: "Help with A",
+    projectId: f.a.id,
+    requesterId: f.users.owner.id,
+  });
+}
+
+async function ticketB(f: Fixture) {
+  await db().delete(supportTickets).where(eq(supportTickets.id, TICKET_B));
+  await db().insert(supportTickets).values({
+    id: TICKET_B,
+    subject: "Ticket about B",
+    description: "Help with B",
+    projectId: f.b.id,
+    requesterId: f.users.ownerB.id,
+  });
+}
+
+/** A's ticket after the request: a reply stored exactly when `allowed`, and its status. */
+async function ticketAState() {
+  const [ticket] = await db()
+    .select({ status: supportTickets.status })
+    .from(supportTickets)
+    .where(eq(supportTickets.id, TICKET_A));
+  const [replies] = await db()
+    .select({ n: count() })
+    .from(ticketComments)
+    .where(eq(ticketComments.ticketId, TICKET_A));
+  return { status: ticket?.status, replies: Number(replies.n) };
 }
 
 const invitationKey = () => randomBytes(32).toString("base64url");
@@ -781,6 +823,98 @@ const ROWS: Row[] = [
         fn: "loader",
         request: () => ({ path: "/sites/domains" }),
         expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
+    file: "_app.sites.support._index.tsx",
+    cases: [
+      {
+        name: "GET /sites/support (A's ticket for A's viewers and support only)",
+        fn: "loader",
+        setup: ticketA,
+        request: () => ({ path: "/sites/support" }),
+        expect: SIGNED_IN,
+        check: async (res, actor) => {
+          if (res.status !== 200) return;
+          const body = (await res.clone().json()) as { page: { tickets: { id: string }[] } };
+          const listed = body.page.tickets.some((t) => t.id === TICKET_A);
+          expect(listed, `${actor} sees A's ticket`).toBe(VIEWERS[actor] === "allow");
+        },
+      },
+      {
+        name: "POST ticket-create (about no project)",
+        fn: "action",
+        request: (_f, actor) => ({
+          path: "/sites/support?index",
+          form: { intent: "ticket-create", subject: `Help ${actor}`, description: "Please" },
+        }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST ticket-create about A (a project one may not view is refused as a field error)",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/sites/support?index",
+          form: {
+            intent: "ticket-create",
+            subject: `Help with A ${actor}`,
+            projectId: f.a.id,
+            description: "Please",
+          },
+        }),
+        expect: { ...VIEWERS, outsider: status(400), invited: status(400) },
+      },
+    ],
+  },
+  {
+    file: "_app.sites.support.$ticketId.tsx",
+    cases: [
+      {
+        name: "GET A's ticket",
+        fn: "loader",
+        setup: ticketA,
+        request: () => ({ path: `/sites/support/${TICKET_A}`, params: { ticketId: TICKET_A } }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST ticket-comment on A's ticket",
+        fn: "action",
+        setup: ticketA,
+        request: () => ({
+          path: `/sites/support/${TICKET_A}`,
+          params: { ticketId: TICKET_A },
+          form: { intent: "ticket-comment", body: "Any news?" },
+        }),
+        expect: VIEWERS,
+        check: async (_res, actor) => {
+          const replies = VIEWERS[actor] === "allow" ? 1 : 0;
+          expect(await ticketAState(), actor).toEqual({ status: "open", replies });
+        },
+      },
+      {
+        name: "POST ticket-status of A's ticket (support only; its other viewers are refused)",
+        fn: "action",
+        setup: ticketA,
+        request: () => ({
+          path: `/sites/support/${TICKET_A}`,
+          params: { ticketId: TICKET_A },
+          form: { intent: "ticket-status", status: "in_progress" },
+        }),
+        expect: {
+          ...allow(["platformAdmin"]),
+          editor: "refused",
+          developer: "refused",
+          admin: "refused",
+          owner: "refused",
+        },
+        check: async (_res, actor) => {
+          const changed = actor === "platformAdmin";
+          expect(await ticketAState(), actor).toEqual({
+            status: changed ? "in_progress" : "open",
+            replies: 0,
+          });
+        },
       },
     ],
   },
@@ -2168,6 +2302,24 @@ type CrossCase = {
   expect?: Expect;
 };
 const CROSS: CrossCase[] = [
+  {
+    name: "B's support ticket",
+    file: "_app.sites.support.$ticketId.tsx",
+    fn: "loader",
+    setup: ticketB,
+    request: () => ({ path: `/sites/support/${TICKET_B}`, params: { ticketId: TICKET_B } }),
+  },
+  {
+    name: "reply on B's support ticket",
+    file: "_app.sites.support.$ticketId.tsx",
+    fn: "action",
+    setup: ticketB,
+    request: () => ({
+      path: `/sites/support/${TICKET_B}`,
+      params: { ticketId: TICKET_B },
+      form: { intent: "ticket-comment", body: "Let me in" },
+    }),
+  },
   {
     name: "dashboard of B",
     file: "_app.sites.$studioId.tsx",

@@ -5,16 +5,17 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { eventLogs, projects } from "~/db/schema";
+import { eventLogs, members, projects } from "~/db/schema";
 import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
 import {
   action as settingsAction,
   loader as settingsLoader,
 } from "~/routes/_app.sites.settings.$studioId";
 import type { AddonsView } from "~/services/addons.server";
-import type { SchemaVersionView } from "~/services/project-settings.server";
+import type { ProjectSettingsView, SchemaVersionView } from "~/services/project-settings.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";
+import { addMember } from "./studio-fixtures";
 
 type TestUser = Awaited<ReturnType<typeof createUser>>;
 let owner: TestUser;
@@ -107,5 +108,117 @@ describe("raising the StackShift version", () => {
     expect((await raise(project.studioId, stranger, "5")).status).toBe(404);
     const [row] = await db().select().from(projects).where(eq(projects.id, project.id));
     expect(row.schemaVersion).toBe(4);
+  });
+});
+
+describe("renaming and transferring the project", () => {
+  const settingsOf = async (studioId: string, cookie: string) => {
+    const res = await call(settingsLoader, makeRequest(`/sites/settings/${studioId}`, { cookie }), {
+      studioId,
+    });
+    return ((await res.json()) as { settings: ProjectSettingsView }).settings;
+  };
+  const post = (studioId: string, cookie: string, form: Record<string, string>) =>
+    call(settingsAction, makeRequest(`/sites/settings/${studioId}`, { cookie, form }), {
+      studioId,
+    });
+
+  it("renames with the project-name rules and logs the old and new name", async () => {
+    const project = await insertProject(owner.id, { name: "Old Bakery" });
+    const res = await post(project.studioId, ownerCookie, {
+      intent: "project-rename",
+      name: "  New   Bakery ",
+    });
+    expect(await toastOf(res)).toMatchObject({ title: "Project renamed" });
+    const [row] = await db().select().from(projects).where(eq(projects.id, project.id));
+    expect(row.name).toBe("New Bakery");
+    const [event] = await db().select().from(eventLogs).where(eq(eventLogs.projectId, project.id));
+    expect(event).toMatchObject({
+      type: "project.renamed",
+      content: "Olga Owner renamed the project from Old Bakery to New Bakery",
+    });
+    const bad = await post(project.studioId, ownerCookie, {
+      intent: "project-rename",
+      name: "!!!",
+    });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error.name).toEqual(["Name must contain a letter or a digit"]);
+  });
+
+  it("refuses editors a rename, beside the form", async () => {
+    const project = await insertProject(owner.id);
+    const editor = await createUser();
+    await addMember(project.id, editor, "editor");
+    const cookie = await sessionCookie(editor.id);
+    expect((await settingsOf(project.studioId, cookie)).canRename).toBe(false);
+    const res = await post(project.studioId, cookie, {
+      intent: "project-rename",
+      name: "Mine now",
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("moves ownership to an accepted admin; the former owner stays as an admin", async () => {
+    const project = await insertProject(owner.id);
+    const admin = await createUser({ name: "Ada Heir" });
+    const developer = await createUser();
+    await addMember(project.id, admin, "admin");
+    await addMember(project.id, developer, "developer");
+    const view = await settingsOf(project.studioId, ownerCookie);
+    expect(view.transferTo?.map((a) => a.userId)).toEqual([admin.id]);
+    // A developer is no candidate, and the box must be ticked.
+    expect(
+      (
+        await post(project.studioId, ownerCookie, {
+          intent: "project-transfer",
+          toUserId: developer.id,
+          confirm: "on",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await post(project.studioId, ownerCookie, {
+          intent: "project-transfer",
+          toUserId: admin.id,
+        })
+      ).status,
+    ).toBe(400);
+    const res = await post(project.studioId, ownerCookie, {
+      intent: "project-transfer",
+      toUserId: admin.id,
+      confirm: "on",
+    });
+    expect(await toastOf(res)).toMatchObject({ title: "Ownership transferred" });
+    const [row] = await db().select().from(projects).where(eq(projects.id, project.id));
+    expect(row.ownerId).toBe(admin.id);
+    const rows = await db().select().from(members).where(eq(members.projectId, project.id));
+    expect(rows.find((m) => m.userId === admin.id)).toBeUndefined();
+    expect(rows.find((m) => m.userId === owner.id)).toMatchObject({
+      role: "admin",
+      status: "accepted",
+    });
+    // The former owner no longer may transfer; the new one sees the form.
+    expect((await settingsOf(project.studioId, ownerCookie)).transferTo).toBeNull();
+    expect((await settingsOf(project.studioId, await sessionCookie(admin.id))).transferTo).toEqual([
+      expect.objectContaining({ userId: owner.id }),
+    ]);
+  });
+
+  it("lets only the owner transfer, not admins or platform admins", async () => {
+    const project = await insertProject(owner.id);
+    const admin = await createUser();
+    await addMember(project.id, admin, "admin");
+    for (const cookie of [await sessionCookie(admin.id), paCookie]) {
+      const res = await post(project.studioId, cookie, {
+        intent: "project-transfer",
+        toUserId: admin.id,
+        confirm: "on",
+      });
+      expect(res.status).toBe(403);
+    }
+    const [row] = await db().select().from(projects).where(eq(projects.id, project.id));
+    expect(row.ownerId).toBe(owner.id);
   });
 });

@@ -120,6 +120,13 @@ async function visibleTicket(tx: Queryable, user: User, ticketId: string, lock =
   return { ticket, project };
 }
 
+/**
+ * The time of a change to a locked ticket: now, but always after its last activity, so its
+ * events keep the order they happened in even when two land in the same millisecond.
+ */
+const nextMoment = (ticket: TicketRow) =>
+  new Date(Math.max(Date.now(), ticket.updatedAt.getTime() + 1));
+
 const toProject = (project: ProjectRow | null): TicketProject | null =>
   project ? { id: project.id, studioId: project.studioId, name: project.name } : null;
 
@@ -353,7 +360,7 @@ async function addComment(user: User, ticketId: string, body: string): Promise<v
     const { ticket, project } = await visibleTicket(tx, user, ticketId, true);
     // A platform admin writing on someone else's ticket speaks for the support team.
     const fromSupport = user.isAdmin && ticket.requesterId !== user.id;
-    const now = new Date();
+    const now = nextMoment(ticket);
     await tx.insert(ticketComments).values({
       ticketId: ticket.id,
       authorId: user.id,
@@ -391,7 +398,7 @@ async function changeStatus(user: User, ticketId: string, status: TicketStatus):
     if (!user.isAdmin) throw new ForbiddenError(SUPPORT_MESSAGES.onlySupport);
     const from = statusOf(ticket.status);
     if (from === status) return null;
-    const now = new Date();
+    const now = nextMoment(ticket);
     const detail = `Status: ${STATUS_LABEL[from]} -> ${STATUS_LABEL[status]}`;
     await tx
       .update(supportTickets)

@@ -1,0 +1,93 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Button } from "~/components/ui/button";
+import type { TicketPage } from "~/services/support-desk/types";
+import { lastUpdated } from "~/services/support-time";
+import { TicketStatusBadge } from "./ticket-status-badge";
+
+/**
+ * The tickets the user sees, newest activity first, 20 a page with a link to older ones; a
+ * search on the subject. `now` is the loader's clock, so 'x minutes ago' reads the same on the
+ * server and in the browser.
+ */
+export function TicketList({ page, now }: { page: TicketPage; now: string }) {
+  const location = useLocation();
+  return (
+    <section aria-labelledby="tickets-heading" className="space-y-4">
+      <h2 id="tickets-heading" className="text-lg font-semibold">
+        Tickets
+      </h2>
+      <Form method="get" action="/sites/support" role="search" className="flex max-w-md gap-2">
+        <label htmlFor="ticket-search" className="sr-only">
+          Search tickets
+        </label>
+        <input
+          id="ticket-search"
+          name="q"
+          type="search"
+          defaultValue={page.q}
+          placeholder="Search by subject"
+          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+        />
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </Form>
+      {page.tickets.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          {page.q
+            ? `No ticket matches "${page.q}".`
+            : "No tickets yet. Open one with New ticket whenever you need a hand."}
+        </p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Support tickets, newest activity first</caption>
+            <thead>
+              <tr className="text-slate-600 dark:text-slate-300">
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Subject
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Project
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  Last update
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.tickets.map((ticket) => (
+                <tr key={ticket.id} className="border-t border-slate-200 dark:border-slate-800">
+                  <th scope="row" className="py-2 pr-3 font-medium">
+                    <Link to={`/sites/support/${ticket.id}`} className="text-brand hover:underline">
+                      {ticket.subject}
+                    </Link>
+                  </th>
+                  <td className="py-2 pr-3">{ticket.project?.name ?? "None"}</td>
+                  <td className="py-2 pr-3">
+                    <TicketStatusBadge status={ticket.status} />
+                  </td>
+                  <td className="whitespace-nowrap py-2">
+                    <time dateTime={ticket.updatedAt}>{lastUpdated(ticket.updatedAt, now)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {page.nextCursor ? (
+        <Link
+          to={urlWith(location.pathname, location.search, { after: page.nextCursor })}
+          className="text-sm font-medium text-brand hover:underline"
+        >
+          Older tickets
+        </Link>
+      ) : null}
+    </section>
+  );
+}

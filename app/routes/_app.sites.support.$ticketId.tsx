@@ -1,0 +1,92 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import {
+  ALL_EVENTS,
+  TICKET_COMMENT_INTENT,
+  TICKET_STATUS_INTENT,
+  TicketView,
+} from "~/components/support/ticket-view";
+import { ForbiddenError, NotFoundError } from "~/services/errors";
+import { supportDesk } from "~/services/support-desk/index.server";
+import {
+  commentSchema,
+  STATUS_LABEL,
+  statusSchema,
+  SUPPORT_MESSAGES,
+} from "~/services/support.schema";
+import { formReply, readForm } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.ticket.subject} | Support | StackShift` : "Support | StackShift" },
+];
+
+/**
+ * /sites/support/{ticketId}: one ticket for its requester, the people who may view its project
+ * and platform admins; a 404 for anyone else, as for a ticket that does not exist. ?events=all
+ * lists every event instead of the latest three.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const allEvents = new URL(request.url).searchParams.get("events") === ALL_EVENTS;
+  try {
+    const ticket = await supportDesk().getTicket(user, params.ticketId ?? "", { allEvents });
+    return { ticket, allEvents, now: new Date().toISOString() };
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+/** A reply, and (platform admins) a status change; a refusal is a toast, a hidden ticket a 404. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const ticketId = params.ticketId ?? "";
+  const expanded = new URL(request.url).searchParams.get("events") === ALL_EVENTS;
+  const page = `/sites/support/${encodeURIComponent(ticketId)}${expanded ? `?events=${ALL_EVENTS}` : ""}`;
+  const formData = await readForm(request, 64 * 1024);
+  const intent = formData.get("intent");
+  try {
+    if (intent === TICKET_COMMENT_INTENT) {
+      const submission = parseWithZod(formData, { schema: commentSchema });
+      if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+      await supportDesk().addComment(user, ticketId, submission.value.body);
+      return redirectWithToast(page, { type: "success", title: SUPPORT_MESSAGES.replied });
+    }
+    if (intent === TICKET_STATUS_INTENT) {
+      const submission = parseWithZod(formData, { schema: statusSchema });
+      if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+      const { status } = submission.value;
+      const changed = await supportDesk().changeStatus(user, ticketId, status);
+      return redirectWithToast(
+        page,
+        changed
+          ? {
+              type: "success",
+              title: SUPPORT_MESSAGES.statusChanged,
+              description: `The ticket is now ${STATUS_LABEL[status]}.`,
+            }
+          : { type: "info", title: SUPPORT_MESSAGES.statusUnchanged },
+      );
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    if (error instanceof ForbiddenError) {
+      return redirectWithToast(page, {
+        type: "error",
+        title: SUPPORT_MESSAGES.statusFailed,
+        description: error.message,
+      });
+    }
+    throw error;
+  }
+  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+}
+
+export default function TicketPage() {
+  const { ticket, allEvents, now } = useLoaderData<typeof loader>();
+  return <TicketView ticket={ticket} allEvents={allEvents} now={now} />;
+}
