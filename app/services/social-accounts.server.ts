@@ -11,6 +11,8 @@ import { socialAccounts } from "~/db/schema";
 import type { JobDefinition } from "~/jobs/types";
 import { ProviderError } from "~/providers/errors";
 import { instagramRedirectUri, socialProvider } from "~/providers/social/index.server";
+import type { SocialPost } from "~/providers/social/types";
+import { cachedProviderRead } from "./provider-cache.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
@@ -226,6 +228,60 @@ export async function unlinkSocialAccount(
     });
     return removed;
   });
+}
+
+export type SocialFeed = {
+  account: { id: string; userName: string; profileName: string | null; profileUrl: string };
+  posts: SocialPost[];
+  /** Why the posts could not be read, when they could not. */
+  error: string | null;
+};
+
+const FEED_SIZE = 6;
+
+/**
+ * The project's linked accounts with their latest posts, read through the provider cache (so a
+ * page view does not call Instagram each time). An account whose feed cannot be read says so
+ * and the others still show.
+ */
+export async function listSocialFeeds(user: User, studioId: string): Promise<SocialFeed[]> {
+  await requireProjectAction(user, studioId, "project.view");
+  const project = (await projectRowFor(user, studioId))!;
+  const rows = await db()
+    .select()
+    .from(socialAccounts)
+    .where(eq(socialAccounts.projectId, project.id))
+    .orderBy(asc(socialAccounts.createdAt));
+  const base = socialProvider().profileBaseUrl;
+  return Promise.all(
+    rows.map(async (row): Promise<SocialFeed> => {
+      const account = {
+        id: row.id,
+        userName: row.userName,
+        profileName: row.profileName,
+        profileUrl: `${base}${encodeURIComponent(row.userName)}`,
+      };
+      try {
+        const posts = await cachedProviderRead("instagram", row.id, "posts", async () => ({
+          value: await socialProvider().listPosts(decryptSecret(row.accessTokenEncrypted), {
+            userName: row.userName,
+            limit: FEED_SIZE,
+          }),
+          calls: 1,
+          settled: true,
+        }));
+        return { account, posts, error: null };
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        console.warn(`[social] posts of @${row.userName}: ${error.message}`);
+        return {
+          account,
+          posts: [],
+          error: "Instagram did not send this account's posts. Try again later.",
+        };
+      }
+    }),
+  );
 }
 
 /** Tokens are refreshed this long before they expire (Instagram's last 60 days). */

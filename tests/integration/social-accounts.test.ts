@@ -21,6 +21,7 @@ import {
   action as callbackAction,
   loader as callbackLoader,
 } from "~/routes/oauth.$provider.callback";
+import { loader as socialMediaLoader } from "~/routes/_app.sites.social-media.$studioId";
 import { refreshSocialTokens, type SocialAccountsView } from "~/services/social-accounts.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
@@ -415,6 +416,47 @@ describe("who may link and unlink", () => {
       title: "Something went wrong when trying to unlink the Instagram account.",
     });
     expect((await card(b.studioId, otherCookie)).accounts).toHaveLength(1);
+  });
+});
+
+describe("the Social Media page", () => {
+  it("shows each linked account with its latest posts, and an empty state without any", async () => {
+    const project = await insertProject(owner.id);
+    const empty = await call(
+      socialMediaLoader,
+      makeRequest(`/sites/social-media/${project.studioId}`, { cookie: ownerCookie }),
+      { studioId: project.studioId },
+    );
+    expect(((await empty.json()) as { feeds: unknown[] }).feeds).toEqual([]);
+    const name = userName();
+    await returnPage(await authorize(await authorizeUrl(project.studioId), name));
+    const res = await call(
+      socialMediaLoader,
+      makeRequest(`/sites/social-media/${project.studioId}`, { cookie: ownerCookie }),
+      { studioId: project.studioId },
+    );
+    const { feeds } = (await res.json()) as {
+      feeds: {
+        account: { userName: string };
+        posts: { caption: string; permalink: string }[];
+        error: null;
+      }[];
+    };
+    expect(feeds).toHaveLength(1);
+    expect(feeds[0].account.userName).toBe(name);
+    expect(feeds[0].error).toBeNull();
+    expect(feeds[0].posts).toHaveLength(6);
+    expect(feeds[0].posts[0].caption).toContain(`@${name}`);
+    expect(feeds[0].posts[0].permalink).toMatch(/^https:\/\/www\.instagram\.com\/p\//);
+    const stranger = await createUser();
+    const hidden = await call(
+      socialMediaLoader,
+      makeRequest(`/sites/social-media/${project.studioId}`, {
+        cookie: await sessionCookie(stranger.id),
+      }),
+      { studioId: project.studioId },
+    );
+    expect(hidden.status).toBe(404);
   });
 });
 

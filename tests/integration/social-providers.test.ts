@@ -90,6 +90,32 @@ describe("the Instagram adapter against a stand-in", () => {
     expect(ig.requests.at(-1)!.query.get("grant_type")).toBe("ig_refresh_token");
   });
 
+  it("reads the latest posts, a video by its thumbnail, asking for the fields it shows", async () => {
+    const linked = await adapter.exchangeCode(ig.issueCode("feed.owner"), REDIRECT);
+    const posts = await adapter.listPosts(linked.accessToken, { userName: "feed.owner", limit: 6 });
+    expect(posts).toEqual([
+      {
+        id: "1801",
+        caption: "Rye day at feed.owner",
+        mediaType: "IMAGE",
+        mediaUrl: "https://scontent.cdninstagram.com/v/feed.owner-1.jpg",
+        permalink: "https://www.instagram.com/p/AAA1/",
+        timestamp: "2026-11-20T09:00:00.000Z",
+      },
+      expect.objectContaining({
+        id: "1802",
+        caption: null,
+        mediaType: "VIDEO",
+        mediaUrl: "https://scontent.cdninstagram.com/v/feed.owner-2.jpg",
+      }),
+      expect.objectContaining({ id: "1803", mediaType: "CAROUSEL_ALBUM" }),
+    ]);
+    const call = ig.requests.at(-1)!;
+    expect(call.path).toBe("/v21.0/me/media");
+    expect(call.query.get("limit")).toBe("6");
+    expect(call.query.get("fields")).toContain("thumbnail_url");
+  });
+
   it("answers a spent code with a permanent 400 that quotes no secret", async () => {
     const code = ig.issueCode("once.only");
     await adapter.exchangeCode(code, REDIRECT);

@@ -88,6 +88,42 @@ export async function startInstagramStandIn() {
         body: { access_token: token, token_type: "bearer", expires_in: 5_184_000 },
       };
     }
+    if (request.method === "GET" && /^\/v\d+\.\d+\/me\/media$/.test(request.path)) {
+      const account = longTokens.get(request.query.get("access_token") ?? "");
+      if (!account) return { status: 400, body: graphError(400, "Invalid OAuth access token") };
+      const limit = Number(request.query.get("limit") ?? 25);
+      const media = [
+        {
+          id: "1801",
+          media_type: "IMAGE",
+          caption: `Rye day at ${account.username}`,
+          media_url: `https://scontent.cdninstagram.com/v/${account.username}-1.jpg`,
+          permalink: "https://www.instagram.com/p/AAA1/",
+          timestamp: "2026-11-20T09:00:00+0000",
+        },
+        {
+          id: "1802",
+          media_type: "VIDEO",
+          caption: null,
+          media_url: "https://video.cdninstagram.com/v/2.mp4",
+          thumbnail_url: `https://scontent.cdninstagram.com/v/${account.username}-2.jpg`,
+          permalink: "https://www.instagram.com/p/AAA2/",
+          timestamp: "2026-11-19T09:00:00+0000",
+        },
+        {
+          id: "1803",
+          media_type: "CAROUSEL_ALBUM",
+          caption: "Three loaves",
+          media_url: `https://scontent.cdninstagram.com/v/${account.username}-3.jpg`,
+          permalink: "https://www.instagram.com/p/AAA3/",
+          timestamp: "2026-11-18T09:00:00+0000",
+        },
+      ];
+      return {
+        status: 200,
+        body: { data: media.slice(0, limit), paging: { cursors: { before: "b", after: "a" } } },
+      };
+    }
     const me = /^\/v\d+\.\d+\/me$/.exec(request.path);
     if (request.method === "GET" && me) {
       const account = longTokens.get(request.query.get("access_token") ?? "");

@@ -1,6 +1,6 @@
 import { ProviderError } from "../errors";
 import { httpProviderError } from "../hosting/vendor-errors.server";
-import { INSTAGRAM_SCOPES, type SocialProvider, type SocialToken } from "./types";
+import { INSTAGRAM_SCOPES, type SocialPost, type SocialProvider, type SocialToken } from "./types";
 
 export type InstagramOptions = {
   clientId: string;
@@ -130,6 +130,32 @@ export function createInstagram(options: InstagramOptions): SocialProvider {
               : null,
         },
       };
+    },
+
+    async listPosts(accessToken, { limit }) {
+      const body = await call(
+        `${options.graphUrl}/${GRAPH_VERSION}/me/media?${new URLSearchParams({
+          fields: "id,caption,media_type,media_url,thumbnail_url,permalink,timestamp",
+          limit: String(limit),
+          access_token: accessToken,
+        })}`,
+      );
+      const items = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : [];
+      return items.map((item): SocialPost => {
+        const image = item.media_type === "VIDEO" ? item.thumbnail_url : item.media_url;
+        return {
+          id: String(item.id),
+          caption: typeof item.caption === "string" ? item.caption : null,
+          mediaType: typeof item.media_type === "string" ? item.media_type : "IMAGE",
+          mediaUrl: typeof image === "string" && image.startsWith("https://") ? image : null,
+          permalink:
+            typeof item.permalink === "string" ? item.permalink : "https://www.instagram.com/",
+          timestamp:
+            typeof item.timestamp === "string"
+              ? new Date(item.timestamp).toISOString()
+              : new Date(0).toISOString(),
+        };
+      });
     },
 
     async refreshToken(accessToken) {

@@ -62,6 +62,29 @@ export function createLocalSocial(): SocialProvider {
       };
     },
 
+    async listPosts(_accessToken, { userName, limit }) {
+      // The same posts for the same account every time, a day apart, newest first.
+      const seed = createHash("sha256").update(userName.toLowerCase()).digest("hex");
+      const topics = [
+        "Fresh from the oven",
+        "Behind the scenes",
+        "New this week",
+        "Thank you!",
+        "Weekend hours",
+        "Meet the team",
+        "Our favourite",
+        "Coming soon",
+      ];
+      return Array.from({ length: Math.min(limit, 8) }, (_, i) => ({
+        id: `${seed.slice(0, 12)}${i}`,
+        caption: `${topics[(parseInt(seed.slice(i, i + 2), 16) + i) % topics.length]} at @${userName}`,
+        mediaType: "IMAGE",
+        mediaUrl: null,
+        permalink: `https://www.instagram.com/p/${seed.slice(i, i + 11)}/`,
+        timestamp: new Date(Date.UTC(2026, 10, 20 - i, 12)).toISOString(),
+      }));
+    },
+
     async refreshToken() {
       return { accessToken: token(), expiresAt: new Date(Date.now() + LIFETIME_MS) };
     },

@@ -12,6 +12,19 @@ export type SocialProfile = {
   profilePictureUrl: string | null;
 };
 
+/** One post of an account's public feed. */
+export type SocialPost = {
+  id: string;
+  caption: string | null;
+  /** IMAGE, VIDEO or CAROUSEL_ALBUM. */
+  mediaType: string;
+  /** The image (or a video's thumbnail) to show, when there is one. */
+  mediaUrl: string | null;
+  permalink: string;
+  /** ISO 8601. */
+  timestamp: string;
+};
+
 /** A long-lived access token and when it stops working. */
 export type SocialToken = { accessToken: string; expiresAt: Date };
 
@@ -28,6 +41,11 @@ export type SocialProvider = {
   ): Promise<SocialToken & { profile: SocialProfile }>;
   /** A fresh long-lived token for one that has not expired yet. */
   refreshToken(accessToken: string): Promise<SocialToken>;
+  /** The account's latest posts, newest first. */
+  listPosts(
+    accessToken: string,
+    options: { userName: string; limit: number },
+  ): Promise<SocialPost[]>;
 };
 
 /** What linking asks Instagram for: read the profile and media, and the business features. */
