@@ -290,7 +290,7 @@ async function ticketB(f: Fixture) {
   });
 }
 
-/** A's ticket after the request: a reply stored exactly when `allowed`, and its status. */
+/** A's ticket after a request: its status and how many replies it has. */
 async function ticketAState() {
   const [ticket] = await db()
     .select({ status: supportTickets.status })
@@ -1227,9 +1227,79 @@ const ROWS: Row[] = [
         }),
         expect: allow(["platformAdmin"]),
       },
+      {
+        name: "POST rename A (to its own name: nothing changes but the permission)",
+        fn: "action",
+        request: (f) => ({
+          path: `/sites/settings/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "project-rename", name: f.a.name },
+        }),
+        // A refusal is said beside the form (403), so "deny" covers editors and developers.
+        expect: MANAGERS,
+      },
+      {
+        name: "POST transfer A to its admin member",
+        fn: "action",
+        request: (f) => ({
+          path: `/sites/settings/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "project-transfer", toUserId: f.users.admin.id, confirm: "on" },
+        }),
+        expect: allow(["owner"]),
+        // The fixture's owner must stay A's owner for the cases after this one.
+        check: async (res, actor, f) => {
+          if (actor !== "owner" || res.status >= 400) return;
+          await db()
+            .update(projects)
+            .set({ ownerId: f.users.owner.id })
+            .where(eq(projects.id, f.a.id));
+          await db()
+            .delete(members)
+            .where(and(eq(members.projectId, f.a.id), eq(members.userId, f.users.owner.id)));
+        },
+      },
     ],
   },
   sectionRow("social-media"),
+  {
+    file: "_app.sites.user-settings.tsx",
+    cases: [
+      {
+        name: "GET the signed-in user's settings",
+        fn: "loader",
+        request: () => ({ path: "/sites/user-settings" }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST save one's own name (unchanged)",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/sites/user-settings",
+          form: {
+            intent: "account-name",
+            name: actor === "anonymous" ? "Nobody" : f.users[actor].name,
+          },
+        }),
+        expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
+    file: "auth.email-change.$token.tsx",
+    public: "the confirmation link mailed to a new e-mail address (the token is the proof)",
+    cases: [
+      {
+        name: "GET with a token that was never issued",
+        fn: "loader",
+        request: () => ({
+          path: "/auth/email-change/not-a-token",
+          params: { token: "not-a-token" },
+        }),
+        expect: everyone(status(400)),
+      },
+    ],
+  },
   sectionRow("website"),
   {
     file: "api.app.$id.ts",
