@@ -14,11 +14,6 @@ export const STATUS_LABEL: Record<TicketStatus, string> = {
   resolved: "Resolved",
 };
 
-/** A stored status we do not know (written by hand, or a newer version) still gets a label. */
-export function statusLabel(status: string): string {
-  return isTicketStatus(status) ? STATUS_LABEL[status] : status;
-}
-
 export function isTicketStatus(value: unknown): value is TicketStatus {
   return typeof value === "string" && (TICKET_STATUSES as readonly string[]).includes(value);
 }

@@ -289,6 +289,15 @@ describe("New ticket", () => {
     ).toEqual([]);
   });
 
+  it("drops NUL characters, which PostgreSQL cannot store, from tickets, replies and searches", async () => {
+    const someone = await person("Nul Nelly");
+    const id = await openTicket(someone, { subject: "A\u0000B", description: "C\u0000D" });
+    await reply(someone, id, "E\u0000F");
+    const view = await ticket(someone, id);
+    expect([view.subject, view.description, view.comments[0].body]).toEqual(["AB", "CD", "EF"]);
+    expect((await list(someone, "?q=%00")).page.tickets.map((x) => x.id)).toEqual([id]);
+  });
+
   it("sends anonymous visitors to the login page", async () => {
     const res = await call(
       listAction,

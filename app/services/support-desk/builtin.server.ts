@@ -41,10 +41,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type TicketRow = typeof supportTickets.$inferSelect;
 type ProjectRow = TicketProject & { ownerId: string };
 
+/** PostgreSQL text cannot hold NUL characters: they are dropped rather than failing the query. */
+const storable = (text: string) => text.split("\u0000").join("");
+
 /** How people are named in the conversation, the events and the mails. */
 const nameOf = (user: User) => user.name || user.email;
 
-/** A stored status we do not know is shown as open rather than breaking the page. */
+/**
+ * Rows written by hand or by a later version may hold a status or event name we do not know:
+ * they read as open / an update rather than breaking the page.
+ */
 const statusOf = (value: string): TicketStatus => (isTicketStatus(value) ? value : "open");
 const eventOf = (value: string): TicketEventName =>
   (TICKET_EVENTS as readonly string[]).includes(value)
@@ -216,7 +222,9 @@ async function listTickets(
   user: User,
   options: { after?: string; q?: string } = {},
 ): Promise<TicketPage> {
-  const q = (options.q ?? "").trim().slice(0, 200);
+  const q = storable(options.q ?? "")
+    .trim()
+    .slice(0, 200);
   const cursor = parseCursor(options.after);
   const rows = await db()
     .select({
@@ -282,8 +290,8 @@ async function createTicket(user: User, input: NewTicketInput): Promise<{ id: st
     const [ticket] = await tx
       .insert(supportTickets)
       .values({
-        subject: input.subject,
-        description: input.description,
+        subject: storable(input.subject),
+        description: storable(input.description),
         projectId: project?.id ?? null,
         requesterId: user.id,
         status: "open",
@@ -355,7 +363,8 @@ async function getTicket(
   };
 }
 
-async function addComment(user: User, ticketId: string, body: string): Promise<void> {
+async function addComment(user: User, ticketId: string, text: string): Promise<void> {
+  const body = storable(text);
   const mailIds = await db().transaction(async (tx) => {
     const { ticket, project } = await visibleTicket(tx, user, ticketId, true);
     // A platform admin writing on someone else's ticket speaks for the support team.
