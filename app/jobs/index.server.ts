@@ -8,6 +8,7 @@ import { memberJobs } from "~/services/members.server";
 import { sessionJobs } from "~/services/sessions.server";
 import { socialJobs } from "~/services/social-accounts.server";
 import { newsletterJobs } from "~/services/newsletter-domains.server";
+import { projectDeletionJobs } from "~/services/project-deletion.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, work } from "./queue.server";
 import type { JobDefinition } from "./types";
@@ -29,6 +30,7 @@ export const JOBS: JobDefinition[] = [
   ...sessionJobs,
   ...socialJobs,
   ...newsletterJobs,
+  ...projectDeletionJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 

@@ -4,9 +4,16 @@ import { useLoaderData } from "@remix-run/react";
 import { loadProjectSection } from "~/components/project-dashboard/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { SchemaVersionSection } from "~/components/settings/schema-version-section";
-import { RenameSection, TransferSection } from "~/components/settings/project-settings-sections";
-import { DomainError, NotFoundError } from "~/services/errors";
 import {
+  DeleteProjectSection,
+  RenameSection,
+  TransferSection,
+} from "~/components/settings/project-settings-sections";
+import { deleteProject } from "~/services/project-deletion.server";
+import { DomainError, InvalidError, NotFoundError } from "~/services/errors";
+import {
+  DELETE_PROJECT_INTENT,
+  deleteProjectSchema,
   RENAME_INTENT,
   renameProjectSchema,
   SCHEMA_VERSION_INTENT,
@@ -78,6 +85,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
     }
   }
+  if (formData.get("intent") === DELETE_PROJECT_INTENT) {
+    const submission = parseWithZod(formData, { schema: deleteProjectSchema });
+    if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
+    try {
+      const deleted = await deleteProject(user, studioId, submission.value.confirmName);
+      return redirectWithToast("/sites", {
+        type: "success",
+        title: `Project ${deleted.name} deleted`,
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error instanceof NotFoundError) notFound();
+      const fields = error instanceof InvalidError ? error.fieldErrors : {};
+      return formReply(
+        { result: submission.reply({ fieldErrors: fields, formErrors: [error.message] }) },
+        error,
+      );
+    }
+  }
   if (formData.get("intent") !== SCHEMA_VERSION_INTENT) {
     return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
   }
@@ -103,6 +129,7 @@ export default function ProjectSettingsRoute() {
       <RenameSection view={settings} />
       <TransferSection view={settings} />
       <SchemaVersionSection view={schema} />
+      <DeleteProjectSection view={settings} />
     </ProjectSectionPage>
   );
 }

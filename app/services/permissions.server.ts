@@ -39,6 +39,7 @@
  *   forms.manage           -     -        -       -       -       x     x    x    (10)
  *   project.rename         -     -        -       -       -       x     x    x
  *   project.transfer       -     -        -       -       -       -     x    -    (11)
+ *   project.delete         -     -        -       -       -       -     x    x    (11)
  *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
@@ -80,7 +81,8 @@
  *     subscribers, and form submissions are visitors' personal data: the owner, member admins
  *     and platform admins change settings and delete submissions; members read.
  * (11) Ownership moves only by the owner's own decision, to one of the project's accepted admins;
- *     support does not take projects from customers.
+ *     support does not take projects from customers. Deleting is the owner's, and support's
+ *     (a customer who asks support to close their project).
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -122,6 +124,7 @@ export const ACTIONS = [
   "forms.manage",
   "project.rename",
   "project.transfer",
+  "project.delete",
   "schema.raise",
   "sitetype.choose",
   "requests.manage",
@@ -168,6 +171,7 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "forms.manage": { kinds: ["admin", "owner"], pa: true },
   "project.rename": { kinds: ["admin", "owner"], pa: true },
   "project.transfer": { kinds: ["owner"] },
+  "project.delete": { kinds: ["owner"], pa: true },
   "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
@@ -212,6 +216,7 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "newsletter.edit": "changed the newsletter settings",
   "forms.manage": "changed a form or its submissions",
   "project.rename": "renamed the project",
+  "project.delete": "deleted the project",
 };
 
 /**
@@ -392,6 +397,7 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "forms.manage": "Only admins can change forms or delete submissions",
   "project.rename": "Only admins can rename the project",
   "project.transfer": "Only the owner can transfer the project",
+  "project.delete": "Only the owner can delete the project",
   "sitetype.choose": "Only platform admins can choose the site type",
   "requests.manage": "Only platform admins can manage requests",
   "schema.raise": "Only platform admins can raise the StackShift version",

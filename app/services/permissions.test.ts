@@ -70,6 +70,7 @@ const EXPECTED: Record<Action, string> = {
   "forms.manage": "      -    -    -    -    -    x    x    x    x",
   "project.rename": "    -    -    -    -    -    x    x    x    x",
   "project.transfer": "  -    -    -    -    -    -    x    -    -",
+  "project.delete": "    -    -    -    -    -    -    x    x    x",
   "schema.raise": "      -    -    -    -    -    -    -    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",

@@ -24,3 +24,9 @@ export const transferOwnershipSchema = z.object({
     .string({ error: "Tick this box to confirm" })
     .refine((v) => v === "on", { message: "Tick this box to confirm" }),
 });
+
+export const DELETE_PROJECT_INTENT = "project-delete";
+
+export const deleteProjectSchema = z.object({
+  confirmName: z.string({ error: "Type the project's name to delete it" }).max(4096),
+});

@@ -76,6 +76,8 @@ export async function raiseSchemaVersion(
 export type ProjectSettingsView = {
   name: string;
   canRename: boolean;
+  /** The owner and platform admins. */
+  canDelete: boolean;
   /** The owner only: the accepted admins ownership may move to. */
   transferTo: { userId: string; name: string; email: string }[] | null;
 };
@@ -100,7 +102,12 @@ export async function getProjectSettings(
         )
         .orderBy(asc(users.name))
     : null;
-  return { name: row.name, canRename: can(actor, "project.rename"), transferTo: admins };
+  return {
+    name: row.name,
+    canRename: can(actor, "project.rename"),
+    canDelete: can(actor, "project.delete"),
+    transferTo: admins,
+  };
 }
 
 /** Renames the project (the name rules of a new project); logged with the old and new name. */

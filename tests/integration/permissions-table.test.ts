@@ -1239,6 +1239,17 @@ const ROWS: Row[] = [
         expect: MANAGERS,
       },
       {
+        name: "POST delete A with a name that is not A's (refused beside the field)",
+        fn: "action",
+        request: (f) => ({
+          path: `/sites/settings/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "project-delete", confirmName: "not the name" },
+        }),
+        // The owner and platform admins reach the name check (400); the rest are refused first.
+        expect: { ...allow([]), owner: status(400), platformAdmin: status(400) },
+      },
+      {
         name: "POST transfer A to its admin member",
         fn: "action",
         request: (f) => ({
@@ -2723,6 +2734,16 @@ const CROSS: CrossCase[] = [
     request: () => ({
       path: `/resources/forms-export/${contactFormIdB}`,
       params: { formId: contactFormIdB },
+    }),
+  },
+  {
+    name: "delete B through B's Settings page",
+    file: "_app.sites.settings.$studioId.tsx",
+    fn: "action",
+    request: (f) => ({
+      path: `/sites/settings/${f.b.studioId}`,
+      params: { studioId: f.b.studioId },
+      form: { intent: "project-delete", confirmName: f.b.name },
     }),
   },
   {

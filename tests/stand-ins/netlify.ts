@@ -1,13 +1,13 @@
 /**
  * A Netlify API stand-in (https://api.netlify.com/api/v1) built from @netlify/open-api's
  * swagger.json and provider-contracts/PROVIDERS.md: sites (create, by name, get, PATCH of the
- * custom domain), the certificate (POST /sites/{id}/ssl: 422 until the DNS points at Netlify, see
- * `pointDns`), builds and deploys (page-numbered, newest first, with a Link header), site-level
- * environment variables (/accounts/{account}/env?site_id=, the account being the site's slug:
- * get, create, PUT, delete), Bearer auth,
- * `{code, message}` errors. Every JSON answer is checked against the swagger definition of its operation, and
- * every request body against the operation's body parameter: what does not fit lands in
- * `violations` (tests assert it stays empty).
+ * custom domain, DELETE with its deploys: 204, 404 once gone), the certificate (POST
+ * /sites/{id}/ssl: 422 until the DNS points at Netlify, see `pointDns`), builds and deploys
+ * (page-numbered, newest first, with a Link header), site-level environment variables
+ * (/accounts/{account}/env?site_id=, the account being the site's slug: get, create, PUT,
+ * delete), Bearer auth, `{code, message}` errors. Every JSON answer is checked against the
+ * swagger definition of its operation, and every request body against the operation's body
+ * parameter: what does not fit lands in `violations` (tests assert it stays empty).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -321,6 +321,17 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
     });
   }
 
+  /** DELETE /sites/{id}: the site, its deploys and variables go; Netlify answers 204, no body. */
+  function deleteSite(site: NetlifySite): Reply {
+    // The swagger must have the operation (it answers 204, no body), as ok() checks for others.
+    operation("/sites/{site_id}", "delete");
+    sites.delete(site.id);
+    for (let i = deploys.length - 1; i >= 0; i -= 1) {
+      if (deploys[i].site_id === site.id) deploys.splice(i, 1);
+    }
+    return { status: 204 };
+  }
+
   function envJson(variable: NetlifyEnvVar) {
     return {
       key: variable.key,
@@ -417,6 +428,7 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
       const rest = m[2] ?? "";
       if (rest === "" && method === "GET") return ok("/sites/{site_id}", "get", siteJson(site));
       if (rest === "" && method === "PATCH") return updateSite(request, site);
+      if (rest === "" && method === "DELETE") return deleteSite(site);
       if (rest === "/ssl" && method === "POST") return provisionCertificate(site);
       if (rest === "/deploys" && method === "GET") {
         const page = Math.max(1, Number(request.query.get("page") ?? 1) || 1);

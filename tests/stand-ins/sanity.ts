@@ -4,6 +4,8 @@
  * error bodies `{statusCode, error, message}`, 409 on duplicates and 429 with retry-after.
  * Projects carry `metadata` (a new one has Sanity's `color`), which PATCH /projects/{id} replaces
  * as a whole: the adapter keeps its feature flags there (metadata.stackshiftFeatures).
+ * DELETE /projects/{id} removes a project with its datasets, CORS origins and invites (200
+ * `{deleted: true}`; 404 once it is gone).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -149,6 +151,11 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
         })),
       });
       if (method === "GET" && rest === "") return { status: 200, body: projectJson() };
+      if (method === "DELETE" && rest === "") {
+        // Everything of the project lives on it, so it goes with it.
+        projects.delete(project.id);
+        return { status: 200, body: { deleted: true } };
+      }
       if (method === "PATCH" && rest === "") {
         const unknown = Object.keys(b).filter(
           (k) => !["displayName", "studioHost", "metadata"].includes(k),

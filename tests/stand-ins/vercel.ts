@@ -1,6 +1,7 @@
 /**
  * A Vercel API stand-in (https://api.vercel.com) following provider-contracts/PROVIDERS.md and
- * the @vercel/sdk response schemas: projects (GET /v9/projects/{idOrName}, POST /v11/projects),
+ * the @vercel/sdk response schemas: projects (GET /v9/projects/{idOrName}, POST /v11/projects,
+ * DELETE /v9/projects/{idOrName} with its deployments and domains: 204, 404 once gone),
  * deployments (GET /v7/deployments with until/since cursors, POST and GET /v13/deployments),
  * project domains (add, get, list, verify, remove) and the domain config, project environment
  * variables (POST /v10/projects/{id}/env with upsert, list, DELETE /v9/.../env/{id}; values are
@@ -284,6 +285,18 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
 
   const findProject = (idOrName: string) =>
     projects.get(idOrName) ?? [...projects.values()].find((p) => p.name === idOrName);
+
+  /** The project, its deployments and its domains go; Vercel answers 204 with no body. */
+  function deleteProject(project: Project): Reply {
+    projects.delete(project.id);
+    for (let i = deployments.length - 1; i >= 0; i -= 1) {
+      if (deployments[i].projectId === project.id) deployments.splice(i, 1);
+    }
+    for (const [name, domain] of domains) {
+      if (domain.projectId === project.id) domains.delete(name);
+    }
+    return { status: 204 };
+  }
 
   function listDeployments(request: Recorded) {
     const q = request.query;
@@ -629,6 +642,11 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
       const project = findProject(decodeURIComponent(m[1]));
       if (!project) return fail(404, "Project not found");
       return ok(GetProjectResponseBody$inboundSchema, "GET /v9/projects", projectJson(project));
+    }
+    if (method === "DELETE" && (m = /^\/v9\/projects\/([^/]+)$/.exec(path))) {
+      const project = findProject(decodeURIComponent(m[1]));
+      if (!project) return fail(404, "Project not found");
+      return deleteProject(project);
     }
     if ((m = /^\/v(?:9|10)\/projects\/([^/]+)\/domains(?:\/([^/]+)(\/verify)?)?$/.exec(path))) {
       const project = findProject(decodeURIComponent(m[1]));

@@ -1,8 +1,23 @@
-import { Form, useActionData } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Section } from "~/components/project-dashboard/project-sections";
-import { Button } from "~/components/ui/button";
+import { Button, buttonClass } from "~/components/ui/button";
 import { Field, FieldError, FormError, SelectField } from "~/components/ui/field";
-import { RENAME_INTENT, TRANSFER_INTENT } from "~/services/project-settings.schema";
+import {
+  DELETE_PROJECT_INTENT,
+  RENAME_INTENT,
+  TRANSFER_INTENT,
+} from "~/services/project-settings.schema";
 import type { ProjectSettingsView } from "~/services/project-settings.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -82,6 +97,73 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
           </Button>
         </Form>
       )}
+    </Section>
+  );
+}
+
+/**
+ * Delete project (the owner and platform admins): a confirmation at ?dialog=delete-project where
+ * the project's name is typed; with JavaScript the button waits for it, the server checks it.
+ */
+export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const errors = useActionData<FormReply>()?.result.error ?? {};
+  const busy = useIsPending({ intent: DELETE_PROJECT_INTENT });
+  const [typed, setTyped] = useState("");
+  if (!view.canDelete) return null;
+  const back = urlWith(location.pathname, location.search, { dialog: null });
+  const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  return (
+    <Section id="delete-project" title="Delete project">
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        Deletes the project, its members, logs and form submissions at once, and its website and
+        content studio at the providers shortly after. This cannot be undone.
+      </p>
+      <Link
+        to={urlWith(location.pathname, location.search, { dialog: "delete-project" })}
+        preventScrollReset
+        className={buttonClass("danger")}
+      >
+        Delete project
+      </Link>
+      {searchParams.get("dialog") === "delete-project" ? (
+        <Dialog
+          open
+          role="alertdialog"
+          onOpenChange={(open) => {
+            if (!open && !busy) close();
+          }}
+          title={`Delete ${view.name}?`}
+          description="Type the project's name to confirm. Its website and content studio are removed too."
+        >
+          <Form method="post" replace className="space-y-4">
+            <input type="hidden" name="intent" value={DELETE_PROJECT_INTENT} />
+            <Field
+              label={`Type ${view.name} to confirm`}
+              name="confirmName"
+              autoComplete="off"
+              errors={errors.confirmName}
+              onInput={(event) => {
+                const value = event.currentTarget.value;
+                setTyped(value);
+              }}
+            />
+            <div className="flex justify-end gap-3">
+              <DialogCancelLink back={back} busy={busy} onClose={close} />
+              <Button
+                type="submit"
+                variant="danger"
+                disabled={busy || (hydrated && typed.trim() !== view.name)}
+              >
+                {busy ? "Deleting..." : "Delete project"}
+              </Button>
+            </div>
+          </Form>
+        </Dialog>
+      ) : null}
     </Section>
   );
 }

@@ -2,7 +2,8 @@
  * The built-in content studio (PROVIDERS=local): behaves like Sanity with its state in
  * local_studios / local_studio_invites (feature flags in local_studios.features). Invitations are
  * e-mailed for real through the outbox, and their link accepts them on the stand-in studio page
- * (app/routes/local.studio.$projectId.tsx).
+ * (app/routes/local.studio.$projectId.tsx). deleteStudio removes the studio row, and its
+ * invitations with it (local_studio_invites cascades); an unknown studio is already deleted.
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -181,6 +182,12 @@ export function createLocalContentStudio(): ContentStudioProvider {
         .where(eq(localStudios.id, projectId))
         .returning({ id: localStudios.id });
       if (!row) throw notFound(projectId);
+    },
+
+    async deleteStudio(projectId) {
+      // Deleting nothing (an unknown or already deleted studio) is fine: the delete is idempotent.
+      if (!projectId || projectId.length > 100) return;
+      await db().delete(localStudios).where(eq(localStudios.id, projectId));
     },
   };
 }

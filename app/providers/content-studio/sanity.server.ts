@@ -5,6 +5,8 @@
  * are described in Sanity's HTTP API reference on sanity.io. Every failure is a ProviderError.
  * Feature flags are this adapter's convention (the contract names no flag endpoint): a map in
  * the project's metadata, `metadata.stackshiftFeatures`, which the studio reads when it starts.
+ * deleteStudio is DELETE /projects/{projectId} on the Projects API; its 404 counts as done, since
+ * a retried cleanup may find the project removed by the attempt whose answer was lost.
  */
 import { createHash } from "node:crypto";
 import { createClient } from "@sanity/client";
@@ -423,6 +425,19 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
           },
         }),
       );
+    },
+
+    async deleteStudio(projectId) {
+      try {
+        await client.request({
+          method: "DELETE",
+          uri: `/projects/${encodeURIComponent(projectId)}`,
+        });
+      } catch (error) {
+        // Already gone (an earlier attempt, or someone in Sanity's manage UI): what we want.
+        if (sdkStatus(error) === 404) return;
+        throw fromSdk(error, "delete the project");
+      }
     },
   };
   return provider;

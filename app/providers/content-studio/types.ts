@@ -26,4 +26,10 @@ export interface ContentStudioProvider {
   invitationStatus(projectId: string, email: string): Promise<InvitationStatus>;
   /** Turns a studio feature on or off (the studio reads its flags when it starts); idempotent. */
   setFeatureFlag(projectId: string, flag: string, enabled: boolean): Promise<void>;
+  /**
+   * Deletes the content project (its datasets, CORS origins and invitations go with it).
+   * Idempotent: a project that is already gone resolves, so a retried cleanup job can run it
+   * again; any other refusal is a ProviderError.
+   */
+  deleteStudio(projectId: string): Promise<void>;
 }

@@ -17,6 +17,9 @@
  *   is refused by setCustomDomain (422 "The provider refused the domain").
  * - setEnvironmentVariable keeps the site's variables in local_sites.env, one statement each
  *   way; nothing builds here, so nothing reads them but the tests.
+ * - deleteSite removes the site row, and its deploys with it (local_deploys cascades); an
+ *   unknown site is already deleted. An advance job still scheduled for one of its deploys
+ *   then finds nothing to move and ends.
  */
 import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
@@ -538,6 +541,15 @@ export function createLocalHosting(name: HostingProviderName): HostingProvider {
         .where(and(eq(localSites.id, siteId), eq(localSites.provider, name)))
         .returning({ id: localSites.id });
       if (!row && value !== null) throw notFound(name, `Site ${siteId}`);
+    },
+
+    async deleteSite(siteId) {
+      // Not one of our ids: no such site, so nothing to delete.
+      if (!isId(siteId)) return;
+      // Only this vendor's site; deleting nothing (already gone) is fine.
+      await db()
+        .delete(localSites)
+        .where(and(eq(localSites.id, siteId), eq(localSites.provider, name)));
     },
   };
 }

@@ -14,6 +14,8 @@
  *   ?site_id=, as Netlify's CLI does it), valued for production, deploy previews and branch
  *   deploys. Not the site's `build_settings.env`: the swagger's getSite/updateSite say variables
  *   moved from there to this API.
+ * - deleteSite is DELETE /sites/{id}; its 404 counts as done, since a retried cleanup may find
+ *   the site removed by the attempt whose answer was lost.
  */
 import http from "node:http";
 import https from "node:https";
@@ -455,6 +457,15 @@ export function createNetlifyHosting(options: {
           },
         }),
       );
+    },
+
+    async deleteSite(siteId) {
+      try {
+        await call(() => api.deleteSite({ site_id: siteId }));
+      } catch (error) {
+        // Already gone (an earlier attempt, or someone in Netlify's UI): what we want.
+        if (!(error instanceof ProviderError && error.details.status === 404)) throw error;
+      }
     },
   };
 }

@@ -110,4 +110,10 @@ export interface HostingProvider {
    * production and previews; idempotent. Takes effect at the next deployment.
    */
   setEnvironmentVariable(siteId: string, key: string, value: string | null): Promise<void>;
+  /**
+   * Deletes the site and its deployments at the provider. Idempotent: a site that is already
+   * gone resolves, so a retried cleanup job can run it again; any other refusal is a
+   * ProviderError like the other calls'.
+   */
+  deleteSite(siteId: string): Promise<void>;
 }

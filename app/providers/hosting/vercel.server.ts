@@ -15,6 +15,8 @@
  *   production and preview), which is idempotent on Vercel's side. Removing one lists the
  *   project's variables (GET /v10/projects/{id}/env) and deletes each of that key by id
  *   (DELETE /v9/projects/{id}/env/{envId}); a 404 there means it is gone already.
+ * - deleteSite is DELETE /v9/projects/{idOrName} (with the team, like every call); its 404
+ *   counts as done, since a retried cleanup may find the project removed by an earlier attempt.
  */
 import { Vercel } from "@vercel/sdk";
 import { HTTPClientError } from "@vercel/sdk/models/httpclienterrors.js";
@@ -553,6 +555,15 @@ export function createVercelHosting(options: {
           // Removed meanwhile (a parallel run): already gone.
           if (!(error instanceof ProviderError && error.details.status === 404)) throw error;
         }
+      }
+    },
+
+    async deleteSite(siteId) {
+      try {
+        await call(() => vercel.projects.deleteProject({ idOrName: siteId, ...team }));
+      } catch (error) {
+        // Already gone (an earlier attempt, or someone in Vercel's UI): what we want.
+        if (!(error instanceof ProviderError && error.details.status === 404)) throw error;
       }
     },
   };
