@@ -1,18 +1,79 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { loadProjectSection } from "~/components/project-dashboard/project-loader.server";
-import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
+import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { toProjectView } from "~/components/project-dashboard/project-view";
+import {
+  REDEPLOY_INTENT,
+  ROLLBACK_INTENT,
+  WebsiteSections,
+} from "~/components/website/website-sections";
+import { DomainError, NotFoundError } from "~/services/errors";
+import { getWebsite, redeploy, rollBack } from "~/services/website.server";
+import { formReply, readForm } from "~/utils/http.server";
+import { notFound } from "~/utils/responses.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Website | ${data.project.name} | StackShift` : "Website | StackShift" },
 ];
 
-/** /sites/website/{studioId}: owner and members only (others get 404); later issues fill it. */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadProjectSection(request, params.studioId);
+/** /sites/website/{studioId}: the site's addresses, published deployment, Redeploy, Roll back. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, project } = await requireProjectMember(request, params.studioId);
+  return {
+    project: toProjectView(project, new Date()),
+    website: await getWebsite(user, project.studioId),
+  };
 }
 
-export default function ProjectSectionRoute() {
-  const { project } = useLoaderData<typeof loader>();
-  return <ProjectSectionPage section="website" project={project} />;
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const studioId = params.studioId ?? "";
+  const page = `/sites/website/${encodeURIComponent(studioId)}`;
+  const formData = await readForm(request, 4 * 1024);
+  const intent = formData.get("intent");
+  try {
+    if (intent === REDEPLOY_INTENT) {
+      await redeploy(user, studioId);
+      return redirectWithToast(page, {
+        type: "success",
+        title: "Redeploy started",
+        description: "The new deployment shows in Site Builds and is published when ready.",
+      });
+    }
+    if (intent === ROLLBACK_INTENT) {
+      const deployId = String(formData.get("deployId") ?? "").slice(0, 200);
+      const restored = await rollBack(user, studioId, deployId);
+      return redirectWithToast(page, {
+        type: "success",
+        title: "Website rolled back",
+        description: `Deployment ${restored.title || restored.id} is published again.`,
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    return redirectWithToast(page, {
+      type: "error",
+      title: intent === REDEPLOY_INTENT ? "Redeploy failed" : "Roll back failed",
+      description: error.message,
+    });
+  }
+  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+}
+
+export default function WebsitePage() {
+  const { project, website } = useLoaderData<typeof loader>();
+  return (
+    <article className="space-y-8">
+      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
+      <header className="space-y-1">
+        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
+        <h1 className="text-2xl font-semibold">Website</h1>
+      </header>
+      <WebsiteSections view={website} />
+    </article>
+  );
 }

@@ -70,6 +70,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "forms.submissions.deleted": "Form submissions deleted",
   "project.renamed": "Project renamed",
   "project.ownership.transferred": "Ownership transferred",
+  "site.redeployed": "Website redeployed",
+  "site.rolledBack": "Website rolled back",
   "domains.reverted": "Custom domain reverted",
   "support.viewed": "Support access",
   "support.changed": "Support access",

@@ -43,6 +43,8 @@ export const EVENT_TYPES = [
   "forms.submissions.deleted",
   "project.renamed",
   "project.ownership.transferred",
+  "site.redeployed",
+  "site.rolledBack",
   "support.viewed",
   "support.changed",
 ] as const;

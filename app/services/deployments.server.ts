@@ -283,8 +283,13 @@ export async function listProjectDeployments(
  * provider is unavailable). Who may: permissions "project.deploy" (members); others get 404. The site must exist, and a failed
  * deployment goes through retry instead.
  */
-export async function requestDeployment(user: User, projectIdOrStudioId: string) {
-  await requireProjectAction(user, projectIdOrStudioId, "project.deploy");
+export async function requestDeployment(
+  user: User,
+  projectIdOrStudioId: string,
+  /** The Website page's Redeploy has its own rule (support may, editors may not). */
+  action: "project.deploy" | "site.redeploy" = "project.deploy",
+) {
+  await requireProjectAction(user, projectIdOrStudioId, action);
   const project = await getProject(user, projectIdOrStudioId);
   const [row] = await db()
     .select({ permanentErrorAt: projects.permanentErrorAt })

@@ -40,6 +40,8 @@
  *   project.rename         -     -        -       -       -       x     x    x
  *   project.transfer       -     -        -       -       -       -     x    -    (11)
  *   project.delete         -     -        -       -       -       -     x    x    (11)
+ *   site.redeploy          -     -        -       -       x       x     x    x    (12)
+ *   site.rollback          -     -        -       -       x       x     x    x    (12)
  *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
@@ -83,6 +85,8 @@
  * (11) Ownership moves only by the owner's own decision, to one of the project's accepted admins;
  *     support does not take projects from customers. Deleting is the owner's, and support's
  *     (a customer who asks support to close their project).
+ * (12) The Website page's Redeploy and Roll back publish a different site: the people who build
+ *     it (developers, admins, the owner) and support; editors deploy through their content.
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -125,6 +129,8 @@ export const ACTIONS = [
   "project.rename",
   "project.transfer",
   "project.delete",
+  "site.redeploy",
+  "site.rollback",
   "schema.raise",
   "sitetype.choose",
   "requests.manage",
@@ -172,6 +178,8 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "project.rename": { kinds: ["admin", "owner"], pa: true },
   "project.transfer": { kinds: ["owner"] },
   "project.delete": { kinds: ["owner"], pa: true },
+  "site.redeploy": { kinds: ["developer", "admin", "owner"], pa: true },
+  "site.rollback": { kinds: ["developer", "admin", "owner"], pa: true },
   "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
@@ -217,6 +225,8 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "forms.manage": "changed a form or its submissions",
   "project.rename": "renamed the project",
   "project.delete": "deleted the project",
+  "site.redeploy": "redeployed the website",
+  "site.rollback": "rolled the website back",
 };
 
 /**
@@ -398,6 +408,8 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "project.rename": "Only admins can rename the project",
   "project.transfer": "Only the owner can transfer the project",
   "project.delete": "Only the owner can delete the project",
+  "site.redeploy": "Only developers and admins can redeploy the website",
+  "site.rollback": "Only developers and admins can roll the website back",
   "sitetype.choose": "Only platform admins can choose the site type",
   "requests.manage": "Only platform admins can manage requests",
   "schema.raise": "Only platform admins can raise the StackShift version",

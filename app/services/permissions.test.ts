@@ -71,6 +71,8 @@ const EXPECTED: Record<Action, string> = {
   "project.rename": "    -    -    -    -    -    x    x    x    x",
   "project.transfer": "  -    -    -    -    -    -    x    -    -",
   "project.delete": "    -    -    -    -    -    -    x    x    x",
+  "site.redeploy": "     -    -    -    -    x    x    x    x    x",
+  "site.rollback": "     -    -    -    -    x    x    x    x    x",
   "schema.raise": "      -    -    -    -    -    -    -    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",

@@ -304,7 +304,7 @@ async function main() {
 
     const routes = [
       ["/healthz", "/healthz", owner],
-      ["shell (/sites/website/{id})", `/sites/website/${data.bigProject}`, owner],
+      ["shell (/sites/analytics/{id})", `/sites/analytics/${data.bigProject}`, owner],
       ["/sites", "/sites", owner],
       ["/sites/{id} (50 members)", `/sites/${data.bigProject}`, owner],
       ["GET /api/app?limit=20", "/api/app?limit=20", owner],

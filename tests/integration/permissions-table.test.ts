@@ -175,6 +175,7 @@ const LOCAL_AUTHORIZE = `/local/oauth/instagram/authorize?client_id=local-instag
 const SOCIAL_ACCOUNT_A = "8e2f4a6c-1b3d-4f5e-8a7c-9d0e1f2a3b4c";
 
 let contactFormIdA = "";
+let publishedDeployA = "";
 let contactFormIdB = "";
 /** Project A's Contact form with one submission. */
 async function contactFormA(f: Fixture) {
@@ -1311,7 +1312,39 @@ const ROWS: Row[] = [
       },
     ],
   },
-  sectionRow("website"),
+  {
+    ...sectionRow("website"),
+    cases: [
+      ...sectionRow("website").cases,
+      {
+        name: "POST Redeploy A",
+        fn: "action",
+        request: (f) => ({
+          path: `/sites/website/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "site-redeploy" },
+        }),
+        expect: { ...allow(["developer", "admin", "owner", "platformAdmin"]), editor: "refused" },
+      },
+      {
+        name: "POST Roll back A to its published deployment",
+        fn: "action",
+        setup: async (f) => {
+          const [site] = await db()
+            .select({ published: localSites.publishedDeployId })
+            .from(localSites)
+            .where(eq(localSites.id, f.a.siteId));
+          publishedDeployA = site?.published ?? "";
+        },
+        request: (f) => ({
+          path: `/sites/website/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "site-rollback", deployId: publishedDeployA },
+        }),
+        expect: { ...allow(["developer", "admin", "owner", "platformAdmin"]), editor: "refused" },
+      },
+    ],
+  },
   {
     file: "api.app.$id.ts",
     cases: [

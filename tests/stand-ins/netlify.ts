@@ -3,11 +3,14 @@
  * swagger.json and provider-contracts/PROVIDERS.md: sites (create, by name, get, PATCH of the
  * custom domain, DELETE with its deploys: 204, 404 once gone), the certificate (POST
  * /sites/{id}/ssl: 422 until the DNS points at Netlify, see `pointDns`), builds and deploys
- * (page-numbered, newest first, with a Link header), site-level environment variables
- * (/accounts/{account}/env?site_id=, the account being the site's slug: get, create, PUT,
- * delete), Bearer auth, `{code, message}` errors. Every JSON answer is checked against the
- * swagger definition of its operation, and every request body against the operation's body
- * parameter: what does not fit lands in `violations` (tests assert it stays empty).
+ * (page-numbered, newest first, with a Link header), restoring a deploy (POST
+ * /sites/{id}/deploys/{deploy_id}/restore: 201 with the deploy, now the site's published one;
+ * 404 for a deploy the site does not have, 422 for one that is not ready), site-level
+ * environment variables (/accounts/{account}/env?site_id=, the account being the site's slug:
+ * get, create, PUT, delete), Bearer auth, `{code, message}` errors. Every JSON answer is
+ * checked against the swagger definition of its operation, and every request body against the
+ * operation's body parameter: what does not fit lands in `violations` (tests assert it stays
+ * empty).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -332,6 +335,17 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
     return { status: 204 };
   }
 
+  /** Publishes an earlier deploy again, as Netlify's "Publish deploy" does (no new build). */
+  function restoreDeploy(site: NetlifySite, deployId: string): Reply {
+    const deploy = deploys.find((d) => d.id === deployId && d.site_id === site.id);
+    if (!deploy) return fail(404, "Not Found");
+    // Only a finished deploy has files to serve.
+    if (deploy.state !== "ready") return fail(422, `Deploy is not ready (state: ${deploy.state})`);
+    deploy.published_at = deploy.updated_at = tick();
+    site.published_deploy_id = deploy.id;
+    return ok("/sites/{site_id}/deploys/{deploy_id}/restore", "post", deployJson(deploy));
+  }
+
   function envJson(variable: NetlifyEnvVar) {
     return {
       key: variable.key,
@@ -473,6 +487,9 @@ export async function startNetlifyStandIn(options: { token?: string } = {}) {
           error: null,
           created_at: now,
         });
+      }
+      if ((m = /^\/deploys\/([^/]+)\/restore$/.exec(rest)) && method === "POST") {
+        return restoreDeploy(site, decodeURIComponent(m[1]));
       }
       if ((m = /^\/deploys\/([^/]+)$/.exec(rest)) && method === "GET") {
         const deploy = deploys.find((d) => d.id === m![1] && d.site_id === site.id);

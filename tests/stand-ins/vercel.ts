@@ -3,6 +3,8 @@
  * the @vercel/sdk response schemas: projects (GET /v9/projects/{idOrName}, POST /v11/projects,
  * DELETE /v9/projects/{idOrName} with its deployments and domains: 204, 404 once gone),
  * deployments (GET /v7/deployments with until/since cursors, POST and GET /v13/deployments),
+ * promoting one to production (POST /v10/projects/{idOrName}/promote/{deploymentId}: 201 with
+ * no body; 404 for a deployment the project does not have, 409 for one that is not READY),
  * project domains (add, get, list, verify, remove) and the domain config, project environment
  * variables (POST /v10/projects/{id}/env with upsert, list, DELETE /v9/.../env/{id}; values are
  * answered encrypted, as Vercel does for `encrypted` ones), Bearer auth (403 for a
@@ -60,6 +62,11 @@ type Project = {
   repo: string | null;
   repoId: number | null;
   createdAt: number;
+  /**
+   * The deployment promoted to production, which then stays production (as after Vercel's
+   * rollback); null while the newest production deployment is, Vercel's default.
+   */
+  promotedId: string | null;
   /** The project's environment variables (one key may have several, for other targets). */
   env: ProjectEnv[];
 };
@@ -237,7 +244,8 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
 
   function projectJson(p: Project) {
     const own = deployments.filter((d) => d.projectId === p.id).reverse();
-    const production = own.find((d) => d.target === "production");
+    const production =
+      own.find((d) => d.id === p.promotedId) ?? own.find((d) => d.target === "production");
     const live = own.some((d) => d.target === "production" && d.readyState === "READY");
     return {
       accountId: teamId ?? "team_stackshift",
@@ -343,6 +351,7 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
       repo: input.gitRepository?.repo ?? null,
       repoId: input.gitRepository ? 100_000 + projects.size : null,
       createdAt: tick(),
+      promotedId: null,
       env: [],
     };
     projects.set(project.id, project);
@@ -379,6 +388,23 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
       "POST /v13/deployments",
       fullDeployment(deployment),
     );
+  }
+
+  /**
+   * Points production at a READY deployment of the project. Vercel answers 201 (or 202 while
+   * it switches) with no body. Promoting a preview, which Vercel turns into a new production
+   * deployment, is not modelled: the adapter only makes production deployments.
+   */
+  function promote(project: Project, deploymentId: string): Reply {
+    const deployment = deployments.find((d) => d.id === deploymentId);
+    if (!deployment || deployment.projectId !== project.id) {
+      return fail(404, "Deployment not found", "not_found");
+    }
+    if (deployment.readyState !== "READY") {
+      return fail(409, `Deployment ${deploymentId} is not ready (${deployment.readyState})`);
+    }
+    project.promotedId = deployment.id;
+    return { status: 201 };
   }
 
   function domainJson(d: ProjectDomain, withVerification = true) {
@@ -663,6 +689,11 @@ export async function startVercelStandIn(options: { token?: string; teamId?: str
       const project = findProject(decodeURIComponent(m[2]));
       if (!project) return fail(404, "Project not found");
       return envRoute(request, project, m[1], m[3] ? decodeURIComponent(m[3]) : null);
+    }
+    if (method === "POST" && (m = /^\/v10\/projects\/([^/]+)\/promote\/([^/]+)$/.exec(path))) {
+      const project = findProject(decodeURIComponent(m[1]));
+      if (!project) return fail(404, "Project not found");
+      return promote(project, decodeURIComponent(m[2]));
     }
     if (method === "GET" && (m = /^\/v6\/domains\/([^/]+)\/config$/.exec(path))) {
       return domainConfig(decodeURIComponent(m[1]));

@@ -9,6 +9,8 @@
  * - A deploy fails with probability LOCAL_DEPLOY_FAILURE_RATE, and ALWAYS when the site name
  *   contains "fail-deploy" (case-insensitive): a deterministic hook for demos and tests.
  * - A ready deploy becomes the site's published deploy (the newest ready one wins).
+ *   restoreDeployment publishes an earlier ready deploy again (a rollback); a newer deploy that
+ *   becomes ready afterwards is published as usual, as on Netlify without a publishing lock.
  * - setCustomDomain stores the domain and when it was set (custom_domain, domain_set_at); the
  *   domain counts as verified, and served over HTTPS, LOCAL_DOMAIN_VERIFY_SECONDS later. Its
  *   records point at `{siteId}.local.stackshift.test` (apex: A 203.0.113.10, a documentation
@@ -475,6 +477,47 @@ export function createLocalHosting(name: HostingProviderName): HostingProvider {
         : [];
       if (!row) throw notFound(name, `Deploy ${deployId}`);
       return toDeployment(site, row);
+    },
+
+    async restoreDeployment(siteId, deployId) {
+      if (!isId(siteId)) throw notFound(name, `Site ${siteId}`);
+      if (!isId(deployId)) throw notFound(name, `Deploy ${deployId}`);
+      return db().transaction(async (tx) => {
+        // Locks the site like the advance job does, so a deploy finishing meanwhile publishes
+        // before or after the restore, never half-way through it.
+        const [site] = await tx
+          .select()
+          .from(localSites)
+          .where(and(eq(localSites.id, siteId), eq(localSites.provider, name)))
+          .for("update");
+        if (!site) throw notFound(name, `Site ${siteId}`);
+        const [row] = await tx
+          .select()
+          .from(localDeploys)
+          .where(and(eq(localDeploys.siteId, siteId), eq(localDeploys.id, deployId)));
+        if (!row) throw notFound(name, `Deploy ${deployId}`);
+        if (deploymentStatus(name, row.state) !== "ready") {
+          // Nothing to serve: a conflict with the deploy's state, not worth retrying as is.
+          throw new ProviderError(`Deploy ${deployId} is not ready (${row.state})`, {
+            provider: `local-${name}`,
+            status: 409,
+            code: "conflict",
+          });
+        }
+        // publishedAt is the deploy's updatedAt here, so the republish moves it to now.
+        const now = new Date();
+        const [restored] = await tx
+          .update(localDeploys)
+          .set({ updatedAt: now })
+          .where(eq(localDeploys.id, deployId))
+          .returning();
+        const [published] = await tx
+          .update(localSites)
+          .set({ publishedDeployId: deployId, updatedAt: now })
+          .where(eq(localSites.id, siteId))
+          .returning();
+        return toDeployment(published, restored);
+      });
     },
 
     async setCustomDomain(siteId, domain) {

@@ -16,6 +16,8 @@
  *   moved from there to this API.
  * - deleteSite is DELETE /sites/{id}; its 404 counts as done, since a retried cleanup may find
  *   the site removed by the attempt whose answer was lost.
+ * - restoreDeployment is POST /sites/{id}/deploys/{deploy_id}/restore, which publishes the
+ *   deploy again without a build and answers it; Netlify's refusals pass through as they are.
  */
 import http from "node:http";
 import https from "node:https";
@@ -366,6 +368,14 @@ export function createNetlifyHosting(options: {
     async getDeployment(siteId, deployId) {
       return toNetlifyDeployment(
         await call(() => api.getSiteDeploy({ site_id: siteId, deploy_id: deployId })),
+      );
+    },
+
+    async restoreDeployment(siteId, deployId) {
+      // Addressed through the site, so a deploy of another site is Netlify's 404 too. Restoring
+      // the deploy already published just publishes it again: safe for a retried job.
+      return toNetlifyDeployment(
+        await call(() => api.restoreSiteDeploy({ site_id: siteId, deploy_id: deployId })),
       );
     },
 

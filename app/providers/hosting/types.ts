@@ -99,6 +99,13 @@ export interface HostingProvider {
     input: { triggerKey: string; title?: string; branch?: string },
   ): Promise<Deployment>;
   getDeployment(siteId: string, deployId: string): Promise<Deployment>;
+  /**
+   * Rolls the site back (or forward): publishes an earlier ready deployment of the site again as
+   * its production deployment, without rebuilding it, and returns that deployment as it now
+   * stands. A deployment the site does not have is a ProviderError 404; one that is not ready
+   * is refused with the vendor's own answer (a 409 or 422-like ProviderError, not retryable).
+   */
+  restoreDeployment(siteId: string, deployId: string): Promise<Deployment>;
   /** Points `domain` (lowercase ASCII, already validated) at the site, replacing any other; idempotent. */
   setCustomDomain(siteId: string, domain: string): Promise<DomainState>;
   /** Removes the site's custom domain; idempotent (a site without it, or with another, is fine). */

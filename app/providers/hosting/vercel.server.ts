@@ -17,6 +17,9 @@
  *   (DELETE /v9/projects/{id}/env/{envId}); a 404 there means it is gone already.
  * - deleteSite is DELETE /v9/projects/{idOrName} (with the team, like every call); its 404
  *   counts as done, since a retried cleanup may find the project removed by an earlier attempt.
+ * - restoreDeployment is Vercel's promote (POST /v10/projects/{id}/promote/{deploymentId}),
+ *   which points production at the deployment without a rebuild. It answers 201/202 with no
+ *   body, so the deployment is read back with GET /v13/deployments/{id}.
  */
 import { Vercel } from "@vercel/sdk";
 import { HTTPClientError } from "@vercel/sdk/models/httpclienterrors.js";
@@ -342,6 +345,21 @@ export function createVercelHosting(options: {
     return project;
   }
 
+  async function getDeployment(siteId: string, deployId: string) {
+    const deployment = (await call(() =>
+      vercel.deployments.getDeployment({ ...team, idOrUrl: deployId }),
+    )) as VercelDeploymentLike & { projectId?: string };
+    // Deployment ids are global; one of another project is "not found" for this site.
+    if (deployment.projectId && deployment.projectId !== siteId) {
+      throw new ProviderError(`Vercel: deployment ${deployId} not found`, {
+        provider: PROVIDER,
+        status: 404,
+        code: "not_found",
+      });
+    }
+    return toVercelDeployment(deployment);
+  }
+
   return {
     name: PROVIDER,
 
@@ -443,19 +461,16 @@ export function createVercelHosting(options: {
       return toVercelDeployment(created as VercelDeploymentLike);
     },
 
-    async getDeployment(siteId, deployId) {
-      const deployment = (await call(() =>
-        vercel.deployments.getDeployment({ ...team, idOrUrl: deployId }),
-      )) as VercelDeploymentLike & { projectId?: string };
-      // Deployment ids are global; one of another project is "not found" for this site.
-      if (deployment.projectId && deployment.projectId !== siteId) {
-        throw new ProviderError(`Vercel: deployment ${deployId} not found`, {
-          provider: PROVIDER,
-          status: 404,
-          code: "not_found",
-        });
-      }
-      return toVercelDeployment(deployment);
+    getDeployment,
+
+    async restoreDeployment(siteId, deployId) {
+      // Vercel decides what may be promoted (unknown: 404, not ready: 409); its answer passes
+      // through. Promoting the current production deployment again is harmless for a retry.
+      await call(() =>
+        vercel.projects.requestPromote({ projectId: siteId, deploymentId: deployId, ...team }),
+      );
+      // The promote answer has no body (202: still switching); the deployment is read back.
+      return getDeployment(siteId, deployId);
     },
 
     async setCustomDomain(siteId, domain) {

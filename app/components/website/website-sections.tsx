@@ -1,0 +1,189 @@
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { LocalDate } from "~/components/local-date";
+import { Section } from "~/components/project-dashboard/project-sections";
+import { urlWith } from "~/components/shell/shell-helpers";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
+import type { DeploymentView } from "~/services/deployments.server";
+import type { WebsiteView } from "~/services/website.server";
+import { useIsPending } from "~/utils/use-is-pending";
+
+export const REDEPLOY_INTENT = "site-redeploy";
+export const ROLLBACK_INTENT = "site-rollback";
+
+const PROVIDER = { netlify: "Netlify", vercel: "Vercel" } as const;
+
+function deploymentName(d: DeploymentView) {
+  return d.title || d.commitRef?.slice(0, 7) || d.id;
+}
+
+/**
+ * The Website page: where the site is served, what is published, Redeploy (?dialog=redeploy)
+ * and Roll back to an earlier ready deployment (?rollback={id}), each through a confirmation.
+ */
+export function WebsiteSections({ view }: { view: WebsiteView }) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const back = urlWith(location.pathname, location.search, { dialog: null, rollback: null });
+  const close = () => navigate(back, { replace: true, preventScrollReset: true });
+  const redeploying = useIsPending({ intent: REDEPLOY_INTENT });
+  const rollingBack = useIsPending({ intent: ROLLBACK_INTENT });
+  const target = view.rollbackTargets.find((d) => d.id === searchParams.get("rollback"));
+  return (
+    <div className="space-y-6">
+      <Section id="site-addresses" title="Addresses">
+        {view.sites.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">The site is being created.</p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Where the site is served</caption>
+            <thead>
+              <tr className="text-slate-600 dark:text-slate-300">
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Provider
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Address
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  Custom domain
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.sites.map((s) => (
+                <tr key={s.provider} className="border-t border-slate-200 dark:border-slate-800">
+                  <th scope="row" className="py-2 pr-3 font-medium">
+                    {PROVIDER[s.provider]}
+                  </th>
+                  <td className="break-all py-2 pr-3">
+                    {s.url ? (
+                      <a
+                        href={s.url}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="text-brand hover:underline"
+                      >
+                        {s.url}
+                        <span className="sr-only"> (opens in a new tab)</span>
+                      </a>
+                    ) : (
+                      "Not assigned yet"
+                    )}
+                  </td>
+                  <td className="py-2">{s.customDomain ?? "None"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+
+      <Section id="published-deployment" title="Published deployment">
+        {view.error ? (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {view.error}
+          </p>
+        ) : view.published ? (
+          <p className="text-sm">
+            <strong>{deploymentName(view.published)}</strong>{" "}
+            <span className="text-slate-600 dark:text-slate-300">
+              ({view.published.status}
+              {view.published.createdAt ? (
+                <>
+                  , <LocalDate value={view.published.createdAt} />
+                </>
+              ) : null}
+              )
+            </span>
+          </p>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-300">Nothing is published yet.</p>
+        )}
+        {view.canRedeploy ? (
+          <Link
+            to={urlWith(location.pathname, location.search, { dialog: "redeploy" })}
+            preventScrollReset
+            className={buttonClass("primary")}
+          >
+            Redeploy
+          </Link>
+        ) : null}
+      </Section>
+
+      <Section id="earlier-deployments" title="Earlier deployments">
+        {view.rollbackTargets.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            No earlier ready deployment to roll back to.
+          </p>
+        ) : (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+            {view.rollbackTargets.map((d) => (
+              <li key={d.id} className="flex flex-wrap items-center gap-3 py-2 text-sm">
+                <span className="min-w-0 flex-1">
+                  {deploymentName(d)}
+                  {d.createdAt ? (
+                    <span className="text-slate-600 dark:text-slate-300">
+                      {" "}
+                      · <LocalDate value={d.createdAt} />
+                    </span>
+                  ) : null}
+                </span>
+                {view.canRollback ? (
+                  <Link
+                    to={urlWith(location.pathname, location.search, { rollback: d.id })}
+                    preventScrollReset
+                    className={buttonClass("secondary", "px-3 py-1")}
+                  >
+                    Roll back<span className="sr-only"> to {deploymentName(d)}</span>
+                  </Link>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      {searchParams.get("dialog") === "redeploy" && view.canRedeploy ? (
+        <Dialog
+          open
+          role="alertdialog"
+          onOpenChange={(open) => {
+            if (!open && !redeploying) close();
+          }}
+          title="Redeploy the website?"
+          description="A new production deployment is built from the site's repository and published when it is ready."
+        >
+          <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
+            <input type="hidden" name="intent" value={REDEPLOY_INTENT} />
+            <DialogCancelLink back={back} busy={redeploying} onClose={close} />
+            <Button type="submit" disabled={redeploying}>
+              {redeploying ? "Starting..." : "Yes, redeploy"}
+            </Button>
+          </Form>
+        </Dialog>
+      ) : null}
+      {target && view.canRollback ? (
+        <Dialog
+          open
+          role="alertdialog"
+          onOpenChange={(open) => {
+            if (!open && !rollingBack) close();
+          }}
+          title={`Roll back to ${deploymentName(target)}?`}
+          description="This earlier deployment is published again at once; the current one stays in the list."
+        >
+          <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
+            <input type="hidden" name="intent" value={ROLLBACK_INTENT} />
+            <input type="hidden" name="deployId" value={target.id} />
+            <DialogCancelLink back={back} busy={rollingBack} onClose={close} />
+            <Button type="submit" variant="danger" disabled={rollingBack}>
+              {rollingBack ? "Rolling back..." : "Yes, roll back"}
+            </Button>
+          </Form>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}
