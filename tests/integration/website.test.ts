@@ -31,6 +31,7 @@ async function deployedProject() {
     siteCreationStatus: "success",
     studioCreationStatus: "success",
     siteUrl: `http://localhost:3000/local/sites/${siteId}`,
+    siteId,
   });
   await db()
     .insert(localSites)

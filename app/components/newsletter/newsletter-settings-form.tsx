@@ -111,6 +111,7 @@ export function NewsletterSettingsForm({
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     constraint: getZodConstraint(newsletterSettingsSchema),
+    defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: newsletterSettingsSchema }),
   });
   const [preview, setPreview] = useState(settings);
