@@ -13,4 +13,3 @@ export const SOCIAL_MESSAGES = {
     "Instagram Account is already linked! You can only link 1 account per unique username.",
   linkFailed: "Instagram could not complete the linking. Try again in a moment.",
 } as const;
-

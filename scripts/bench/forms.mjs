@@ -174,7 +174,9 @@ async function main() {
       peak = Math.max(peak, await rssMb(server.child.pid));
     }, 100);
     const started = Date.now();
-    const res = await fetch(`${BASE}/resources/forms-export/${exported.id}`, { headers: { cookie } });
+    const res = await fetch(`${BASE}/resources/forms-export/${exported.id}`, {
+      headers: { cookie },
+    });
     let bytes = 0;
     let lines = 0;
     for await (const chunk of res.body) {
