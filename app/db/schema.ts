@@ -548,6 +548,8 @@ export const newsletterDomains = pgTable(
     status: text("status").notNull(),
     records: jsonb("records").$type<Record<string, unknown>[]>().notNull().default([]),
     verificationError: text("verification_error"),
+    /** What the API's caller keeps with the domain (its own labels); never read by us. */
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     /** When the provider was last asked (the page reads this row, not the provider). */
     checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
     /** Re-checks of an unverified domain by the job, for its backoff. */

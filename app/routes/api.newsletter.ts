@@ -7,6 +7,7 @@ import {
   listSenderDomains,
   senderDomainRecords,
   studioIdOfDomain,
+  updateSenderDomainMetadata,
   verifySenderDomain,
 } from "~/services/newsletter-domains.server";
 import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
@@ -61,10 +62,15 @@ const createSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
+const metadataSchema = z.object({
+  metadata: z.record(z.string(), z.unknown(), { error: "metadata must be an object" }),
+});
+
 /**
  * POST ?path=domains {studioId, domain, region} -> 201 {data}; POST ?path=domains/{id}/verify ->
  * {data} (verified or not yet); DELETE ?path=domains/{id} -> {ok}. The owner, admins and
- * platform admins; 409 'Domain already exists'.
+ * platform admins; 409 'Domain already exists'. PATCH ?path=domains/{id} {metadata} replaces what
+ * the caller keeps with the domain.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const method = request.method.toUpperCase();
@@ -73,17 +79,27 @@ export async function action({ request }: ActionFunctionArgs) {
     const { domainId, sub } = route(request);
     if (method === "POST" && !domainId) {
       const input = parseInput(createSchema, await readJson(request, 8 * 1024));
-      const domain = await addSenderDomain(user, input.studioId, input.domain);
+      const domain = await addSenderDomain(user, input.studioId, input.domain, input.metadata);
       return Response.json({ data: domain }, { status: 201 });
     }
     if (method === "POST" && sub === "verify") {
       const domain = await verifySenderDomain(user, await studioOf(domainId), domainId!);
       return Response.json({ data: domain });
     }
+    if (method === "PATCH" && domainId && !sub) {
+      const input = parseInput(metadataSchema, await readJson(request, 4 * 1024));
+      const domain = await updateSenderDomainMetadata(
+        user,
+        await studioOf(domainId),
+        domainId,
+        input.metadata,
+      );
+      return Response.json({ data: domain });
+    }
     if (method === "DELETE" && domainId && !sub) {
       await deleteSenderDomain(user, await studioOf(domainId), domainId);
       return Response.json({ ok: true });
     }
-    return methodNotAllowed("GET, POST, DELETE");
+    return methodNotAllowed("GET, POST, PATCH, DELETE");
   });
 }

@@ -281,6 +281,7 @@ const senderDomain = z.object({
   records: z.array(z.looseObject({ type: text, host: text, value: text, ttl: text, status: text })),
   verificationError: maybe,
   checkedAt: text,
+  metadata: z.record(z.string(), z.unknown()),
 });
 export const senderDomainsBody = z.object({ data: z.array(senderDomain), error: maybe });
 export const senderDomainBody = z.object({ data: senderDomain });

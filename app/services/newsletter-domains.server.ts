@@ -37,6 +37,7 @@ export type SenderDomainView = {
   records: DisplayRecord[];
   verificationError: string | null;
   checkedAt: string;
+  metadata: Record<string, unknown>;
 };
 
 /** Rows older than this (and not verified) are read again from the provider on a page view. */
@@ -66,6 +67,7 @@ function toView(row: Row): SenderDomainView {
         ? null
         : (row.verificationError ?? NEWSLETTER_MESSAGES.notVerifiedYet),
     checkedAt: row.checkedAt.toISOString(),
+    metadata: row.metadata,
   };
 }
 
@@ -143,6 +145,7 @@ export async function addSenderDomain(
   studioId: string,
   /** The JSON API names the domain; the page adds the from-address's. */
   name?: string,
+  metadata: Record<string, unknown> = {},
 ): Promise<SenderDomainView> {
   const actor = await actorOn(user, studioId);
   assertCan(actor, "newsletter.edit");
@@ -186,6 +189,7 @@ export async function addSenderDomain(
         region: created.region || NEWSLETTER_DEFAULTS.region,
         status: created.status,
         records: created.records,
+        metadata,
       })
       .returning();
     await logEvent(tx, {
@@ -295,6 +299,28 @@ export async function senderDomainRecords(user: User, studioId: string, domainId
   await requireProjectAction(user, studioId, "project.view");
   const project = (await projectRowFor(user, studioId))!;
   return toView(await domainOf(project.id, domainId)).records;
+}
+
+/** Replaces what the API's caller keeps with a domain (the owner, admins, platform admins). */
+export async function updateSenderDomainMetadata(
+  user: User,
+  studioId: string,
+  domainId: string,
+  metadata: Record<string, unknown>,
+): Promise<SenderDomainView> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, "newsletter.edit");
+  const project = actor.project!;
+  await domainOf(project.id, domainId);
+  return db().transaction(async (tx) => {
+    await authorizeOn(user, project, "newsletter.edit", tx);
+    const [row] = await tx
+      .update(newsletterDomains)
+      .set({ metadata })
+      .where(eq(newsletterDomains.id, domainId))
+      .returning();
+    return toView(row);
+  });
 }
 
 /** Minutes before the job's next check of an unverified domain: 1, 2, 4, ... up to a day. */

@@ -200,6 +200,13 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
         503: errorBody,
       },
     },
+    patch: {
+      summary:
+        "Replaces the metadata kept with a sender domain (path=domains/{id}, body {metadata})",
+      query: z.object({ path: z.string() }),
+      body: z.object({ metadata: z.record(z.string(), z.unknown()) }),
+      responses: { 200: senderDomainBody, ...WRITE_ERRORS },
+    },
     delete: {
       summary: "Deletes a sender domain (path=domains/{id}) at the provider and here",
       query: z.object({ path: z.string() }),

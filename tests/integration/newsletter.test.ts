@@ -383,6 +383,11 @@ describe("/api/newsletter", () => {
       data: { host: string }[];
     };
     expect(records.data.map((r) => r.host)).toContain("_dmarc");
+    const patched = await api("PATCH", `path=domains/${data.id}`, { metadata: { label: "main" } });
+    expect(await patched.json()).toMatchObject({
+      data: { id: data.id, metadata: { label: "main" } },
+    });
+    expect((await api("PATCH", `path=domains/${data.id}`, { metadata: "x" })).status).toBe(400);
     const verified = await api("POST", `path=domains/${data.id}/verify`, {});
     expect(verified.status).toBe(200);
     expect((await api("DELETE", `path=domains/${data.id}`)).status).toBe(200);

@@ -1,0 +1,1 @@
+ALTER TABLE "newsletter_domains" ADD COLUMN "metadata" jsonb DEFAULT '{}'::jsonb NOT NULL;
