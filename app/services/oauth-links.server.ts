@@ -9,9 +9,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { oauthLinkStates, projects } from "~/db/schema";
+import type { User } from "./accounts.server";
 import { ProviderError } from "~/providers/errors";
 import { INVALID_STATE_MESSAGE } from "./oauth-texts";
 import { DomainError, InvalidError, UpstreamError } from "./errors";
+import { actorOn, assertCan, authorizeOn } from "./permissions.server";
 
 export type LinkProvider = "instagram" | "stripe";
 /** popup: the return page reports to the window that opened it; tab: it redirects back. */
@@ -62,6 +64,32 @@ export async function beginLink(
     expiresAt: new Date(Date.now() + LIFETIME_MS),
   });
   return `${input.project.studioId}.${nonce}`;
+}
+
+/**
+ * Starts a round trip for `user` on the project, if they may do `action` there (checked, and
+ * written as support access for a platform admin, in the transaction that records the state).
+ */
+export async function beginLinkFor(
+  user: User,
+  studioId: string,
+  provider: LinkProvider,
+  action: "social.link" | "payments.add",
+  session: { id: string; mode: LinkMode },
+): Promise<string> {
+  const actor = await actorOn(user, studioId);
+  assertCan(actor, action);
+  const project = actor.project!;
+  return db().transaction(async (tx) => {
+    await authorizeOn(user, project, action, tx);
+    return beginLink(tx, {
+      provider,
+      project,
+      userId: user.id,
+      sessionId: session.id,
+      mode: session.mode,
+    });
+  });
 }
 
 type Who = { provider: LinkProvider; userId: string; sessionId: string };

@@ -17,7 +17,7 @@ import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
 import { DEFAULT_STRIPE_API_VERSION, lastFour, PAYMENT_MESSAGES } from "./payment-rules";
 import type { AddPaymentAccountInput, StripeListInput } from "./payments.schema";
-import { beginLink, completeLink, type LinkMode } from "./oauth-links.server";
+import { beginLinkFor, completeLink, type LinkMode } from "./oauth-links.server";
 import { cachedProviderRead } from "./provider-cache.server";
 import {
   actorOn,
@@ -289,19 +289,7 @@ export async function startStripeConnect(
   studioId: string,
   session: { id: string; mode: LinkMode },
 ): Promise<string> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "payments.add");
-  const project = actor.project!;
-  const state = await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "payments.add", tx);
-    return beginLink(tx, {
-      provider: "stripe",
-      project,
-      userId: user.id,
-      sessionId: session.id,
-      mode: session.mode,
-    });
-  });
+  const state = await beginLinkFor(user, studioId, "stripe", "payments.add", session);
   try {
     return paymentsProvider().connectAuthorizeUrl({
       state,

@@ -17,7 +17,7 @@ import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, NotFoundError, UpstreamError } from "./errors";
-import { beginLink, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
+import { beginLinkFor, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
 import {
   actorOn,
   assertCan,
@@ -111,19 +111,7 @@ export async function startInstagramLink(
   studioId: string,
   session: { id: string; mode: LinkMode },
 ): Promise<string> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "social.link");
-  const project = actor.project!;
-  const state = await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "social.link", tx);
-    return beginLink(tx, {
-      provider: "instagram",
-      project,
-      userId: user.id,
-      sessionId: session.id,
-      mode: session.mode,
-    });
-  });
+  const state = await beginLinkFor(user, studioId, "instagram", "social.link", session);
   try {
     return socialProvider().authorizeUrl({ state, redirectUri: instagramRedirectUri() });
   } catch (error) {
