@@ -11,6 +11,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { buildIfStale } from "../build.mjs";
 import { PASSWORD, seed } from "./seed.mjs";
+import { admin as adminQuery, waitForHealth as waitFor } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const quick = process.argv.includes("--quick");
@@ -24,16 +25,8 @@ const adminUrl =
   "postgres://postgres@127.0.0.1:5432/postgres";
 const dbName = `stackshift_bench_forms_${Date.now()}`;
 const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql) => adminQuery(adminUrl, sql);
+const waitForHealth = (server) => waitFor(BASE, server);
 
 function startServer() {
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
@@ -58,19 +51,6 @@ function startServer() {
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));
   return { child, log: () => log };
-}
-
-async function waitForHealth(server) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${BASE}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`server did not start:\n${server.log()}`);
 }
 
 /** The server process's resident memory in MB (Linux /proc), or NaN elsewhere. */
