@@ -41,13 +41,25 @@ export function securityHeaders({ dev, secure, oidcIssuer, formTargets: extra = 
   });
   return (req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
-    headers(req, res, next);
+    headers(req, res, (error) => {
+      // Hosted sites on other origins load the analytics script and pixel.
+      if (CROSS_ORIGIN_RESOURCES.test(req.path)) {
+        res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
+      }
+      next(error);
+    });
   };
 }
 
+/** What other sites embed: the page-view script and the <noscript> pixel. */
+const CROSS_ORIGIN_RESOURCES = /^\/analytics(\.js|\/collect\/?)$/;
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** The public form endpoint: hosted sites post to it; the route allows their origins (CORS). */
-const PUBLIC_POSTS = /^\/forms\/[^/]+\/?$/;
+/**
+ * The public endpoints hosted sites post to (forms, page views); their routes allow only the
+ * sites' own origins (CORS).
+ */
+const PUBLIC_POSTS = /^\/(forms\/[^/]+|analytics\/collect)\/?$/;
 
 /**
  * Refuses state-changing requests (CSRF) unless they show they come from the app's own pages:

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -195,11 +196,19 @@ export const projects = pgTable(
     /** After 3 failed retries the deployment is classed 'Deployment Error' and handled manually. */
     permanentErrorAt: timestamp("permanent_error_at", { withTimezone: true }),
     lastProvisionError: text("last_provision_error"),
+    /**
+     * The public id the site's analytics script sends with each page view (never the studio id:
+     * it names the project nowhere and reveals nothing when read from a site's HTML).
+     */
+    analyticsKey: text("analytics_key")
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("projects_studio_id_key").on(t.studioId),
+    uniqueIndex("projects_analytics_key").on(t.analyticsKey),
     // Creation is idempotent per owner: the same key twice, even concurrently, yields one row.
     uniqueIndex("projects_owner_idempotency_key").on(t.ownerId, t.idempotencyKey),
     // Keyset pagination of the project list: newest first, id breaks ties.
@@ -693,4 +702,37 @@ export const emailChanges = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("email_changes_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Page views of a project's hosted site, counted per UTC day and page path: a view increments its
+ * row in place (never a row per view), so a page of the Analytics view reads at most one row per
+ * day and page. No cookies, addresses or visitor ids are kept: only these counts.
+ */
+export const analyticsPageDays = pgTable(
+  "analytics_page_days",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    /** The page's path without query or fragment (they may hold personal data). */
+    path: text("path").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.path] })],
+);
+
+/** Where page views came from, per UTC day: the referring site's host name only. */
+export const analyticsReferrerDays = pgTable(
+  "analytics_referrer_days",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    referrer: text("referrer").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.referrer] })],
 );

@@ -1,18 +1,41 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { loadProjectSection } from "~/components/project-dashboard/project-loader.server";
-import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
+import { AnalyticsSections } from "~/components/analytics/analytics-sections";
+import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { toProjectView } from "~/components/project-dashboard/project-view";
+import { parseRange } from "~/services/analytics.schema";
+import { getAnalytics } from "~/services/analytics.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Analytics | ${data.project.name} | StackShift` : "Analytics | StackShift" },
 ];
 
-/** /sites/analytics/{studioId}: owner and members only (others get 404); later issues fill it. */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return loadProjectSection(request, params.studioId);
+/**
+ * /sites/analytics/{studioId}: the hosted site's page views for a period (?days=7|30|90, or
+ * ?from=&to=; the last 30 days by default), counted without cookies or personal data.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, project } = await requireProjectMember(request, params.studioId);
+  const now = new Date();
+  const choice = parseRange(new URL(request.url).searchParams, now);
+  return {
+    project: toProjectView(project, now),
+    choice,
+    analytics: await getAnalytics(user, project.studioId, choice.range),
+  };
 }
 
-export default function ProjectSectionRoute() {
-  const { project } = useLoaderData<typeof loader>();
-  return <ProjectSectionPage section="analytics" project={project} />;
+export default function AnalyticsPage() {
+  const { project, choice, analytics } = useLoaderData<typeof loader>();
+  return (
+    <article className="space-y-8">
+      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
+      <header className="space-y-1">
+        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
+        <h1 className="text-2xl font-semibold">Analytics</h1>
+      </header>
+      <AnalyticsSections view={analytics} choice={choice} />
+    </article>
+  );
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { localSitePage } from "~/providers/hosting/index.server";
+import { localSiteAnalytics } from "~/services/analytics.server";
 import { FORM_MESSAGES, HONEYPOT_FIELD } from "~/services/forms.schema";
 import { contactFormOfSite } from "~/services/forms.server";
 import { env } from "~/utils/env.server";
@@ -28,6 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const { name, deploy } = page;
   const formId = await contactFormOfSite(params.siteId ?? "");
+  const analytics = await localSiteAnalytics(params.siteId ?? "");
   const submitted = new URL(request.url).searchParams.get("submitted") === "1";
   return html(
     200,
@@ -41,8 +43,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         <dt>Published</dt><dd><time datetime="${deploy.publishedAt}">${formatUtc(deploy.publishedAt)}</time></dd>
       </dl>
       ${formId ? contactForm(formId, params.siteId ?? "", submitted) : ""}
-    </main>`,
+    </main>
+    ${analytics ? pageViewTags(analytics.key, request) : ""}`,
   );
+}
+
+/**
+ * The site reports its views like a live site with the Analytics page's tag: the script, and
+ * without JavaScript a pixel naming this page and its referrer (known here, on the server).
+ */
+function pageViewTags(key: string, request: Request) {
+  const pixel = new URLSearchParams({
+    k: key,
+    p: new URL(request.url).pathname,
+    r: request.headers.get("referer") ?? "",
+  });
+  return `<script defer src="/analytics.js" data-site="${escapeHtml(key)}"></script>
+    <noscript><img src="/analytics/collect?${escapeHtml(pixel.toString())}" alt="" width="1" height="1" /></noscript>`;
 }
 
 /** The site's 'Contact' form, posting to the dashboard's public form endpoint. */

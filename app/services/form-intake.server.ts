@@ -6,24 +6,15 @@
  */
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { formSubmissions, forms, projects, projectSites } from "~/db/schema";
-import { env } from "~/utils/env.server";
+import { formSubmissions, forms, projects } from "~/db/schema";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { FORM_MESSAGES, HONEYPOT_FIELD } from "./forms.schema";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { consume } from "./rate-limit.server";
+import { siteOrigins } from "./site-origins.server";
 
 const MAX_FIELDS = 50;
 const MAX_VALUE = 10_000;
-
-function originOf(address: string | null | undefined): string | null {
-  if (!address) return null;
-  try {
-    return new URL(address.includes("://") ? address : `https://${address}`).origin;
-  } catch {
-    return null;
-  }
-}
 
 export type IntakeForm = {
   id: string;
@@ -47,19 +38,7 @@ export async function intakeForm(formId: string): Promise<IntakeForm> {
     .innerJoin(projects, eq(projects.id, forms.projectId))
     .where(eq(forms.id, formId));
   if (!row) throw new NotFoundError("Form not found");
-  const sites = await db()
-    .select({ url: projectSites.url, customDomain: projectSites.customDomain })
-    .from(projectSites)
-    .where(eq(projectSites.projectId, row.project.id));
-  const candidates = [
-    row.project.siteUrl,
-    row.project.siteCustomDomain,
-    row.project.publishForgeSiteUrl,
-    ...sites.flatMap((s) => [s.url, s.customDomain]),
-  ];
-  const origins = [...new Set(candidates.map(originOf).filter((o): o is string => Boolean(o)))];
-  // The local hosting provider serves every site from the dashboard itself (/local/sites/...).
-  if (env().PROVIDERS === "local") origins.push(new URL(env().APP_URL).origin);
+  const origins = await siteOrigins(row.project);
   return {
     id: row.form.id,
     name: row.form.name,
@@ -69,7 +48,7 @@ export async function intakeForm(formId: string): Promise<IntakeForm> {
     projectId: row.project.id,
     projectName: row.project.name,
     studioId: row.project.studioId,
-    origins: [...new Set(origins)],
+    origins,
   };
 }
 

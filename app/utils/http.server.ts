@@ -118,6 +118,11 @@ export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<
   }
 }
 
+/** The body as text, whatever its type (at most `maxBytes`; 413 past it). */
+export async function readBody(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readCapped(request, maxBytes));
+}
+
 /** Reads a form body (the route's forms are small), refusing oversized or unreadable ones. */
 export async function readForm(request: Request, maxBytes = 64 * 1024): Promise<FormData> {
   const bytes = await readCapped(request, maxBytes);

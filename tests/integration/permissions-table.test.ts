@@ -177,6 +177,16 @@ const SOCIAL_ACCOUNT_A = "8e2f4a6c-1b3d-4f5e-8a7c-9d0e1f2a3b4c";
 let contactFormIdA = "";
 let publishedDeployA = "";
 let contactFormIdB = "";
+let analyticsKeyA = "";
+/** Project A's public analytics key (what its site's script sends). */
+async function analyticsKeyOfA(f: Fixture) {
+  const [row] = await db()
+    .select({ key: projects.analyticsKey })
+    .from(projects)
+    .where(eq(projects.id, f.a.id));
+  analyticsKeyA = row.key;
+}
+
 /** Project A's Contact form with one submission. */
 async function contactFormA(f: Fixture) {
   contactFormIdA = await ensureDefaultForm(f.a.id);
@@ -1973,6 +1983,52 @@ const ROWS: Row[] = [
           params: { formId: contactFormIdA },
           json: { name: "Visitor", message: "Hello" },
         }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "analytics.collect.ts",
+    public: "hosted sites report page views here (only from their own origins)",
+    cases: [
+      {
+        name: "POST a page view of A's site",
+        fn: "action",
+        setup: analyticsKeyOfA,
+        request: () => ({
+          path: "/analytics/collect",
+          json: { k: analyticsKeyA, p: "/", r: "" },
+        }),
+        expect: everyone(status(204)),
+      },
+      {
+        name: "POST a page view of A's site from another site's page (403)",
+        fn: "action",
+        setup: analyticsKeyOfA,
+        request: () => ({
+          path: "/analytics/collect",
+          json: { k: analyticsKeyA, p: "/" },
+          headers: { Origin: "https://elsewhere.example" },
+        }),
+        expect: everyone(status(403)),
+      },
+      {
+        name: "GET the <noscript> pixel of A's site",
+        fn: "loader",
+        setup: analyticsKeyOfA,
+        request: () => ({ path: `/analytics/collect?k=${analyticsKeyA}&p=/` }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    file: "analytics[.]js.ts",
+    public: "the page-view script hosted sites include",
+    cases: [
+      {
+        name: "GET the script",
+        fn: "loader",
+        request: () => ({ path: "/analytics.js" }),
         expect: PUBLIC,
       },
     ],

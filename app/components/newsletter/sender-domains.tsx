@@ -1,9 +1,8 @@
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
+import { CopyButton } from "~/components/ui/copy-button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
 import type { SenderDomainView } from "~/services/newsletter-domains.server";
@@ -12,28 +11,6 @@ import { useIsPending } from "~/utils/use-is-pending";
 export const DOMAIN_ADD_INTENT = "sender-domain-add";
 export const DOMAIN_VERIFY_INTENT = "sender-domain-verify";
 export const DOMAIN_DELETE_INTENT = "sender-domain-delete";
-
-function CopyButton({ value, label }: { value: string; label: string }) {
-  const hydrated = useHydrated();
-  const [copied, setCopied] = useState(false);
-  // Without JavaScript the value is there to select; the button needs the clipboard API.
-  if (!hydrated) return null;
-  return (
-    <button
-      type="button"
-      className={buttonClass("secondary", "px-2 py-0.5 text-xs")}
-      onClick={() => {
-        void navigator.clipboard?.writeText(value).then(() => {
-          setCopied(true);
-          window.setTimeout(() => setCopied(false), 2000);
-        });
-      }}
-    >
-      {copied ? "Copied" : "Copy"}
-      <span className="sr-only"> {label}</span>
-    </button>
-  );
-}
 
 /**
  * The sender domains: the one the from-address names (with 'Add domain' until it is added), each
