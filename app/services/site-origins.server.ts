@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { projects, projectSites } from "~/db/schema";
+import { type projects, projectSites } from "~/db/schema";
 import { env } from "~/utils/env.server";
 
 type SiteAddresses = Pick<

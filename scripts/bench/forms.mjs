@@ -1,8 +1,9 @@
-// `npm run bench:forms [-- --quick]`: the public form endpoint and the CSV export on PostgreSQL.
-// Seeds a database of its own (a small account), starts the built server, then prints
-// submissions/s accepted by POST /forms/{id} (fetch-style JSON, 20 connections) and the time and
-// server memory of exporting 100,000 submissions (20,000 with --quick) as CSV. The per-address
-// form limit is off here (RATE_LIMITS=off, the documented benchmark switch): one client address
+// `npm run bench:forms [-- --quick]`: the public endpoints of hosted sites and the CSV export on
+// PostgreSQL. Seeds a database of its own (a small account), starts the built server, then prints
+// submissions/s accepted by POST /forms/{id} (fetch-style JSON, 20 connections), the time and
+// server memory of exporting 100,000 submissions (20,000 with --quick) as CSV, and page views/s
+// counted by POST /analytics/collect (checked against the day rows). The per-address limits are
+// off here (RATE_LIMITS=off, the documented benchmark switch): one client address
 // sends everything. Not part of `npm test`; it talks to 127.0.0.1 only and stops itself.
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -172,6 +173,55 @@ async function main() {
     );
     if (lines - 1 !== SUBMISSIONS)
       throw new Error(`expected ${SUBMISSIONS} rows, got ${lines - 1}`);
+
+    // 3. Page views counted per second: beacons as a site's script sends them (text/plain JSON
+    // from the site's origin), over 20 pages and two referrers; every answered view must be in
+    // the day rows, and the rows are one per page.
+    const {
+      rows: [{ analytics_key: key }],
+    } = await client.query(`select analytics_key from projects where id = $1`, [project.id]);
+    let sent = 0;
+    const views = await new Promise((resolve, reject) =>
+      autocannon(
+        {
+          url: `${BASE}/analytics/collect`,
+          method: "POST",
+          connections: 20,
+          duration: DURATION,
+          headers: { "content-type": "text/plain;charset=UTF-8", origin: BASE },
+          requests: [
+            {
+              setupRequest: (request) => {
+                sent += 1;
+                const referrer = sent % 2 ? "https://news.example.org/a" : "";
+                return {
+                  ...request,
+                  body: JSON.stringify({ k: key, p: `/page-${sent % 20}`, r: referrer }),
+                };
+              },
+            },
+          ],
+        },
+        (error, r) => (error ? reject(error) : resolve(r)),
+      ),
+    );
+    // Views still in flight when autocannon stopped may land after its count.
+    await new Promise((r) => setTimeout(r, 500));
+    const {
+      rows: [counted],
+    } = await client.query(
+      `select coalesce(sum(views), 0)::int as views, count(*)::int as rows
+       from analytics_page_days where project_id = $1`,
+      [project.id],
+    );
+    console.log(
+      `POST /analytics/collect: ${Math.round(views["2xx"] / DURATION)} page views/s counted ` +
+        `(p50 ${views.latency.p50} ms, p99 ${views.latency.p99} ms, ${views.non2xx} refused, ` +
+        `${views.errors} errors); in the day rows: ${counted.views} views in ${counted.rows} rows ` +
+        `(answered 204: ${views["2xx"]})`,
+    );
+    if (counted.views < views["2xx"])
+      throw new Error(`${views["2xx"] - counted.views} answered page views were not counted`);
   } finally {
     await client?.end();
     server.child.kill("SIGTERM");

@@ -284,7 +284,12 @@ async function main() {
 
     const routes = [
       ["/healthz", "/healthz", owner],
-      ["shell (/sites/analytics/{id})", `/sites/analytics/${data.bigProject}`, owner],
+      ["shell (/sites/user-settings)", "/sites/user-settings", owner],
+      [
+        "/sites/analytics/{id}?days=90 (500 pages a day)",
+        `/sites/analytics/${data.bigProject}?days=90`,
+        owner,
+      ],
       ["/sites", "/sites", owner],
       ["/sites/{id} (50 members)", `/sites/${data.bigProject}`, owner],
       ["GET /api/app?limit=20", "/api/app?limit=20", owner],

@@ -111,6 +111,20 @@ export async function seed(client, { projects }) {
      select id, 'netlify', site_id, site_url from projects where id = $1`,
     [big.id],
   );
+  // Page views at the cap of distinct pages and referrers on each of the last 90 days: the most
+  // rows the Analytics page of a 90-day period can read.
+  await client.query(
+    `insert into analytics_page_days (project_id, day, path, views)
+     select $1, current_date - d, '/page-' || i, 1 + (i * d) % 97
+     from generate_series(0, 89) d, generate_series(1, 500) i`,
+    [big.id],
+  );
+  await client.query(
+    `insert into analytics_referrer_days (project_id, day, referrer, views)
+     select $1, current_date - d, 'site-' || i || '.example', 1 + (i + d) % 13
+     from generate_series(0, 89) d, generate_series(1, 200) i`,
+    [big.id],
+  );
   await client.query(
     `insert into event_logs (project_id, type, content, timestamp)
      select p.id, 'members.invited', 'Event ' || i, now() - i * interval '1 second'

@@ -30,7 +30,7 @@ test("page views of the local published site appear in Analytics", async ({
     "page",
   );
   await expect(
-    page.getByRole("region", { name: "Count views on your live site" }).locator("code"),
+    page.getByRole("region", { name: "Count views on your live site" }).locator("pre code"),
   ).toContainText(
     /<script defer src="http:\/\/localhost:\d+\/analytics\.js" data-site="[0-9a-f]{32}">/,
   );

@@ -5,8 +5,8 @@ import { Bar } from "@visx/shape";
 import { format, parseISO } from "date-fns";
 import { useId } from "react";
 
-const WIDTH = 720;
-const HEIGHT = 240;
+const WIDTH = 960;
+const HEIGHT = 260;
 const MARGIN = { top: 12, right: 12, bottom: 36, left: 48 };
 
 export const dayLabel = (day: string) => format(parseISO(day), "MMM d");

@@ -4,23 +4,13 @@ import { ProjectFacts } from "./project-sections";
 import type { ProjectView } from "./project-view";
 import { StatusBadges } from "./status-badges";
 
-/** What each navigation page will hold; shown until a later release fills the page. */
-const COMING: Record<ProjectSection, string> = {
-  website: "Managing the website's pages and theme",
-  analytics: "The site's visitor analytics",
-  forms: "Form settings and submissions",
-  newsletter: "Newsletter sender settings and domains",
-  "social-media": "Linked social accounts and their feeds",
-  settings: "Project settings",
-};
-
 export function sectionLabel(section: ProjectSection) {
   return PROJECT_SECTIONS.find((s) => s.section === section)?.label ?? section;
 }
 
 /**
- * A project navigation page (/sites/{section}/{studioId}): the project navigation, what the
- * project already knows, and an honest note that the section comes in a later release.
+ * A project navigation page (/sites/{section}/{studioId}) laid out like the others: the project
+ * navigation, the page's own sections, then what the project knows.
  */
 export function ProjectSectionPage({
   section,
@@ -29,7 +19,7 @@ export function ProjectSectionPage({
 }: {
   section: ProjectSection;
   project: ProjectView;
-  /** What the page already has, above the note about the rest. */
+  /** The page's own sections. */
   children?: ReactNode;
 }) {
   const label = sectionLabel(section);
@@ -42,10 +32,6 @@ export function ProjectSectionPage({
         <StatusBadges badge={project.badge} live={project.live} upgradeTo={project.upgradeTo} />
       </header>
       {children}
-      <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700 dark:bg-slate-900 dark:text-slate-200">
-        {COMING[section]} will be here in a later release. Meanwhile, this is what the project
-        knows.
-      </p>
       <ProjectFacts project={project} />
     </article>
   );
