@@ -141,7 +141,7 @@ export default function ProjectPayments() {
         <h1 className="mt-1 text-2xl font-semibold">Stripe for {view.projectName}</h1>
         <p className="mt-1 text-slate-600 dark:text-slate-300">
           Connect your Stripe account to start accepting form payments.{" "}
-          <Link to={`/sites/${view.studioId}`} className="text-brand hover:underline">
+          <Link to={`/sites/${view.studioId}`} className="text-brand underline">
             Back to the project
           </Link>
         </p>

@@ -34,10 +34,7 @@ export default function SocialMediaPage() {
         <h1 className="text-2xl font-semibold">Social Media</h1>
         <p className="text-slate-600 dark:text-slate-300">
           The public feeds your site shows.{" "}
-          <Link
-            to={`/sites/${project.studioId}#social-accounts`}
-            className="text-brand hover:underline"
-          >
+          <Link to={`/sites/${project.studioId}#social-accounts`} className="text-brand underline">
             Manage linked accounts
           </Link>
         </p>

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { recordPageView, type PageViewReport } from "~/services/analytics.server";
-import { DomainError } from "~/services/errors";
+import { DomainError, InvalidError } from "~/services/errors";
 import { methodNotAllowed } from "~/utils/api.server";
 import { apiError, readBody } from "~/utils/http.server";
 
@@ -62,10 +62,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       fields = JSON.parse(text);
     } catch {
-      return Response.json({ error: "Request body must be valid JSON" }, { status: 400 });
+      throw new InvalidError("Request body must be valid JSON");
     }
     if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
-      return Response.json({ error: "Request body must be a JSON object" }, { status: 400 });
+      throw new InvalidError("Request body must be a JSON object");
     }
     await recordPageView(reportOf(request, context.clientIp, fields as Record<string, unknown>));
     // Counted (or a robot's, dropped): the origin was the site's own.

@@ -96,7 +96,7 @@ const STYLE = `
   .card { max-width: 36rem; margin: 2rem; padding: 2.5rem; border-radius: 1rem;
     background: #fff; box-shadow: 0 10px 30px rgb(15 23 42 / 0.08); }
   .eyebrow { margin: 0; font-size: 0.8rem; font-weight: 600; letter-spacing: 0.08em;
-    text-transform: uppercase; color: #296eff; }
+    text-transform: uppercase; color: #2563eb; }
   h1 { margin: 0.5rem 0 1rem; font-size: 2rem; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem;
     font-size: 0.9rem; color: #475569; }
@@ -106,7 +106,7 @@ const STYLE = `
   label { display: grid; gap: 0.25rem; font-size: 0.9rem; font-weight: 600; }
   input, textarea { font: inherit; padding: 0.5rem; border: 1px solid #cbd5e1; border-radius: 0.5rem; }
   button { justify-self: start; font: inherit; font-weight: 600; padding: 0.5rem 1.25rem;
-    border: 0; border-radius: 0.5rem; background: #296eff; color: #fff; cursor: pointer; }
+    border: 0; border-radius: 0.5rem; background: #2563eb; color: #fff; cursor: pointer; }
   .hp { position: absolute; left: -10000px; }
   .sent { padding: 0.75rem; border-radius: 0.5rem; background: #dcfce7; color: #166534; }`;
 

@@ -120,11 +120,12 @@ test("the picker counts its matches and reaches the 120th of 120 projects with L
   await expect(projectLink(panel, "071")).toBeVisible();
   await expect(projectLink(panel, "001")).toHaveCount(0);
 
-  // Two pages more: 70..21, then 20..1. Without JavaScript each is a page of its own.
+  // Two pages more: 70..21, then 20..1. Without JavaScript each is a page of its own. This
+  // server's queue is busy provisioning the 120 projects, so a page may take a while.
   await panel.getByRole("link", { name: "Load more" }).click();
-  await expect(projectLink(panel, "021")).toBeVisible();
+  await expect(projectLink(panel, "021")).toBeVisible({ timeout: 30_000 });
   await panel.getByRole("link", { name: "Load more" }).click();
-  await expect(projectLink(panel, "001")).toBeVisible();
+  await expect(projectLink(panel, "001")).toBeVisible({ timeout: 30_000 });
   await expect(panel.getByRole("link", { name: "Load more" })).toHaveCount(0);
   await expect(panel.getByText("120 projects", { exact: true })).toBeVisible();
   if (!jsDisabled(testInfo)) {

@@ -70,7 +70,7 @@ export function ActivityLogSection({
         <Link
           to={collapseHref ?? activityHref(location, false)}
           preventScrollReset
-          aria-controls={listId}
+          aria-controls={shown.length > 0 ? listId : undefined}
           aria-expanded
           className="inline-block text-sm font-medium text-brand underline"
           onClick={(event) => {
@@ -86,7 +86,7 @@ export function ActivityLogSection({
         <Link
           to={activityHref(location, true)}
           preventScrollReset
-          aria-controls={listId}
+          aria-controls={shown.length > 0 ? listId : undefined}
           aria-expanded={false}
           aria-disabled={loading || undefined}
           className="inline-block text-sm font-medium text-brand underline"

@@ -1,0 +1,252 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "../e2e/support/fixtures";
+import { createProject, reloadUntil, uniqueName } from "../e2e/support/lifecycle";
+
+/**
+ * axe-core on every page of the product and its dialogs, at 1280 px and 375 px, in light and
+ * dark mode: no serious or critical violation (WCAG 2.1 A and AA rules). The pages come from
+ * app/routes: a page route that is neither visited here nor listed as having no page of its own
+ * fails the test, so a new page is covered or named.
+ *
+ * `npm run a11y` (playwright.a11y.config.ts: the browser suite's servers, JavaScript on, since
+ * axe runs in the page; the server markup is the same without it). Each colour mode takes a few
+ * minutes on this machine (~70 axe runs of 2-4 s), too long for `npm test` as it stands.
+ */
+
+// The two colour modes check in parallel, one worker each. No trace: it would record axe's
+// half-megabyte script and a snapshot on every one of the ~70 runs per test.
+test.describe.configure({ mode: "parallel" });
+test.use({ trace: "off" });
+
+type Context = { studioId: string; ticketPath: string; siteUrl: string };
+type Visit = {
+  /** The route module the page comes from. */
+  route: string;
+  url: (c: Context) => string;
+  /** A dialog the address opens: it must be open when axe runs. */
+  dialog?: boolean;
+  /** Visited signed out. */
+  anonymous?: boolean;
+  /** A hosted site's page, not the dashboard's: it has no colour modes of its own. */
+  site?: boolean;
+};
+
+const VISITS: Visit[] = [
+  { route: "auth.login.tsx", url: () => "/auth/login", anonymous: true },
+  { route: "signup.tsx", url: () => "/signup", anonymous: true },
+  { route: "request-access.tsx", url: () => "/request-access", anonymous: true },
+  { route: "auth.forgot.tsx", url: () => "/auth/forgot", anonymous: true },
+  {
+    route: "auth.verify._index.tsx",
+    url: () => "/auth/verify?email=a%40example.com",
+    anonymous: true,
+  },
+  { route: "auth.verify.$token.tsx", url: () => "/auth/verify/not-a-token", anonymous: true },
+  { route: "auth.reset.$token.tsx", url: () => "/auth/reset/not-a-token", anonymous: true },
+  { route: "_app._index.tsx", url: () => "/" },
+  { route: "_app.sites._index.tsx", url: () => "/sites" },
+  { route: "_app.sites._index.tsx", url: () => "/sites?dialog=create", dialog: true },
+  { route: "_app.sites.$studioId.tsx", url: (c) => `/sites/${c.studioId}` },
+  {
+    route: "_app.sites.$studioId.tsx",
+    url: (c) => `/sites/${c.studioId}?dialog=link-social`,
+    dialog: true,
+  },
+  { route: "_app.sites.$studioId_.activity.tsx", url: (c) => `/sites/${c.studioId}/activity` },
+  { route: "_app.sites.website.$studioId.tsx", url: (c) => `/sites/website/${c.studioId}` },
+  {
+    route: "_app.sites.website.$studioId.tsx",
+    url: (c) => `/sites/website/${c.studioId}?dialog=redeploy`,
+    dialog: true,
+  },
+  { route: "_app.sites.analytics.$studioId.tsx", url: (c) => `/sites/analytics/${c.studioId}` },
+  { route: "_app.sites.forms.$studioId.tsx", url: (c) => `/sites/forms/${c.studioId}` },
+  { route: "_app.sites.newsletter.$studioId.tsx", url: (c) => `/sites/newsletter/${c.studioId}` },
+  {
+    route: "_app.sites.social-media.$studioId.tsx",
+    url: (c) => `/sites/social-media/${c.studioId}`,
+  },
+  { route: "_app.sites.settings.$studioId.tsx", url: (c) => `/sites/settings/${c.studioId}` },
+  {
+    route: "_app.sites.settings.$studioId.tsx",
+    url: (c) => `/sites/settings/${c.studioId}?dialog=delete-project`,
+    dialog: true,
+  },
+  { route: "_app.sites.domains.tsx", url: () => "/sites/domains" },
+  { route: "_app.sites.integrations._index.tsx", url: () => "/sites/integrations" },
+  {
+    route: "_app.sites.integrations.$integrationId.tsx",
+    url: () => "/sites/integrations/payments",
+  },
+  {
+    route: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    url: (c) => `/sites/integrations/payments/${c.studioId}`,
+  },
+  {
+    route: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    url: (c) => `/sites/integrations/payments/${c.studioId}?dialog=add-stripe`,
+    dialog: true,
+  },
+  { route: "_app.sites.support._index.tsx", url: () => "/sites/support" },
+  {
+    route: "_app.sites.support._index.tsx",
+    url: () => "/sites/support?dialog=new-ticket",
+    dialog: true,
+  },
+  { route: "_app.sites.support.$ticketId.tsx", url: (c) => c.ticketPath },
+  { route: "_app.sites.user-settings.tsx", url: () => "/sites/user-settings" },
+  {
+    route: "_app.sites.user-settings.tsx",
+    url: () => "/sites/user-settings?dialog=delete-account",
+    dialog: true,
+  },
+  { route: "_app.admin.tsx", url: () => "/admin" },
+  { route: "_app.dev.outbox.tsx", url: () => "/dev/outbox" },
+  { route: "local.sites.$siteId.tsx", url: (c) => c.siteUrl, site: true },
+];
+
+/** Route modules with no page of their own to check, and why. */
+const NOT_PAGES: Record<string, string> = {
+  "_app.tsx": "the layout of the signed-in pages (checked on each of them)",
+  "auth.logout.tsx": "signs out and redirects",
+  "auth.oidc.tsx": "redirects to the identity provider",
+  "auth.oidc.callback.tsx": "redirects back from the identity provider",
+  "auth.email-change.$token.tsx": "confirms a link and redirects with a toast",
+  "dashboard.tsx": "redirects to /sites",
+  "pagebuilders.tsx": "redirects to /sites",
+  "resources.theme.tsx": "sets the colour mode and redirects",
+  "studios.autologin.$studioId.tsx": "redirects into the content studio",
+  "studios.integrations.$integrationId.$studioId.($adminUserId).tsx": "redirects to a project page",
+  "_app.sites.$studioId_.deployment-error.tsx":
+    "a project page in a failure state (lifecycle tests)",
+  "_app.sites.$studioId_.failed-deployment.tsx":
+    "a project page in a failure state (lifecycle tests)",
+  "_app.sites.integrations.$integrationId_.$studioId.tsx#social": "same page as payments",
+  "forms.$formId.thanks.tsx": "the plain thank-you page of a hosted site's form",
+  "invitations.$invitationKey.tsx": "an invitation's answer page (members tests)",
+  "local.oauth.$provider.authorize.tsx": "the local provider's stand-in of a vendor's page",
+  "local.studio.$projectId.tsx": "the local content studio stand-in",
+  "oauth.$provider.callback.tsx": "the linking return page (integrations tests)",
+};
+
+const WIDTHS = [1280, 375] as const;
+const MODES = ["light", "dark"] as const;
+
+/** Page route modules: .tsx files of app/routes with a default export. */
+function pageRoutes() {
+  const dir = path.resolve("app/routes");
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".tsx") && !f.includes(".test."))
+    .filter((f) => /export default function/.test(fs.readFileSync(path.join(dir, f), "utf8")));
+}
+
+test("every page route is visited by the accessibility check or named as not a page", () => {
+  const visited = new Set(VISITS.map((v) => v.route));
+  const missing = pageRoutes().filter((f) => !visited.has(f) && !(f in NOT_PAGES));
+  expect(missing, "page routes neither checked nor listed in NOT_PAGES").toEqual([]);
+});
+
+async function prepare(
+  page: Page,
+  testInfo: TestInfo,
+  signIn: (p: Page, a: { name: string; email: string }) => Promise<void>,
+) {
+  await signIn(page, { name: "Ada Admin", email: `admin-${testInfo.project.name}@example.com` });
+  const name = uniqueName(testInfo, "A11y");
+  const studioId = await createProject(page, name);
+  await page.goto("/sites/support?dialog=new-ticket");
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Subject").fill("Contrast check");
+  await dialog.getByLabel("Description").fill("A ticket for the accessibility check.");
+  await dialog.getByRole("button", { name: "Create ticket" }).click();
+  await page.waitForURL(/\/sites\/support\/[^/?]+/);
+  const ticketPath = new URL(page.url()).pathname;
+  let siteUrl = "";
+  await reloadUntil(
+    page,
+    `/sites/website/${studioId}`,
+    async () => {
+      await expect(page.getByRole("region", { name: "Published deployment" })).toContainText(
+        "(ready",
+        { timeout: 500 },
+      );
+      siteUrl =
+        (await page
+          .getByRole("table", { name: "Where the site is served" })
+          .getByRole("link")
+          .first()
+          .getAttribute("href")) ?? "";
+    },
+    60_000,
+  );
+  return { studioId, ticketPath, siteUrl };
+}
+
+for (const mode of MODES) {
+  test(`no serious or critical axe violation on any page, ${mode} mode`, async ({
+    page,
+    signIn,
+    browser,
+    baseURL,
+  }, testInfo) => {
+    test.setTimeout(300_000);
+    const context = await prepare(page, testInfo, signIn);
+    const anonymous = await browser.newContext({ baseURL });
+    const anonymousPage = await anonymous.newPage();
+    for (const p of [page, anonymousPage]) {
+      await p.context().addCookies([
+        // The colour mode cookie as the app writes it (a base64 JSON string).
+        {
+          name: "stackshift_theme",
+          value: Buffer.from(JSON.stringify(mode)).toString("base64"),
+          url: baseURL!,
+        },
+      ]);
+    }
+    const problems: string[] = [];
+    const visited: string[] = [];
+    for (const width of WIDTHS) {
+      for (const visit of VISITS) {
+        const target = visit.anonymous ? anonymousPage : page;
+        await target.setViewportSize({ width, height: 900 });
+        const url = visit.url(context);
+        await target.goto(url);
+        if (!visit.site) {
+          await expect(target.locator("html")).toHaveClass(
+            mode === "dark" ? /dark/ : /^(?!.*dark)/,
+          );
+        }
+        const started = Date.now();
+        if (visit.dialog) {
+          await expect(
+            target.getByRole("dialog").or(target.getByRole("alertdialog")).first(),
+          ).toBeVisible();
+        }
+        const result = await new AxeBuilder({ page: target })
+          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+          .analyze();
+        visited.push(`${url} @${width} (axe ${Date.now() - started} ms)`);
+        if (process.env.A11Y_VERBOSE) console.log(visited.at(-1));
+        for (const v of result.violations) {
+          if (v.impact !== "serious" && v.impact !== "critical") continue;
+          const where = v.nodes
+            .slice(0, 3)
+            .map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n")[1]?.trim() ?? ""}`)
+            .join(" | ");
+          problems.push(`${url} @${width} ${mode}: ${v.id} (${v.nodes.length}) ${where}`);
+          if (process.env.A11Y_VERBOSE) console.log(problems.at(-1));
+        }
+      }
+    }
+    await anonymous.close();
+    await testInfo.attach("pages visited", { body: visited.join("\n"), contentType: "text/plain" });
+    console.log(
+      `axe, ${mode} mode: ${visited.length} page views checked, ${problems.length} serious or critical violations`,
+    );
+    expect(problems).toEqual([]);
+  });
+}
