@@ -199,7 +199,12 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
           personal data: only the page&apos;s path, the referring site and the day are counted.
         </p>
         <div className="flex items-start gap-2">
-          <pre className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-100 p-3 text-xs dark:bg-slate-900">
+          {/* Focusable: on narrow screens the tag scrolls sideways, and keyboards must reach it. */}
+          <pre
+            tabIndex={0}
+            aria-label="The analytics tag"
+            className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-100 p-3 text-xs dark:bg-slate-900"
+          >
             <code>{view.snippet}</code>
           </pre>
           <CopyButton value={view.snippet} label="the analytics tag" />
