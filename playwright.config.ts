@@ -94,8 +94,10 @@ export default defineConfig({
         PORT: String(E2E_PORT),
         DATA_DIR,
         AUTO_DEPLOY_AFTER_MINUTES: "15",
-        // Local deployments step queued -> building -> ready/error every second (default 3).
-        LOCAL_DEPLOY_STEP_SECONDS: "1",
+        // Local deployments step queued -> building -> ready/error every 2 seconds (default 3):
+        // quick, yet slow enough that a dashboard loaded after creation still sees the build
+        // in progress on a busy 2-core machine (at 1 s it was sometimes Ready already).
+        LOCAL_DEPLOY_STEP_SECONDS: "2",
       },
     },
     {
