@@ -26,7 +26,9 @@ test("a new project provisions and deploys, its dashboard shows the progression,
   page,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const name = uniqueName(testInfo, "Lifecycle");
+  // "slow-deploy" makes each local deployment step five times longer (10 s on this server), so
+  // the first view after creation sees the build in progress however slow the machine is.
+  const name = uniqueName(testInfo, "Lifecycle slow-deploy");
   const studioId = await createProject(page, name);
 
   await page.goto(dashboard(studioId));

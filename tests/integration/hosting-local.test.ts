@@ -1,7 +1,7 @@
 /**
  * The local hosting provider against the real database: idempotent creates and triggers,
  * deployments driven through the advance job's handler (called directly, never waiting on
- * pg-boss timers), the failure hook and rate, both pagination styles, the public site, and
+ * pg-boss timers), the failure and slow hooks and the failure rate, both pagination styles, the public site, and
  * custom domains (verified LOCAL_DOMAIN_VERIFY_SECONDS after they are set, with the
  * `unverified.` and `fail-domain.` hooks).
  */
@@ -195,6 +195,28 @@ describe("deployments progress through the advance job", () => {
     expect((await hosting.getSite(site.id)).publishedDeploy).toBeNull();
     // Nothing is scheduled after a final state.
     expect(await scheduledSteps(deploy.id)).toEqual(["enqueued", "building"]);
+  });
+
+  it('schedules each step of a "slow-deploy" site five times later than the others', async () => {
+    process.env.LOCAL_DEPLOY_STEP_SECONDS = "2";
+    resetEnv();
+    const hosting = hostingProvider("netlify");
+    const plain = await hosting.triggerDeployment((await newSite("netlify")).id, {
+      triggerKey: "p",
+    });
+    const slowSite = await newSite("netlify", "Demo slow-deploy site");
+    const slow = await hosting.triggerDeployment(slowSite.id, { triggerKey: "s" });
+    const delay = async (deployId: string) => {
+      const { rows } = await database().raw(
+        "select extract(epoch from start_after - created_on)::float as seconds from pgboss.job where name = $1 and data->>'deployId' = $2",
+        [LOCAL_ADVANCE_JOB, deployId],
+      );
+      return Math.round((rows as { seconds: number }[])[0].seconds);
+    };
+    expect(await delay(plain.id)).toBe(2);
+    expect(await delay(slow.id)).toBe(10);
+    // It still reaches ready, through the same states.
+    expect((await settle("netlify", slowSite.id, slow.id)).state).toBe("ready");
   });
 
   it("fails by LOCAL_DEPLOY_FAILURE_RATE", async () => {

@@ -8,6 +8,8 @@
  *   step every LOCAL_DEPLOY_STEP_SECONDS, to building and to ready or error.
  * - A deploy fails with probability LOCAL_DEPLOY_FAILURE_RATE, and ALWAYS when the site name
  *   contains "fail-deploy" (case-insensitive): a deterministic hook for demos and tests.
+ * - A site whose name contains "slow-deploy" moves five times slower (each step waits
+ *   5 x LOCAL_DEPLOY_STEP_SECONDS), so every state can be watched however slow the machine is.
  * - A ready deploy becomes the site's published deploy (the newest ready one wins).
  *   restoreDeployment publishes an earlier ready deploy again (a rollback); a newer deploy that
  *   becomes ready afterwards is published as usual, as on Netlify without a publishing lock.
@@ -46,6 +48,9 @@ import type {
 export const LOCAL_ADVANCE_JOB = "local-hosting.advance";
 /** Site names containing this always fail to deploy (see the module comment). */
 export const FAIL_DEPLOY_HOOK = "fail-deploy";
+/** Site names containing this deploy five times slower (see the module comment). */
+export const SLOW_DEPLOY_HOOK = "slow-deploy";
+const SLOW_DEPLOY_FACTOR = 5;
 /** A custom domain with this first label never verifies (see the module comment). */
 export const UNVERIFIED_DOMAIN_HOOK = "unverified";
 /** A custom domain with this first label is refused (see the module comment). */
@@ -96,6 +101,11 @@ function isInProgress(provider: HostingProviderName, state: string) {
 
 type Step = { deployId: string; from: string };
 
+function stepSeconds(siteName: string) {
+  const slow = siteName.toLowerCase().includes(SLOW_DEPLOY_HOOK);
+  return env().LOCAL_DEPLOY_STEP_SECONDS * (slow ? SLOW_DEPLOY_FACTOR : 1);
+}
+
 /**
  * One pg-boss job id per (deploy, from-state): scheduling the same step twice (a retried trigger,
  * a re-run advance job) inserts nothing the second time, so a state is never doubled.
@@ -105,12 +115,12 @@ function stepJobId(step: Step) {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-async function scheduleStep(step: Step) {
+async function scheduleStep(step: Step, siteName: string) {
   await queue().sendAfter(
     LOCAL_ADVANCE_JOB,
     step,
     { id: stepJobId(step), retryLimit: 5, retryDelay: 2, retryBackoff: true },
-    env().LOCAL_DEPLOY_STEP_SECONDS,
+    stepSeconds(siteName),
   );
 }
 
@@ -161,7 +171,9 @@ export async function advanceLocalDeploy(data: Record<string, unknown>) {
       .for("update");
     if (!row) return null;
     const { deploy, site } = row;
-    if (deploy.state !== from) return { provider: site.provider, state: deploy.state };
+    if (deploy.state !== from) {
+      return { provider: site.provider, state: deploy.state, siteName: site.name };
+    }
 
     const next = nextState(site.provider, from, site.name);
     if (!next) return null;
@@ -185,12 +197,12 @@ export async function advanceLocalDeploy(data: Record<string, unknown>) {
           .where(eq(localSites.id, site.id));
       }
     }
-    return { provider: site.provider, state: next.state };
+    return { provider: site.provider, state: next.state, siteName: site.name };
   });
 
   // Scheduled after commit: pg-boss uses its own connection (and PGlite has only one).
   if (outcome && isInProgress(outcome.provider, outcome.state)) {
-    await scheduleStep({ deployId, from: outcome.state });
+    await scheduleStep({ deployId, from: outcome.state }, outcome.siteName);
   }
 }
 
@@ -463,7 +475,9 @@ export function createLocalHosting(name: HostingProviderName): HostingProvider {
         .from(localDeploys)
         .where(and(eq(localDeploys.siteId, siteId), eq(localDeploys.triggerKey, triggerKey)));
       // Also on a re-run: if the first attempt died before scheduling, the chain starts now.
-      if (isInProgress(name, row.state)) await scheduleStep({ deployId: row.id, from: row.state });
+      if (isInProgress(name, row.state)) {
+        await scheduleStep({ deployId: row.id, from: row.state }, site.name);
+      }
       return toDeployment(site, row);
     },
 
