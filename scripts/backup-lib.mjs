@@ -1,0 +1,417 @@
+// Shared by scripts/backup.mjs and scripts/restore.mjs (docs/decisions/022-backups.md).
+//
+// A backup is one gzip-compressed tar file (written and read with the `tar` package):
+//   manifest.json                  what the file is: format, version, created time, database kind,
+//                                  migration level, the row count of every public table, secrets
+//   database/pglite-datadir.tar    embedded database: PGlite's dumpDataDir() of $DATA_DIR/db
+//   database/postgres.sql          PostgreSQL: pg_dump --format=plain --no-owner --no-privileges
+//   secrets.json                   the generated secrets of $DATA_DIR (when there is that file)
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import * as tar from "tar";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const FORMAT = "stackshift-backup";
+export const FORMAT_VERSION = 1;
+export const MANIFEST = "manifest.json";
+export const PGLITE_DUMP = "database/pglite-datadir.tar";
+export const POSTGRES_DUMP = "database/postgres.sql";
+/** The files app/utils/env.server.ts (localSecrets) generates in DATA_DIR. */
+export const SECRET_FILES = ["secrets.json"];
+const ENTRIES = new Set([MANIFEST, PGLITE_DUMP, POSTGRES_DUMP, ...SECRET_FILES]);
+
+/** A refusal or a failure the user can act on: printed as one line, exit status 1. */
+export class Refusal extends Error {}
+
+/** Runs a script's main function: one line on stderr and exit 1 for any error. */
+export async function run(main) {
+  try {
+    await main();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(error instanceof Refusal ? message : `Failed: ${message}`);
+    if (process.env.DEBUG && error instanceof Error) console.error(error.stack);
+    process.exitCode = 1;
+  } finally {
+    runCleanups();
+  }
+}
+
+const cleanups = [];
+/** Something to undo when the script ends, on error or Ctrl-C too (newest first). */
+export function onCleanup(fn) {
+  cleanups.push(fn);
+  return () => {
+    const i = cleanups.indexOf(fn);
+    if (i >= 0) cleanups.splice(i, 1);
+  };
+}
+function runCleanups() {
+  for (const fn of cleanups.splice(0).reverse()) {
+    try {
+      fn();
+    } catch {
+      // Best effort.
+    }
+  }
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    runCleanups();
+    console.error(`Stopped (${signal}); nothing was changed.`);
+    process.exit(130);
+  });
+}
+
+export function config(source = process.env) {
+  return {
+    dataDir: path.resolve(source.DATA_DIR || "./data"),
+    databaseUrl: source.DATABASE_URL || undefined,
+  };
+}
+
+/** A path as the user would type it (relative to the current directory when inside it). */
+export function shown(p) {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
+}
+
+export function removeTree(p) {
+  fs.rmSync(p, { recursive: true, force: true });
+}
+
+// ---- The embedded database ----------------------------------------------------------------
+
+export const pgliteDir = (dataDir) => path.join(dataDir, "db");
+
+/** True when the directory holds files (a PGlite data directory or anything else). */
+export function nonEmptyDir(dir) {
+  try {
+    return fs.readdirSync(dir).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+const lockFile = (dataDir) => path.join(dataDir, "db.lock");
+
+function readLock(dataDir) {
+  try {
+    const lock = JSON.parse(fs.readFileSync(lockFile(dataDir), "utf8"));
+    return Number.isInteger(lock?.pid) ? lock : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses when a live process has $DATA_DIR/db open. The server and `npm run rotate-key` claim
+ * $DATA_DIR/db.lock ({pid, by, since}: app/db/data-dir-lock.server.ts) while they hold it; PGlite
+ * itself writes db/postmaster.pid while open and removes it when closed cleanly. A lock left by a
+ * dead process is a crash: the database recovers from its write-ahead log when opened. An open
+ * database that no lock explains (an older server, another program) is refused too.
+ */
+export function assertNotInUse(dataDir) {
+  const openMark = path.join(pgliteDir(dataDir), "postmaster.pid");
+  const stop = "stop the server first";
+  const lock = readLock(dataDir);
+  if (lock && lock.pid !== process.pid) {
+    if (lock.host && lock.host !== os.hostname()) {
+      throw new Refusal(
+        `${shown(dataDir)}/db is held by process ${lock.pid} on host ${lock.host}: ${stop} (if none runs there, delete ${shown(lockFile(dataDir))}).`,
+      );
+    }
+    if (processAlive(lock.pid)) {
+      throw new Refusal(
+        `${shown(dataDir)}/db is in use by process ${lock.pid} (${lock.by ?? "the app"}, since ${lock.since}): ${stop}.`,
+      );
+    }
+    return { crashed: fs.existsSync(openMark) };
+  }
+  if (fs.existsSync(openMark)) {
+    throw new Refusal(
+      `${shown(dataDir)}/db is open in another process or was not closed cleanly (db/postmaster.pid, no db.lock): ${stop}; if none runs, start and stop it once.`,
+    );
+  }
+  return { crashed: false };
+}
+
+/** Claims $DATA_DIR/db.lock as the server does (exclusive create; a dead holder's lock goes). */
+export function holdDataDir(dataDir, by) {
+  const file = lockFile(dataDir);
+  const mine = JSON.stringify({ pid: process.pid, by, since: new Date().toISOString() });
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      fs.writeFileSync(file, mine, { flag: "wx" });
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST" || attempt === 2) throw error;
+    }
+    assertNotInUse(dataDir);
+    fs.rmSync(file, { force: true });
+  }
+  const release = () => {
+    try {
+      if (fs.readFileSync(file, "utf8") === mine) fs.rmSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+  const forget = onCleanup(release);
+  return () => {
+    forget();
+    release();
+  };
+}
+
+/** Opens a PGlite data directory the way the app does (with pg_trgm, migration 0005). */
+export async function openPglite(dir, options = {}) {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const client = new PGlite(dir, { extensions: { pg_trgm }, ...options });
+  await client.waitReady;
+  return client;
+}
+
+export function pgliteVersion() {
+  const file = path.join(root, "node_modules/@electric-sql/pglite/package.json");
+  return JSON.parse(fs.readFileSync(file, "utf8")).version;
+}
+
+// ---- Both databases -------------------------------------------------------------------------
+
+/** The migrations this version of the app knows (drizzle/meta/_journal.json). */
+export function appMigrations() {
+  const journal = JSON.parse(
+    fs.readFileSync(path.join(root, "drizzle/meta/_journal.json"), "utf8"),
+  );
+  return journal.entries.map((e) => ({ tag: e.tag, when: e.when }));
+}
+
+/** How far a database is migrated: `query(sql)` runs one statement and resolves to {rows}. */
+export async function migrationLevel(query) {
+  const { rows } = await query(
+    "select to_regclass('drizzle.__drizzle_migrations') is not null as present",
+  );
+  if (!rows[0].present) return { applied: 0, last: null, lastCreatedAt: null };
+  const [row] = (
+    await query(
+      "select count(*)::int as applied, max(created_at)::text as last from drizzle.__drizzle_migrations",
+    )
+  ).rows;
+  const lastCreatedAt = row.last === null ? null : Number(row.last);
+  const known = appMigrations().find((m) => m.when === lastCreatedAt);
+  return { applied: row.applied, last: known?.tag ?? null, lastCreatedAt };
+}
+
+const quoteIdent = (name) => `"${name.replaceAll('"', '""')}"`;
+
+/** The row count of every table of the public schema (partitions counted in their parent). */
+export async function tableCounts(query) {
+  const { rows } = await query(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition
+     order by c.relname`,
+  );
+  const counts = {};
+  for (const { name } of rows) {
+    const result = await query(`select count(*)::int as n from public.${quoteIdent(name)}`);
+    counts[name] = result.rows[0].n;
+  }
+  return counts;
+}
+
+export const totalRows = (tables) => Object.values(tables).reduce((a, b) => a + b, 0);
+
+// ---- PostgreSQL ---------------------------------------------------------------------------
+
+/** The absolute path of a program on PATH, or null. */
+export function onPath(program) {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, program);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return null;
+}
+
+export function requireProgram(program) {
+  const found = onPath(program);
+  if (!found) {
+    throw new Refusal(
+      `${program} is not on PATH: install the PostgreSQL client tools (Debian: apt-get install postgresql-client).`,
+    );
+  }
+  return found;
+}
+
+/** The URL without its password (for command lines) and the environment that carries it. */
+export function libpqTarget(url) {
+  const u = new URL(url);
+  const env = { ...process.env, PGCONNECT_TIMEOUT: process.env.PGCONNECT_TIMEOUT ?? "10" };
+  if (u.password) {
+    env.PGPASSWORD = decodeURIComponent(u.password);
+    u.password = "";
+  }
+  return { url: u.toString(), env, database: decodeURIComponent(u.pathname.slice(1)) };
+}
+
+/** Runs a PostgreSQL client program: resolves to its (short) output, rejects with its error line. */
+export function runProgram(program, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout = (stdout + chunk).slice(-8000);
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk).slice(-8000);
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (code === 0) return resolve(stdout);
+      const lines = stderr.trim().split("\n").filter(Boolean);
+      const why = lines.find((l) => /ERROR|FATAL|error:/.test(l)) ?? lines.at(-1);
+      reject(new Error(`${path.basename(program)} ${signal ?? `exited ${code}`}: ${why ?? ""}`));
+    });
+  });
+}
+
+export async function connectPostgres(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  return client;
+}
+
+const USER_SCHEMAS = `n.nspname not in ('pg_catalog', 'information_schema')
+  and n.nspname not like 'pg\\_toast%' and n.nspname not like 'pg\\_temp%'`;
+
+/** What a database holds besides an empty public schema: a few names, [] when empty. */
+export async function postgresContents(client) {
+  const { rows } = await client.query(
+    `(select 'schema ' || n.nspname as name from pg_namespace n
+       where ${USER_SCHEMAS} and n.nspname <> 'public' order by 1 limit 4)
+     union all
+     (select n.nspname || '.' || c.relname from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace where ${USER_SCHEMAS} order by 1 limit 4)`,
+  );
+  const names = rows.map((r) => r.name);
+  return names.length > 4 ? [...names.slice(0, 4), "..."] : names;
+}
+
+/** SQL that fails (and so rolls the restore back) unless the database is empty. */
+export const ASSERT_EMPTY_SQL = `do $restore$ begin
+  if exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+             where ${USER_SCHEMAS})
+     or exists (select 1 from pg_namespace n where ${USER_SCHEMAS} and n.nspname <> 'public')
+  then raise exception 'the target database is not empty'; end if;
+end $restore$;
+`;
+
+/** SQL that empties a database (--force): every user schema dropped, public made again. */
+export const EMPTY_DATABASE_SQL = `do $restore$ declare s text; begin
+  for s in select n.nspname from pg_namespace n where ${USER_SCHEMAS} loop
+    execute format('drop schema %I cascade', s);
+  end loop;
+end $restore$;
+create schema public;
+grant usage on schema public to public;
+`;
+
+/** SQL that fails unless the public tables and the migrations are those of the manifest. */
+export function assertManifestSql(manifest) {
+  const expected = JSON.stringify(manifest.tables).replaceAll("'", "''");
+  const applied = Number(manifest.migrations?.applied ?? 0);
+  return `do $restore$ declare
+  expected jsonb := '${expected}'::jsonb; t text; n bigint; bad text := '';
+begin
+  for t in select jsonb_object_keys(expected) loop
+    execute format('select count(*) from public.%I', t) into n;
+    if n <> (expected ->> t)::bigint then
+      bad := bad || format(' %s has %s rows, the backup %s;', t, n, expected ->> t);
+    end if;
+  end loop;
+  if ${applied} > 0 then
+    execute 'select count(*) from drizzle.__drizzle_migrations' into n;
+    if n <> ${applied} then bad := bad || format(' %s migrations, the backup ${applied};', n); end if;
+  end if;
+  if bad <> '' then raise exception 'restored rows differ from the backup:%', bad; end if;
+end $restore$;
+`;
+}
+
+// ---- The archive ----------------------------------------------------------------------------
+
+/** Writes the files of `dir` (names relative to it) as one .tar.gz, readable by its owner only. */
+export async function writeArchive(dir, names, file) {
+  const partial = `${file}.partial`;
+  const forget = onCleanup(() => fs.rmSync(partial, { force: true }));
+  await pipeline(
+    tar.create({ gzip: true, cwd: dir, portable: true }, names),
+    fs.createWriteStream(partial, { mode: 0o600 }),
+  );
+  fs.renameSync(partial, file);
+  forget();
+}
+
+const notABackup = (file, why) =>
+  new Refusal(`${shown(file)} is not a StackShift backup (${why}); nothing was changed.`);
+
+/** Unpacks a backup into `dir` and returns its manifest, or refuses a file that is not one. */
+export async function readArchive(file, dir) {
+  try {
+    await tar.extract({
+      file,
+      cwd: dir,
+      strict: true,
+      filter: (entry, stat) => ENTRIES.has(entry) && stat.type === "File",
+    });
+  } catch (error) {
+    throw notABackup(file, `not a .tar.gz archive: ${error.message}`);
+  }
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST), "utf8"));
+  } catch {
+    throw notABackup(file, `no readable ${MANIFEST}`);
+  }
+  if (manifest?.format !== FORMAT) throw notABackup(file, `${MANIFEST} is not of ${FORMAT}`);
+  if (!(manifest.version <= FORMAT_VERSION)) {
+    throw new Refusal(
+      `${shown(file)} is a backup of format version ${manifest.version}, newer than this dashboard reads (${FORMAT_VERSION}): restore it with the version that made it.`,
+    );
+  }
+  const dump = manifest.database?.kind === "postgres" ? POSTGRES_DUMP : PGLITE_DUMP;
+  if (!fs.existsSync(path.join(dir, dump))) throw notABackup(file, `${dump} is missing`);
+  for (const name of manifest.secrets ?? []) {
+    if (!fs.existsSync(path.join(dir, name))) throw notABackup(file, `${name} is missing`);
+  }
+  return manifest;
+}
+
+export function formatBytes(n) {
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
