@@ -5,8 +5,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { closeDatabase, database, migrate, queriesRun } from "~/db/client.server";
+import { claimDataDir, releaseDataDir } from "~/db/data-dir-lock.server";
 import { startJobs } from "~/jobs/index.server";
 import { stopQueue } from "~/jobs/queue.server";
+import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.server";
 import { providerReads } from "~/services/provider-cache.server";
 import { env } from "~/utils/env.server";
 import { errorLogLine } from "~/utils/request-id.server";
@@ -15,15 +17,22 @@ import { NonceProvider } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
+/** `npm run rotate-key` (scripts/rotate-key.mjs) runs from this build. */
+export { rotateKeyCommand } from "~/services/key-rotation-command.server";
+
 /**
  * Called once by the HTTP server (server/index.mjs) before it listens: checks the environment,
  * applies migrations and starts the job queue with this instance's workers.
  */
 export async function boot() {
   const config = env();
+  // The embedded database serves one process: claimed before it opens (data-dir-lock.server.ts).
+  if (!config.DATABASE_URL) claimDataDir(config.DATA_DIR, "server");
   const current = database();
   await migrate(current);
   await startJobs();
+  // Re-encrypts stored secrets under a previous key; on a local run, takes up a rotated key file.
+  await startKeyRotation();
   // `kill -USR2 <pid>` prints counters for operators and the benchmark (scripts/bench/), written
   // synchronously so they are in the log before anything else happens.
   process.on("SIGUSR2", () => {
@@ -44,8 +53,10 @@ export async function boot() {
     // Wraps each request so the loaders of one page view share their reads.
     inRequestScope,
     async shutdown() {
+      stopKeyRotation();
       await stopQueue();
       await closeDatabase();
+      if (!config.DATABASE_URL) releaseDataDir(config.DATA_DIR);
     },
   };
 }

@@ -3,6 +3,7 @@ import { accessRequestJobs } from "~/services/access-requests.server";
 import { accountJobs } from "~/services/accounts.server";
 import { addonJobs } from "~/services/addons.server";
 import { domainJobs } from "~/services/domains.server";
+import { keyRotationJobs } from "~/services/key-rotation.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";
 import { sessionJobs } from "~/services/sessions.server";
@@ -31,6 +32,7 @@ export const JOBS: JobDefinition[] = [
   ...socialJobs,
   ...newsletterJobs,
   ...projectDeletionJobs,
+  ...keyRotationJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 

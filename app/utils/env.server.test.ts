@@ -8,7 +8,7 @@ import {
   DASHBOARD_REQUIRED_SCHEMA_VERSION,
   LATEST_SCHEMA_VERSION,
 } from "~/services/project-status";
-import { parseEnv, parseTrustProxy } from "./env.server";
+import { parseEnv, parseTrustProxy, rotateLocalEncryptionKey } from "./env.server";
 
 // Secrets given, so parseEnv never writes generated ones to disk.
 const base = {
@@ -107,6 +107,63 @@ describe("secrets", () => {
       });
       expect(again.SESSION_SECRET).toBe("configured-session-secret-123");
       expect(again.ENCRYPTION_KEY).not.toBe("configured-encryption-key-123");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("ENCRYPTION_KEY_PREVIOUS", () => {
+  it("reads a comma-separated list of keys, without the current key or duplicates", () => {
+    expect(parseEnv(base).ENCRYPTION_KEY_PREVIOUS).toEqual([]);
+    const parsed = parseEnv({
+      ...base,
+      ENCRYPTION_KEY_PREVIOUS: ` ${"a".repeat(16)}, ${"b".repeat(20)},,${"a".repeat(16)},${"y".repeat(32)}`,
+    });
+    expect(parsed.ENCRYPTION_KEY_PREVIOUS).toEqual(["a".repeat(16), "b".repeat(20)]);
+    expect(parsed.encryptionKeyFrom).toBe("env");
+  });
+
+  it("refuses a key under 16 characters, naming the variable but not the value", () => {
+    expect(() =>
+      parseEnv({ ...base, ENCRYPTION_KEY_PREVIOUS: `${"a".repeat(16)},short-key` }),
+    ).toThrow(/ENCRYPTION_KEY_PREVIOUS: comma-separated keys of at least 16 characters each/);
+    expect(() => parseEnv({ ...base, ENCRYPTION_KEY_PREVIOUS: "short-key" })).not.toThrow(
+      /short-key/,
+    );
+  });
+
+  it("rotates a local key file: the new key is current, the old one previous, the session secret kept", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-env-"));
+    try {
+      const first = parseEnv({ NODE_ENV: "test", DATA_DIR: dir });
+      expect(first.encryptionKeyFrom).toBe("file");
+      expect(first.ENCRYPTION_KEY_PREVIOUS).toEqual([]);
+      rotateLocalEncryptionKey(dir);
+      const second = parseEnv({ NODE_ENV: "test", DATA_DIR: dir });
+      expect(second.ENCRYPTION_KEY).not.toBe(first.ENCRYPTION_KEY);
+      expect(second.ENCRYPTION_KEY_PREVIOUS).toEqual([first.ENCRYPTION_KEY]);
+      expect(second.SESSION_SECRET).toBe(first.SESSION_SECRET);
+      rotateLocalEncryptionKey(dir);
+      const third = parseEnv({
+        NODE_ENV: "test",
+        DATA_DIR: dir,
+        ENCRYPTION_KEY_PREVIOUS: "from-the-environment-1",
+      });
+      expect(third.ENCRYPTION_KEY_PREVIOUS).toEqual([
+        "from-the-environment-1",
+        second.ENCRYPTION_KEY,
+        first.ENCRYPTION_KEY,
+      ]);
+      expect(fs.statSync(path.join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
+      expect(fs.readdirSync(dir)).toEqual(["secrets.json"]);
+      // A configured ENCRYPTION_KEY does not take the file's previous keys.
+      const configured = parseEnv({
+        NODE_ENV: "test",
+        DATA_DIR: dir,
+        ENCRYPTION_KEY: "z".repeat(20),
+      });
+      expect(configured.ENCRYPTION_KEY_PREVIOUS).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -29,6 +29,17 @@ export function parseTrustProxy(value: string): number | string[] | null {
   return entries.every(isProxyEntry) ? entries : null;
 }
 
+const KEY_LIST_MESSAGE = "comma-separated keys of at least 16 characters each";
+
+/** A comma-separated list of keys (empty entries ignored); null when one is under 16 characters. */
+export function parseKeyList(value: string): string[] | null {
+  const keys = value
+    .split(",")
+    .map((key) => key.trim())
+    .filter(Boolean);
+  return keys.every((key) => key.length >= 16) ? keys : null;
+}
+
 /**
  * The environment (docs/configuration.md; scripts outside the repository rely on it), parsed
  * once. Everything is optional for a local run; secrets missing locally are generated once into
@@ -42,6 +53,20 @@ const schema = z.object({
   DATA_DIR: z.string().default("./data"),
   SESSION_SECRET: z.string().min(16).optional(),
   ENCRYPTION_KEY: z.string().min(16).optional(),
+  /**
+   * Earlier ENCRYPTION_KEYs, comma-separated: values stored under them stay readable (decryption
+   * only; new values are always encrypted under ENCRYPTION_KEY) until `npm run rotate-key`
+   * re-encrypts them (docs/decisions/021-key-rotation.md).
+   */
+  ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const keys = parseKeyList(value);
+      if (keys !== null) return keys;
+      ctx.addIssue({ code: "custom", message: KEY_LIST_MESSAGE });
+      return z.NEVER;
+    }),
   PLATFORM_ADMIN_EMAILS: z.string().default(""),
   SMTP_URL: z.string().startsWith("smtp").optional(),
   OIDC_ISSUER: z.url().optional(),
@@ -113,6 +138,10 @@ export type Env = z.infer<typeof schema> & {
   APP_URL: string;
   SESSION_SECRET: string;
   ENCRYPTION_KEY: string;
+  /** Keys that decrypt older values: ENCRYPTION_KEY_PREVIOUS, then the secrets file's own. */
+  ENCRYPTION_KEY_PREVIOUS: string[];
+  /** Where ENCRYPTION_KEY came from: the environment, or DATA_DIR/secrets.json (generated). */
+  encryptionKeyFrom: "env" | "file";
   adminEmails: Set<string>;
   secureCookies: boolean;
 };
@@ -121,24 +150,69 @@ function emptyToUndefined(source: NodeJS.ProcessEnv) {
   return Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
 }
 
-function localSecrets(dataDir: string): { SESSION_SECRET: string; ENCRYPTION_KEY: string } {
-  const file = path.join(dataDir, "secrets.json");
-  try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
-    const secrets = {
-      SESSION_SECRET: randomBytes(32).toString("base64url"),
-      ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
-    };
-    // wx: if two processes race, the loser re-reads the winner's file.
-    try {
-      fs.writeFileSync(file, JSON.stringify(secrets), { flag: "wx", mode: 0o600 });
-      return secrets;
-    } catch {
-      return JSON.parse(fs.readFileSync(file, "utf8"));
-    }
+type LocalSecrets = {
+  SESSION_SECRET: string;
+  ENCRYPTION_KEY: string;
+  /** Keys this file held before `npm run rotate-key` replaced them, newest first. */
+  ENCRYPTION_KEY_PREVIOUS?: string[];
+};
+
+/** DATA_DIR/secrets.json: the secrets a local run generates once (mode 0600). */
+export function localSecretsFile(dataDir: string) {
+  return path.join(dataDir, "secrets.json");
+}
+
+function readLocalSecrets(file: string): LocalSecrets {
+  const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as LocalSecrets;
+  const previous = parsed.ENCRYPTION_KEY_PREVIOUS ?? [];
+  if (
+    typeof parsed.SESSION_SECRET !== "string" ||
+    typeof parsed.ENCRYPTION_KEY !== "string" ||
+    !Array.isArray(previous) ||
+    !previous.every((key) => typeof key === "string" && key.length >= 16)
+  ) {
+    throw new Error(
+      `${file}: expected SESSION_SECRET, ENCRYPTION_KEY and ENCRYPTION_KEY_PREVIOUS (a list of keys)`,
+    );
   }
+  return { ...parsed, ENCRYPTION_KEY_PREVIOUS: previous };
+}
+
+function localSecrets(dataDir: string): LocalSecrets {
+  const file = localSecretsFile(dataDir);
+  if (fs.existsSync(file)) return readLocalSecrets(file);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secrets = {
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
+  };
+  // wx: if two processes race, the loser re-reads the winner's file.
+  try {
+    fs.writeFileSync(file, JSON.stringify(secrets), { flag: "wx", mode: 0o600 });
+    return secrets;
+  } catch {
+    return readLocalSecrets(file);
+  }
+}
+
+/**
+ * `npm run rotate-key` on a local run: a new ENCRYPTION_KEY in DATA_DIR/secrets.json, the one it
+ * replaces kept first among the previous keys (so values under it stay readable). Written to a
+ * temporary file and renamed over the old one: a reader sees the old file or the new, never half.
+ * Returns the new file's contents.
+ */
+export function rotateLocalEncryptionKey(dataDir: string): LocalSecrets {
+  const file = localSecretsFile(dataDir);
+  const old = localSecrets(dataDir);
+  const next: LocalSecrets = {
+    ...old,
+    ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY_PREVIOUS: [old.ENCRYPTION_KEY, ...(old.ENCRYPTION_KEY_PREVIOUS ?? [])],
+  };
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify(next), { flag: "w", mode: 0o600 });
+  fs.renameSync(temporary, file);
+  return next;
 }
 
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
@@ -157,9 +231,17 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   // Each secret that is configured wins on its own; only the missing ones come from DATA_DIR.
   const local = env.SESSION_SECRET && env.ENCRYPTION_KEY ? undefined : localSecrets(env.DATA_DIR);
+  const ENCRYPTION_KEY = env.ENCRYPTION_KEY ?? local!.ENCRYPTION_KEY;
+  const previous = [
+    ...env.ENCRYPTION_KEY_PREVIOUS,
+    // The file's previous keys belong to the file's key (`npm run rotate-key` on a local run).
+    ...(env.ENCRYPTION_KEY ? [] : (local!.ENCRYPTION_KEY_PREVIOUS ?? [])),
+  ];
   const secrets = {
     SESSION_SECRET: env.SESSION_SECRET ?? local!.SESSION_SECRET,
-    ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? local!.ENCRYPTION_KEY,
+    ENCRYPTION_KEY,
+    ENCRYPTION_KEY_PREVIOUS: [...new Set(previous)].filter((key) => key !== ENCRYPTION_KEY),
+    encryptionKeyFrom: env.ENCRYPTION_KEY ? ("env" as const) : ("file" as const),
   };
   const APP_URL = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {

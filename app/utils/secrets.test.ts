@@ -5,22 +5,27 @@ import {
   currentKeyId,
   decryptSecret,
   encryptSecret,
+  keyIdOf,
   lastFour,
+  previousKeyIds,
   SecretDecryptionError,
 } from "./secrets.server";
 
 const KEY_A = "unit-test-encryption-key-a-0123456789";
 const KEY_B = "unit-test-encryption-key-b-0123456789";
+const KEY_C = "unit-test-encryption-key-c-0123456789";
 
 // env() takes ENCRYPTION_KEY from the environment only together with SESSION_SECRET (otherwise it
 // generates local secrets into DATA_DIR), so both are set, and put back afterwards.
 const saved = {
   ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+  ENCRYPTION_KEY_PREVIOUS: process.env.ENCRYPTION_KEY_PREVIOUS,
   SESSION_SECRET: process.env.SESSION_SECRET,
 };
 
-function switchToKey(key: string) {
+function switchToKey(key: string, previous: string[] = []) {
   process.env.ENCRYPTION_KEY = key;
+  process.env.ENCRYPTION_KEY_PREVIOUS = previous.join(",");
   process.env.SESSION_SECRET = "unit-test-session-secret-0123456789";
   resetEnv();
 }
@@ -130,6 +135,44 @@ describe("encryptSecret / decryptSecret", () => {
       switchToKey(key);
       expect(decryptSecret(encryptSecret("secret"))).toBe("secret");
     }
+  });
+});
+
+describe("previous keys (ENCRYPTION_KEY_PREVIOUS)", () => {
+  it("decrypts with the key the value names, and encrypts under the current key only", () => {
+    const underA = encryptSecret("sk_test_underA0001");
+    const idA = currentKeyId();
+    switchToKey(KEY_B);
+    const underB = encryptSecret("sk_test_underB0001");
+    const idB = currentKeyId();
+    switchToKey(KEY_C, [KEY_B, KEY_A]);
+    const idC = currentKeyId();
+    expect(previousKeyIds()).toEqual([idB, idA]);
+    expect(decryptSecret(underA)).toBe("sk_test_underA0001");
+    expect(decryptSecret(underB)).toBe("sk_test_underB0001");
+    const fresh = encryptSecret("sk_test_fresh0001");
+    expect(keyIdOf(fresh)).toBe(idC);
+    expect(keyIdOf(underA)).toBe(idA);
+    expect(keyIdOf("plain-text")).toBeNull();
+    // A value relabelled with another known key id fails its integrity check.
+    expect(() => decryptSecret(withPart(underA, 1, () => idB))).toThrow(/integrity check/);
+  });
+
+  it("names the current and previous key ids when a value is under neither", () => {
+    const underA = encryptSecret("chpt_0123456789abcdef");
+    const idA = currentKeyId();
+    switchToKey(KEY_C, [KEY_B]);
+    expect(() => decryptSecret(underA)).toThrow(SecretDecryptionError);
+    expect(() => decryptSecret(underA)).toThrow(
+      `Stored secret was encrypted under key ${idA}, but the current ENCRYPTION_KEY is key ` +
+        `${currentKeyId()} or a previous key (${previousKeyIds()[0]})`,
+    );
+  });
+
+  it("ignores a previous key equal to the current one, and empty entries", () => {
+    switchToKey(KEY_A, [KEY_A, "", KEY_B]);
+    expect(previousKeyIds()).toHaveLength(1);
+    expect(decryptSecret(encryptSecret("x"))).toBe("x");
   });
 });
 
