@@ -171,20 +171,36 @@ export function holdDataDir(dataDir, by) {
       // Already gone.
     }
   };
-  const forget = onCleanup(release);
+  // Stopped (Ctrl-C) with the database open: the lock stays, with this dead pid it marks a crash.
+  const forget = onCleanup(() => {
+    if (openPglites === 0) release();
+  });
   return () => {
     forget();
     release();
   };
 }
 
+let openPglites = 0;
+
 /** Opens a PGlite data directory the way the app does (with pg_trgm, migration 0005). */
 export async function openPglite(dir, options = {}) {
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const client = new PGlite(dir, { extensions: { pg_trgm }, ...options });
-  await client.waitReady;
-  return client;
+  openPglites += 1;
+  try {
+    const client = new PGlite(dir, { extensions: { pg_trgm }, ...options });
+    await client.waitReady;
+    return client;
+  } catch (error) {
+    openPglites -= 1;
+    throw error;
+  }
+}
+
+export async function closePglite(client) {
+  await client.close();
+  openPglites -= 1;
 }
 
 export function pgliteVersion() {

@@ -13,6 +13,7 @@ import {
   Refusal,
   SECRET_FILES,
   assertNotInUse,
+  closePglite,
   config,
   connectPostgres,
   formatBytes,
@@ -48,7 +49,6 @@ function outputFile(arg, kind) {
   const name = `stackshift-backup-${kind}-${stamp}.tar.gz`;
   const target = path.resolve(arg ?? "backups");
   if (arg === undefined || (fs.existsSync(target) && fs.statSync(target).isDirectory())) {
-    fs.mkdirSync(target, { recursive: true });
     return path.join(target, name);
   }
   if (fs.existsSync(target)) throw new Refusal(`${shown(target)} exists: choose another name.`);
@@ -91,7 +91,7 @@ async function dumpPglite(dataDir, staging) {
       tables,
     };
   } finally {
-    await client.close();
+    await closePglite(client);
     release();
   }
 }
@@ -165,6 +165,7 @@ async function main() {
     secrets,
   };
   fs.writeFileSync(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   await writeArchive(staging, [MANIFEST, dumped.database.file, ...secrets], file);
 
   const what = kind === "pglite" ? "the embedded database (PGlite)" : "the PostgreSQL database";
@@ -176,7 +177,13 @@ async function main() {
   );
   if (secrets.length) {
     console.log("The file holds the secrets that decrypt stored credentials: keep it private.");
-  } else {
+  }
+  const configured = ["ENCRYPTION_KEY", "SESSION_SECRET"].filter((name) => process.env[name]);
+  if (configured.length) {
+    console.log(
+      `${configured.join(" and ")} ${configured.length > 1 ? "are" : "is"} set in the environment, not in the backup: keep ${configured.length > 1 ? "them" : "it"} with the backup yourself.`,
+    );
+  } else if (!secrets.length) {
     console.log(
       `No generated secrets in ${shown(dataDir)}: keep the ENCRYPTION_KEY you configured with this backup.`,
     );

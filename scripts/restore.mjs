@@ -15,6 +15,7 @@ import {
   appMigrations,
   assertManifestSql,
   assertNotInUse,
+  closePglite,
   config,
   connectPostgres,
   holdDataDir,
@@ -179,7 +180,7 @@ async function restorePglite(file, dataDir, force) {
       );
     }
   } finally {
-    await client.close();
+    await closePglite(client);
   }
 
   const stamp = stampNow();
