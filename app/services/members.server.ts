@@ -3,15 +3,15 @@
  * the members API.
  *
  * A member row goes invited -> accepted (accept) and is deleted when revoked, removed or when the
- * member leaves. Every change writes its activity-log event in the same transaction; e-mails are
- * queued in that transaction too and handed to the mail job after commit; the content studio
- * invitation that follows an acceptance is a job, enqueued after commit.
+ * member leaves. Every change writes its activity-log event in the same transaction; e-mails and
+ * their mail jobs are recorded in that transaction too, and so is the job of the content studio
+ * invitation that follows an acceptance.
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
-import { db, type Queryable } from "~/db/client.server";
+import { db, type Queryable, type Tx } from "~/db/client.server";
 import { members, projects, users } from "~/db/schema";
-import { enqueue } from "~/jobs/queue.server";
+import { RETRY, sendJob } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { StudioRole } from "~/providers/content-studio/types";
@@ -91,7 +91,9 @@ export function newInvitationKey(): string {
 const expiresIn = () => sql`now() + make_interval(days => ${INVITATION_TTL_DAYS})`;
 
 export function invitationPath(key: string) {
-  return `/invitations/${key}`;
+  // Keys are base64url, so this changes nothing for a real one; a forged key with other
+  // characters must not reach the Location header raw.
+  return `/invitations/${encodeURIComponent(key)}`;
 }
 
 const displayName = (name: string | null | undefined) => name?.trim() || "Guest";
@@ -554,7 +556,6 @@ export async function acceptInvitation(
     return row ? logAcceptance(tx, user, row) : null;
   });
   if (!accepted) throw await whyNotAcceptable(db(), user, key, projectId);
-  await inviteToStudioLater(accepted);
   return accepted;
 }
 
@@ -568,8 +569,12 @@ const acceptedColumns = (user: User) => ({
   updatedAt: new Date(),
 });
 
-/** members.invitation.accepted for the row just accepted, in the acceptance's transaction. */
-async function logAcceptance(tx: Queryable, user: User, row: MemberRow): Promise<AcceptOutcome> {
+/**
+ * members.invitation.accepted for the row just accepted, and the job that invites the member to
+ * the content studio, both in the acceptance's transaction: the job exists exactly when the
+ * acceptance commits (a crash right after the commit does not lose it).
+ */
+async function logAcceptance(tx: Tx, user: User, row: MemberRow): Promise<AcceptOutcome> {
   const [project] = await tx.select().from(projects).where(eq(projects.id, row.projectId));
   await logEvent(tx, {
     projectId: row.projectId,
@@ -579,18 +584,8 @@ async function logAcceptance(tx: Queryable, user: User, row: MemberRow): Promise
     metadata: { role: row.role, email: row.invitedEmail },
     actorId: user.id,
   });
+  await sendJob(MEMBER_STUDIO_INVITE_JOB, { memberId: row.id }, RETRY, tx);
   return { studioId: project.studioId, projectName: project.name, memberId: row.id };
-}
-
-/** After commit: the content studio invitation of the new member, as a job. */
-async function inviteToStudioLater(accepted: AcceptOutcome) {
-  try {
-    await enqueue(MEMBER_STUDIO_INVITE_JOB, { memberId: accepted.memberId });
-  } catch (error) {
-    // The membership stands; the member can still ask for the studio invitation (Resend
-    // Invitation on the dashboard).
-    console.error("[members] could not enqueue the content studio invitation", error);
-  }
 }
 
 /** members.invitation.declined for the row just deleted by its invitee. */
@@ -761,7 +756,6 @@ export async function acceptProjectInvitation(
     if (!row) throw await whyNotAnswerable(tx, memberId);
     return logAcceptance(tx, user, row);
   });
-  await inviteToStudioLater(accepted);
   return accepted;
 }
 

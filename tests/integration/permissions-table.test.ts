@@ -37,14 +37,12 @@ import {
   users,
 } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import type { User } from "~/services/accounts.server";
-import { createProject } from "~/services/projects.server";
-import { primaryProvider } from "~/services/provisioning.server";
 import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
 import { createLaunchToken } from "~/services/studio.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { asUser, makeProject, type ProjectFixture, type TestUser } from "./project-fixture";
 import { locationOf, toastOf } from "../setup/matchers";
 
 // ---------------------------------------------------------------------------------------------
@@ -91,18 +89,6 @@ const NOT_ALLOWED = everyone(status(405));
 // ---------------------------------------------------------------------------------------------
 // Fixture: two projects with real rows
 
-type TestUser = Awaited<ReturnType<typeof createUser>>;
-type ProjectFixture = {
-  id: string;
-  studioId: string;
-  name: string;
-  idempotencyKey: string;
-  siteId: string;
-  studioSanityId: string;
-  /** The site's repository (`owner/name`): its End To End Tests runs. */
-  repo: string;
-};
-
 type Fixture = {
   users: Record<SignedIn, TestUser> & { ownerB: TestUser; memberB: TestUser };
   cookies: Record<ActorName, string | undefined>;
@@ -115,59 +101,6 @@ type Fixture = {
   invitationKeyB: string;
   accessRequestId: string;
 };
-
-const asUser = (row: TestUser): User => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  isAdmin: row.email === "admin@example.com",
-});
-
-async function makeProject(owner: TestUser, name: string): Promise<ProjectFixture> {
-  const { project } = await createProject(asUser(owner), {
-    name,
-    idempotencyKey: `perm-${randomBytes(6).toString("hex")}`,
-  });
-  const studio = await contentStudioProvider().createStudio({
-    displayName: project.name,
-    idempotencyKey: project.idempotencyKey,
-  });
-  const provider = primaryProvider(project.siteType);
-  const siteId = `perm-site-${randomBytes(6).toString("hex")}`;
-  const deployId = `perm-dep-${randomBytes(6).toString("hex")}`;
-  await db()
-    .insert(localSites)
-    .values({ id: siteId, provider, name: project.name, idempotencyKey: `idem-${siteId}` });
-  await db()
-    .insert(localDeploys)
-    .values({ id: deployId, siteId, state: provider === "vercel" ? "READY" : "ready" });
-  await db()
-    .update(localSites)
-    .set({ publishedDeployId: deployId })
-    .where(eq(localSites.id, siteId));
-  await db().insert(projectSites).values({ projectId: project._id, provider, siteId });
-  await db()
-    .update(projects)
-    .set({
-      studioSanityId: studio.projectId,
-      studioUrl: studio.studioUrl,
-      siteId,
-      siteDetails: { build_settings: { repo_url: `https://github.com/perm-sites/${siteId}` } },
-      isSiteOnVercel: provider === "vercel",
-      siteCreationStatus: "success",
-      studioCreationStatus: "success",
-    })
-    .where(eq(projects.id, project._id));
-  return {
-    id: project._id,
-    studioId: project.studioId,
-    name: project.name,
-    idempotencyKey: project.idempotencyKey,
-    siteId,
-    studioSanityId: studio.projectId,
-    repo: `perm-sites/${siteId}`,
-  };
-}
 
 /** The Stripe account of project A the remove case removes (re-created before each actor). */
 const PAYMENT_ACCOUNT_A = "5b9d6c1e-2f4a-4e8b-9c3d-7a1f0e2d4b6c";
