@@ -120,10 +120,11 @@ function readLock(dataDir) {
 
 /**
  * Refuses when a live process has $DATA_DIR/db open. The server and `npm run rotate-key` claim
- * $DATA_DIR/db.lock ({pid, by, since}: app/db/data-dir-lock.server.ts) while they hold it; PGlite
- * itself writes db/postmaster.pid while open and removes it when closed cleanly. A lock left by a
- * dead process is a crash: the database recovers from its write-ahead log when opened. An open
- * database that no lock explains (an older server, another program) is refused too.
+ * $DATA_DIR/db.lock ({pid, by, since, host}: app/db/data-dir-lock.server.ts) while they hold it
+ * (another host's lock cannot be checked: it counts as held); PGlite itself writes
+ * db/postmaster.pid while open and removes it when closed cleanly. A lock left by a dead process
+ * is a crash: the database recovers from its write-ahead log when opened. An open database that
+ * no lock explains (an older server, another program) is refused too.
  */
 export function assertNotInUse(dataDir) {
   const openMark = path.join(pgliteDir(dataDir), "postmaster.pid");
@@ -153,7 +154,12 @@ export function assertNotInUse(dataDir) {
 /** Claims $DATA_DIR/db.lock as the server does (exclusive create; a dead holder's lock goes). */
 export function holdDataDir(dataDir, by) {
   const file = lockFile(dataDir);
-  const mine = JSON.stringify({ pid: process.pid, by, since: new Date().toISOString() });
+  const mine = JSON.stringify({
+    pid: process.pid,
+    by,
+    since: new Date().toISOString(),
+    host: os.hostname(),
+  });
   for (let attempt = 0; ; attempt += 1) {
     try {
       fs.writeFileSync(file, mine, { flag: "wx" });
