@@ -3,12 +3,14 @@
  * two processes writing one directory corrupt it, so the server (app/entry.server.tsx) and
  * `npm run rotate-key` each claim DATA_DIR/db.lock (the process id, who, since when) before they
  * open it and remove it when they close it. A lock left by a process that no longer runs (a
- * SIGKILL) counts as free.
+ * SIGKILL) counts as free; one written on another host (a shared volume) cannot be checked, so it
+ * counts as held.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
-export type DataDirHolder = { pid: number; by: string; since: string };
+export type DataDirHolder = { pid: number; by: string; since: string; host?: string };
 
 export class DataDirInUseError extends Error {
   constructor(
@@ -43,7 +45,9 @@ export function dataDirHolder(dataDir: string): DataDirHolder | null {
   } catch {
     return null;
   }
-  if (!Number.isInteger(holder.pid) || holder.pid === process.pid) return null;
+  if (!Number.isInteger(holder.pid)) return null;
+  if (holder.host && holder.host !== os.hostname()) return holder;
+  if (holder.pid === process.pid) return null;
   return alive(holder.pid) ? holder : null;
 }
 
@@ -51,7 +55,12 @@ export function dataDirHolder(dataDir: string): DataDirHolder | null {
 export function claimDataDir(dataDir: string, by: string) {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = lockFile(dataDir);
-  const content = JSON.stringify({ pid: process.pid, by, since: new Date().toISOString() });
+  const content = JSON.stringify({
+    pid: process.pid,
+    by,
+    since: new Date().toISOString(),
+    host: os.hostname(),
+  });
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       // wx: of two processes claiming at once, one wins.
@@ -74,7 +83,9 @@ export function releaseDataDir(dataDir: string) {
   const file = lockFile(dataDir);
   try {
     const holder = JSON.parse(fs.readFileSync(file, "utf8")) as DataDirHolder;
-    if (holder.pid === process.pid) fs.rmSync(file, { force: true });
+    if (holder.pid === process.pid && (!holder.host || holder.host === os.hostname())) {
+      fs.rmSync(file, { force: true });
+    }
   } catch {
     /* no lock, or not ours */
   }
