@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
-import { requestId, sameOrigin, securityHeaders } from "./middleware.mjs";
+import { noNulInUrl, requestId, sameOrigin, securityHeaders } from "./middleware.mjs";
 import { instrumentBuild } from "./route-errors.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -39,6 +39,7 @@ export async function startServer({ dev = false } = {}) {
       formTargets: runtime.formTargets,
     }),
   );
+  app.use(noNulInUrl());
   app.use(sameOrigin(runtime.appUrl));
   if (vite) {
     app.use(vite.middlewares);

@@ -84,6 +84,23 @@ export function sameOrigin(appUrl) {
 }
 
 /**
+ * Refuses an address carrying the NUL character (%00, in the path or the query): no page or API
+ * takes one, and PostgreSQL cannot store or compare text holding it, so it would otherwise
+ * fail a query deep inside a route (a 500). Bodies are checked where they are read
+ * (app/utils/http.server.ts).
+ * @returns {import("express").RequestHandler}
+ */
+export function noNulInUrl() {
+  return (req, res, next) => {
+    if (/%00/.test(req.originalUrl)) {
+      res.status(400).json({ error: "The address must not contain the NUL character (%00)" });
+      return;
+    }
+    next();
+  };
+}
+
+/**
  * A fresh id for every request (a UUID, never taken from the request: a client must not choose
  * what the logs say), kept in res.locals for the Remix load context and sent back as
  * X-Request-Id. Logged errors carry it and the error pages show it, so a report can be matched to

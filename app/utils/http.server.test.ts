@@ -100,6 +100,29 @@ describe("readForm", () => {
     expect(res).toEqual({ status: 400, body: { error: "Request body must be a form" } });
   });
 
+  it("refuses a field or a name holding the NUL character with 400", async () => {
+    const nul = { status: 400, body: { error: "Text must not contain the NUL character" } };
+    for (const body of ["name=a%00b", "na%00me=x"]) {
+      expect(await refusal(readForm(new Request(URL_, { method: "POST", body })))).toEqual(nul);
+    }
+    const multipart = new FormData();
+    multipart.append("name", "a\u0000b");
+    expect(await refusal(readForm(new Request(URL_, { method: "POST", body: multipart })))).toEqual(
+      nul,
+    );
+    expect(
+      await refusal(
+        readJson(
+          new Request(URL_, {
+            method: "POST",
+            body: '{"name":"a\\u0000b"}',
+            headers: { "Content-Type": "application/json" },
+          }),
+        ),
+      ),
+    ).toEqual(nul);
+  });
+
   it("accepts a body of exactly the limit", async () => {
     const body = `a=${"x".repeat(98)}`;
     const form = await readForm(new Request(URL_, { method: "POST", body }), 100);

@@ -111,32 +111,51 @@ export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<
   if (!JSON_TYPE.test(request.headers.get("content-type")?.trim() ?? "")) {
     throw badRequest("Content-Type must be application/json", 415);
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw badRequest("Request body must be valid JSON");
   }
+  if (/\\u0000/i.test(text) || text.includes("\u0000")) throw badRequest(NUL_MESSAGE);
+  return parsed;
 }
+
+/**
+ * PostgreSQL cannot store or compare text holding the NUL character (nor jsonb its \u0000
+ * escape): a body carrying one is refused where it is read, as a 400, instead of failing a query
+ * further in. No form of the product has a use for it.
+ */
+const NUL_MESSAGE = "Text must not contain the NUL character";
 
 /** The body as text, whatever its type (at most `maxBytes`; 413 past it). */
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
-  return new TextDecoder().decode(await readCapped(request, maxBytes));
+  const text = new TextDecoder().decode(await readCapped(request, maxBytes));
+  if (text.includes("\u0000")) throw badRequest(NUL_MESSAGE);
+  return text;
 }
 
 /** Reads a form body (the route's forms are small), refusing oversized or unreadable ones. */
 export async function readForm(request: Request, maxBytes = 64 * 1024): Promise<FormData> {
   const bytes = await readCapped(request, maxBytes);
   const type = request.headers.get("content-type") ?? "";
+  let form: FormData;
   if (type.toLowerCase().includes("multipart/form-data")) {
     try {
-      return await new Response(bytes, { headers: { "content-type": type } }).formData();
+      form = await new Response(bytes, { headers: { "content-type": type } }).formData();
     } catch {
       throw badRequest("Request body must be a form");
     }
+  } else {
+    form = new FormData();
+    for (const [key, value] of new URLSearchParams(new TextDecoder().decode(bytes))) {
+      form.append(key, value);
+    }
   }
-  const form = new FormData();
-  for (const [key, value] of new URLSearchParams(new TextDecoder().decode(bytes))) {
-    form.append(key, value);
+  for (const [key, value] of form) {
+    if (key.includes("\u0000") || (typeof value === "string" && value.includes("\u0000"))) {
+      throw badRequest(NUL_MESSAGE);
+    }
   }
   return form;
 }

@@ -151,7 +151,7 @@ export function arbOf(
               ? fc.uuid()
               : schema.format === "date"
                 ? fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))
-                : ((schema.pattern && patternArb(schema.pattern)) ??
+                : ((schema.pattern ? patternArb(schema.pattern) : null) ??
                   fc.string({ minLength: min, maxLength: max }));
       return fc.oneof({ weight: 3, arbitrary: fitting }, { weight: 1, arbitrary: known });
     }
@@ -386,7 +386,7 @@ export function encode(body: Body): { body?: BodyInit; contentType?: string } {
       return { body: text, contentType: body.contentType };
     }
     case "raw":
-      return { body: body.bytes, contentType: body.contentType ?? undefined };
+      return { body: new Uint8Array(body.bytes), contentType: body.contentType ?? undefined };
     case "none":
       return {};
   }

@@ -23,6 +23,7 @@ import { QUEUES } from "~/jobs/index.server";
 import { queue } from "~/jobs/queue.server";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
+import { noNulInUrl } from "../../server/middleware.mjs";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
 import {
@@ -264,12 +265,29 @@ function urlOf(file: string, params: string[]) {
   return "/" + segments.join("/");
 }
 
+/** What server/middleware.mjs's noNulInUrl answers for this address, if it stops it. */
+function httpLayerAnswer(url: string): Response | undefined {
+  let answer: Response | undefined;
+  const res = {
+    status: (code: number) => ({
+      json: (body: unknown) => {
+        answer = Response.json(body, { status: code });
+      },
+    }),
+  };
+  noNulInUrl()({ originalUrl: url } as never, res as never, () => {});
+  return answer;
+}
+
 async function send(input: Input): Promise<{ res?: Response; thrown?: unknown }> {
   const target = targets[input.target];
   const { body, contentType } = target.kind === "action" ? encode(input.body) : {};
   const headers: Record<string, string> = {};
   if (contentType) headers["Content-Type"] = contentType;
   const url = urlOf(target.file, input.params) + input.query;
+  // The server's own middleware answers before any route, as it does over HTTP.
+  const early = httpLayerAnswer(url);
+  if (early) return { res: early };
   const request = makeRequest(url, {
     method: target.kind === "action" ? input.method : "GET",
     cookie: fixture.cookies[input.actor],

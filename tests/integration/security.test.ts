@@ -16,7 +16,7 @@ import { action as logoutAction } from "~/routes/auth.logout";
 import { action as resetAction } from "~/routes/auth.reset.$token";
 import { action as signupAction } from "~/routes/signup";
 import { getOptionalUser } from "~/utils/session.server";
-import { sameOrigin, securityHeaders } from "../../server/middleware.mjs";
+import { noNulInUrl, sameOrigin, securityHeaders } from "../../server/middleware.mjs";
 import { PASSWORD_RESET_JOB } from "~/services/accounts.server";
 import { POLICIES } from "~/services/rate-limit.server";
 import { call, createUser, makeRequest, runQueuedJobs, sessionCookie } from "../helpers";
@@ -173,6 +173,7 @@ describe("server middlewares", () => {
         formTargets: ["https://*.sanity.studio"],
       }),
     );
+    a.use(noNulInUrl());
     a.use(sameOrigin(APP_URL));
     a.get("/missing", (_req, res) => {
       res.status(404).send("nope");
@@ -198,6 +199,17 @@ describe("server middlewares", () => {
 
   const post = (headers: Record<string, string>) =>
     fetch(`${base}/auth/logout`, { method: "POST", headers, body: "x=1" });
+
+  it("answers an address holding %00 (path or query) with 400, before any route", async () => {
+    for (const url of ["/sites/%00", "/sites/a%00b/activity", "/api/app?q=%00"]) {
+      const res = await fetch(`${base}${url}`);
+      expect(res.status, url).toBe(400);
+      expect(await res.json()).toEqual({
+        error: "The address must not contain the NUL character (%00)",
+      });
+    }
+    expect((await fetch(`${base}/sites/%2500`)).status).toBe(200);
+  });
 
   it("refuses a cross-origin POST with 403", async () => {
     const res = await post({ Origin: "https://evil.example" });
