@@ -24,6 +24,7 @@ const PICKER_DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${PICKER_POR
 export const ADMIN_EMAILS = [
   "admin-js@example.com",
   "admin-no-js@example.com",
+  "admin-a11y@example.com",
   "founder-js@example.com",
   "founder-no-js@example.com",
   "verify-js@example.com",
@@ -82,6 +83,8 @@ export default defineConfig({
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
+    // axe-core on every page once (the short plan; `npm run a11y` runs the full one).
+    { name: "a11y", testDir: "tests/a11y", use: { javaScriptEnabled: true } },
   ],
   // Started in order: the first builds the app, the others reuse that build.
   webServer: [

@@ -17,6 +17,7 @@ import {
   type NewsletterSettingsInput,
   type NewsletterSettingsView,
 } from "./newsletter.schema";
+import { readableBrandText } from "./newsletter-rules";
 import {
   actorOn,
   assertCan,
@@ -219,9 +220,9 @@ export function renderNewsletterFrame(settings: NewsletterSettingsView, body: st
     .join(" · ");
   const company = [s.companyName, s.companyAddress].filter(Boolean).map(escapeHtml).join("<br>");
   const html = `<!doctype html><html><body style="margin:0;font-family:sans-serif">
-<div style="border-top:6px solid ${s.brandColor};padding:16px">${logo}<h1 style="color:${s.brandColor};font-size:20px">${escapeHtml(s.fromName)}</h1></div>
+<div style="border-top:6px solid ${s.brandColor};padding:16px">${logo}<h1 style="color:${readableBrandText(s.brandColor)};font-size:20px">${escapeHtml(s.fromName)}</h1></div>
 <div style="padding:16px">${escapeHtml(body)}</div>
-<div style="padding:16px;color:#555;font-size:12px">${company}${s.companyWebsite ? `<br><a href="${escapeHtml(s.companyWebsite)}">${escapeHtml(s.companyWebsite)}</a>` : ""}${socials ? `<p>${socials}</p>` : ""}${s.footerText ? `<p>${escapeHtml(s.footerText)}</p>` : ""}${s.enableUnsubscribeLink ? `<p><a href="#">Unsubscribe</a></p>` : ""}</div>
+<div style="padding:16px;color:#555;font-size:12px">${company}${s.companyWebsite ? `<br><a href="${escapeHtml(s.companyWebsite)}">${escapeHtml(s.companyWebsite)}</a>` : ""}${socials ? `<p>${socials}</p>` : ""}${s.footerText ? `<p>${escapeHtml(s.footerText)}</p>` : ""}${s.enableUnsubscribeLink ? `<p><a href="#" style="color:${readableBrandText(s.brandColor)}">Unsubscribe</a></p>` : ""}</div>
 </body></html>`;
   const text = [
     s.fromName,

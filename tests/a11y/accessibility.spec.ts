@@ -12,8 +12,9 @@ import { createProject, reloadUntil, uniqueName } from "../e2e/support/lifecycle
  * fails the test, so a new page is covered or named.
  *
  * `npm run a11y` (playwright.a11y.config.ts: the browser suite's servers, JavaScript on, since
- * axe runs in the page; the server markup is the same without it). Each colour mode takes a few
- * minutes on this machine (~70 axe runs of 2-4 s), too long for `npm test` as it stands.
+ * axe runs in the page; the server markup is the same without it) runs every page at both widths
+ * in both modes (~70 axe runs of 2-6 s per mode). `npm test` runs the short plan as the "a11y"
+ * project of playwright.config.ts: every page once, the width and mode pairs in turn.
  */
 
 // The two colour modes check in parallel, one worker each. No trace: it would record axe's
@@ -186,8 +187,33 @@ async function prepare(
   return { studioId, ticketPath, siteUrl };
 }
 
-for (const mode of MODES) {
-  test(`no serious or critical axe violation on any page, ${mode} mode`, async ({
+type Mode = (typeof MODES)[number];
+type Step = { visit: Visit; width: number; mode: Mode };
+
+/**
+ * The full check (`npm run a11y`): every page at both widths, one test per colour mode. The short
+ * one (the "a11y" project of `npm test`): every page once, the four width and mode pairs taken in
+ * turn, so each pair is checked on a quarter of the pages and every page on one of them.
+ */
+const FULL = process.env.A11Y_FULL === "1"; // set by playwright.a11y.config.ts
+const plans: { title: string; steps: Step[] }[] = FULL
+  ? MODES.map((mode) => ({
+      title: `${mode} mode, 1280 and 375 px`,
+      steps: WIDTHS.flatMap((width) => VISITS.map((visit) => ({ visit, width, mode }))),
+    }))
+  : [
+      {
+        title: "each page once, light and dark, 1280 and 375 px in turn",
+        steps: VISITS.map((visit, i) => ({
+          visit,
+          width: WIDTHS[(i >> 1) % 2],
+          mode: MODES[i % 2],
+        })),
+      },
+    ];
+
+for (const plan of plans) {
+  test(`no serious or critical axe violation on any page: ${plan.title}`, async ({
     page,
     signIn,
     browser,
@@ -197,55 +223,49 @@ for (const mode of MODES) {
     const context = await prepare(page, testInfo, signIn);
     const anonymous = await browser.newContext({ baseURL });
     const anonymousPage = await anonymous.newPage();
-    for (const p of [page, anonymousPage]) {
-      await p.context().addCookies([
-        // The colour mode cookie as the app writes it (a base64 JSON string).
+    const problems: string[] = [];
+    const visited: string[] = [];
+    for (const { visit, width, mode } of plan.steps) {
+      const target = visit.anonymous ? anonymousPage : page;
+      // The colour mode cookie as the app writes it (a base64 JSON string).
+      await target.context().addCookies([
         {
           name: "stackshift_theme",
           value: Buffer.from(JSON.stringify(mode)).toString("base64"),
           url: baseURL!,
         },
       ]);
-    }
-    const problems: string[] = [];
-    const visited: string[] = [];
-    for (const width of WIDTHS) {
-      for (const visit of VISITS) {
-        const target = visit.anonymous ? anonymousPage : page;
-        await target.setViewportSize({ width, height: 900 });
-        const url = visit.url(context);
-        await target.goto(url);
-        if (!visit.site) {
-          await expect(target.locator("html")).toHaveClass(
-            mode === "dark" ? /dark/ : /^(?!.*dark)/,
-          );
-        }
-        const started = Date.now();
-        if (visit.dialog) {
-          await expect(
-            target.getByRole("dialog").or(target.getByRole("alertdialog")).first(),
-          ).toBeVisible();
-        }
-        const result = await new AxeBuilder({ page: target })
-          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-          .analyze();
-        visited.push(`${url} @${width} (axe ${Date.now() - started} ms)`);
-        if (process.env.A11Y_VERBOSE) console.log(visited.at(-1));
-        for (const v of result.violations) {
-          if (v.impact !== "serious" && v.impact !== "critical") continue;
-          const where = v.nodes
-            .slice(0, 3)
-            .map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n")[1]?.trim() ?? ""}`)
-            .join(" | ");
-          problems.push(`${url} @${width} ${mode}: ${v.id} (${v.nodes.length}) ${where}`);
-          if (process.env.A11Y_VERBOSE) console.log(problems.at(-1));
-        }
+      await target.setViewportSize({ width, height: 900 });
+      const url = visit.url(context);
+      await target.goto(url);
+      if (!visit.site) {
+        await expect(target.locator("html")).toHaveClass(mode === "dark" ? /dark/ : /^(?!.*dark)/);
+      }
+      const started = Date.now();
+      if (visit.dialog) {
+        await expect(
+          target.getByRole("dialog").or(target.getByRole("alertdialog")).first(),
+        ).toBeVisible();
+      }
+      const result = await new AxeBuilder({ page: target })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+        .analyze();
+      visited.push(`${url} @${width} ${mode} (axe ${Date.now() - started} ms)`);
+      if (process.env.A11Y_VERBOSE) console.log(visited.at(-1));
+      for (const v of result.violations) {
+        if (v.impact !== "serious" && v.impact !== "critical") continue;
+        const where = v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n")[1]?.trim() ?? ""}`)
+          .join(" | ");
+        problems.push(`${url} @${width} ${mode}: ${v.id} (${v.nodes.length}) ${where}`);
+        if (process.env.A11Y_VERBOSE) console.log(problems.at(-1));
       }
     }
     await anonymous.close();
     await testInfo.attach("pages visited", { body: visited.join("\n"), contentType: "text/plain" });
     console.log(
-      `axe, ${mode} mode: ${visited.length} page views checked, ${problems.length} serious or critical violations`,
+      `axe, ${plan.title}: ${visited.length} page views checked, ${problems.length} serious or critical violations`,
     );
     expect(problems).toEqual([]);
   });

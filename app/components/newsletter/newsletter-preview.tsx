@@ -1,4 +1,4 @@
-import type { NewsletterSettingsView } from "~/services/newsletter-rules";
+import { readableBrandText, type NewsletterSettingsView } from "~/services/newsletter-rules";
 
 /**
  * The header and footer every newsletter of the project gets, drawn from the settings (as they
@@ -6,6 +6,7 @@ import type { NewsletterSettingsView } from "~/services/newsletter-rules";
  */
 export function NewsletterPreview({ settings }: { settings: NewsletterSettingsView }) {
   const socials = Object.entries(settings.socialLinks).filter(([, url]) => url);
+  const brandText = readableBrandText(settings.brandColor);
   return (
     <figure
       aria-label="Newsletter preview"
@@ -15,7 +16,7 @@ export function NewsletterPreview({ settings }: { settings: NewsletterSettingsVi
         {settings.logoUrl ? (
           <img src={settings.logoUrl} alt="Logo" className="mb-2 h-12 w-auto" />
         ) : null}
-        <p className="text-lg font-semibold" style={{ color: settings.brandColor }}>
+        <p className="text-lg font-semibold" style={{ color: brandText }}>
           {settings.fromName || "Newsletter"}
         </p>
       </div>
@@ -36,7 +37,7 @@ export function NewsletterPreview({ settings }: { settings: NewsletterSettingsVi
         {settings.footerText ? <p>{settings.footerText}</p> : null}
         {settings.enableUnsubscribeLink ? (
           <p>
-            <span className="underline" style={{ color: settings.brandColor }}>
+            <span className="underline" style={{ color: brandText }}>
               Unsubscribe
             </span>
           </p>
