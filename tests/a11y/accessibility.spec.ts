@@ -219,7 +219,8 @@ for (const plan of plans) {
     browser,
     baseURL,
   }, testInfo) => {
-    test.setTimeout(300_000);
+    // axe takes 2-6 s a page on a busy 2-core machine: ~70 views for the full plan, 34 short.
+    test.setTimeout(FULL ? 900_000 : 480_000);
     const context = await prepare(page, testInfo, signIn);
     const anonymous = await browser.newContext({ baseURL });
     const anonymousPage = await anonymous.newPage();
