@@ -66,5 +66,18 @@ if (count > 1 && cluster.isPrimary) {
   process.on("SIGINT", () => stop("SIGINT"));
 } else {
   const { startServer } = await import("../server/index.mjs");
-  await startServer({ dev });
+  try {
+    await startServer({ dev });
+  } catch (error) {
+    // What an operator must act on is one line, without a stack trace: the embedded database is
+    // held by another process, or its files cannot be opened (docs/decisions/023).
+    const hint = {
+      DataDirInUseError:
+        " Stop that server first, or set DATABASE_URL to a PostgreSQL database to run several.",
+      DataDirDamagedError: "",
+    };
+    if (!Object.hasOwn(hint, error?.name ?? "")) throw error;
+    console.error(`${error.message}${hint[error.name]}`);
+    process.exit(1);
+  }
 }

@@ -26,8 +26,30 @@ export type Database = {
   db: Db;
   raw: RawSql;
   connectionString?: string;
+  /** Resolves once the database opened; DataDirDamagedError when PGlite cannot open its files. */
+  ready: Promise<void>;
   close: () => Promise<void>;
 };
+
+/**
+ * The embedded database's files cannot be opened: a damaged write-ahead log or control file, or
+ * a first start that was stopped before the database was created. The message is one line that
+ * says what to do; `npm start` prints it without a stack trace.
+ */
+export class DataDirDamagedError extends Error {
+  constructor(
+    readonly dir: string,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    super(
+      `The embedded database in ${dir} cannot be opened (${reason}): its files are damaged or ` +
+        `were never completed. Restore your latest backup into an empty DATA_DIR ` +
+        `(DATA_DIR=/new/place npm run restore -- FILE), or move ${dir} aside to start empty.`,
+    );
+    this.name = "DataDirDamagedError";
+  }
+}
 
 const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
 
@@ -53,6 +75,7 @@ function openPostgres(url: string): Database {
     db: drizzlePg(pool, { schema, logger }) as unknown as Db,
     raw: (text, values) => pool.query(text, values as unknown[]),
     connectionString: url,
+    ready: Promise.resolve(),
     close: () => pool.end(),
   };
 }
@@ -62,6 +85,13 @@ function openPglite(dataDir: string): Database {
   fs.mkdirSync(dir, { recursive: true });
   // pg_trgm backs the project name search index (migration 0005).
   const client = new PGlite(dir, { extensions: { pg_trgm } });
+  // PGlite opens asynchronously; files it cannot open (measured: a damaged WAL or pg_control, an
+  // unfinished first start) reject here, before any query. A SIGKILL does not cause that: the
+  // write-ahead log replays at the next start (docs/decisions/023-crashes-and-restarts.md).
+  const ready = client.waitReady.catch((cause: unknown) => {
+    throw new DataDirDamagedError(dir, cause);
+  });
+  ready.catch(() => undefined); // awaited by migrate(); not an unhandled rejection before that
   return {
     kind: "pglite",
     db: drizzlePglite(client, { schema, logger }) as unknown as Db,
@@ -70,12 +100,14 @@ function openPglite(dataDir: string): Database {
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
+    ready,
     close: () => client.close(),
   };
 }
 
 /** Applies pending migrations. On PostgreSQL an advisory lock keeps two instances from racing. */
 export async function migrate(database: Database) {
+  await database.ready;
   if (database.kind === "postgres") {
     await database.raw("select pg_advisory_lock(727001)");
     try {

@@ -11,7 +11,7 @@ import { socialJobs } from "~/services/social-accounts.server";
 import { newsletterJobs } from "~/services/newsletter-domains.server";
 import { projectDeletionJobs } from "~/services/project-deletion.server";
 import { lifecycleJobs } from "./lifecycle.server";
-import { queue, startQueue, work } from "./queue.server";
+import { queue, startQueue, watchOrphanedJobs, work } from "./queue.server";
 import type { JobDefinition } from "./types";
 
 const mailJobs: JobDefinition[] = [
@@ -36,9 +36,13 @@ export const JOBS: JobDefinition[] = [
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 
-/** Starts the queue, registers this instance's workers and the cron schedules. */
+/**
+ * Starts the queue, retries what a stopped process left running (orphans.server.ts), registers
+ * this instance's workers and the cron schedules.
+ */
 export async function startJobs() {
   await startQueue(QUEUES);
+  await watchOrphanedJobs();
   for (const job of JOBS) {
     await work(job.name, job.handler);
     if (job.schedule) await queue().schedule(job.name, job.schedule);

@@ -1,5 +1,6 @@
 import PgBoss from "pg-boss";
-import { database, type Tx } from "~/db/client.server";
+import { database, type Queryable } from "~/db/client.server";
+import { markRunning, recoverOrphanedJobs, startPresence, stopPresence } from "./orphans.server";
 
 /**
  * Background work runs on pg-boss in the app's own database (PGlite included), so several app
@@ -28,6 +29,8 @@ export async function startQueue(queues: string[]): Promise<PgBoss> {
   if (!holder.__stackshiftBoss) {
     const boss = createBoss();
     await boss.start();
+    // Before any job runs here: the connection that tells others this process runs jobs.
+    await startPresence();
     holder.__stackshiftBoss = boss;
   }
   const boss = holder.__stackshiftBoss;
@@ -43,8 +46,15 @@ export function queue(): PgBoss {
   return boss;
 }
 
-export async function enqueue(name: string, data: Record<string, unknown>) {
-  return queue().send(name, data, { retryLimit: 5, retryDelay: 5, retryBackoff: true });
+/** Five retries with backoff from 5 seconds: what a job gets unless it says otherwise. */
+export const RETRY = { retryLimit: 5, retryDelay: 5, retryBackoff: true } as const;
+
+export async function enqueue(
+  name: string,
+  data: Record<string, unknown>,
+  options: PgBoss.SendOptions = {},
+) {
+  return queue().send(name, data, { ...RETRY, ...options });
 }
 
 export async function work(name: string, handler: Handler) {
@@ -52,15 +62,41 @@ export async function work(name: string, handler: Handler) {
     name,
     { pollingIntervalSeconds: 0.5, batchSize: 1 },
     async (jobs) => {
-      for (const job of jobs) await handler(job.data);
+      for (const job of jobs) {
+        // Who runs it, so that another process can retry it if this one dies (orphans.server.ts).
+        await markRunning(job.name, job.id);
+        await handler(job.data);
+      }
     },
   );
 }
 
+const ORPHAN_CHECK_MS = 15_000;
+const timers = globalThis as unknown as { __stackshiftOrphanCheck?: NodeJS.Timeout };
+
+/**
+ * Retries the jobs that a stopped process left running, now and every 15 seconds (a process that
+ * dies while others keep running is noticed by them). Call before this process starts working.
+ */
+export async function watchOrphanedJobs() {
+  const fail = (name: string, ids: string[], data: object) => queue().fail(name, ids, data);
+  await recoverOrphanedJobs(fail);
+  clearInterval(timers.__stackshiftOrphanCheck);
+  timers.__stackshiftOrphanCheck = setInterval(() => {
+    if (!holder.__stackshiftBoss) return;
+    recoverOrphanedJobs(fail).catch((error) =>
+      console.error("[jobs] checking for orphaned jobs failed:", error),
+    );
+  }, ORPHAN_CHECK_MS);
+  timers.__stackshiftOrphanCheck.unref?.();
+}
+
 export async function stopQueue() {
+  clearInterval(timers.__stackshiftOrphanCheck);
   const boss = holder.__stackshiftBoss;
   holder.__stackshiftBoss = undefined;
   await boss?.stop({ graceful: true, timeout: 5000, wait: true });
+  await stopPresence();
 }
 
 /**
@@ -68,9 +104,10 @@ export async function stopQueue() {
  * asked for it commits. pg-boss's SQL reuses `$n` parameters across differently typed positions,
  * which drizzle's inline parameters cannot express, so the statement goes to the transaction's
  * own driver client (node-postgres PoolClient or PGlite Transaction; both have query(text, values)).
+ * Given the database itself rather than a transaction, it is the pool (or PGlite) it queries with.
  */
 type DriverClient = { query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }> };
-function inTransaction(tx: Tx): PgBoss.Db {
+function inTransaction(tx: Queryable): PgBoss.Db {
   const client = (tx as unknown as { session?: { client?: Partial<DriverClient> } }).session
     ?.client;
   if (typeof client?.query !== "function") {
@@ -90,7 +127,7 @@ export async function sendJob(
   name: string,
   data: Record<string, unknown>,
   options: PgBoss.SendOptions = {},
-  tx?: Tx,
+  tx?: Queryable,
 ) {
   return queue().send(name, data, { ...options, ...(tx ? { db: inTransaction(tx) } : {}) });
 }

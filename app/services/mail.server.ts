@@ -3,7 +3,7 @@ import nodemailer from "nodemailer";
 import { db, type Queryable } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { env } from "~/utils/env.server";
-import { enqueue } from "~/jobs/queue.server";
+import { enqueue, sendJob, RETRY } from "~/jobs/queue.server";
 
 export type Mail = {
   to: string;
@@ -34,20 +34,27 @@ export function linksOf(text: string): string[] {
 export const MAIL_JOB = "mail.send";
 
 /**
- * Records an e-mail in the outbox (inside the caller's transaction, so a rolled-back action sends
- * nothing) and returns its id. Call `dispatchMail` after commit to hand it to the mail job.
+ * Records an e-mail in the outbox and its mail job, inside the caller's transaction: a rolled-back
+ * action sends nothing, and a committed one cannot lose its mail to a crash right after the
+ * commit. The job's id is the outbox row's, so the row has one job however often it is handed
+ * over. Returns the row's id.
  */
 export async function queueMail(tx: Queryable, mail: Mail): Promise<string> {
   const [row] = await tx
     .insert(outbox)
     .values({ ...mail, secrets: mail.secrets ?? [] })
     .returning({ id: outbox.id });
+  await sendJob(MAIL_JOB, { id: row.id }, { ...RETRY, id: row.id }, tx);
   return row.id;
 }
 
-/** Hands committed outbox rows to the mail job (which retries on SMTP failure). */
+/**
+ * Hands outbox rows to the mail job (which retries on SMTP failure). queueMail already did, in
+ * the transaction; this changes nothing then (one job per row, by id) and stays for rows written
+ * otherwise.
+ */
 export async function dispatchMail(ids: string[]) {
-  for (const id of ids) await enqueue(MAIL_JOB, { id });
+  for (const id of ids) await enqueue(MAIL_JOB, { id }, { id });
 }
 
 let transport: nodemailer.Transporter | undefined;

@@ -21,7 +21,7 @@
  *   which points production at the deployment without a rebuild. It answers 201/202 with no
  *   body, so the deployment is read back with GET /v13/deployments/{id}.
  */
-import { Vercel } from "@vercel/sdk";
+import type { Vercel } from "@vercel/sdk";
 import { HTTPClientError } from "@vercel/sdk/models/httpclienterrors.js";
 import { ResponseValidationError } from "@vercel/sdk/models/responsevalidationerror.js";
 import { SDKValidationError } from "@vercel/sdk/models/sdkvalidationerror.js";
@@ -214,10 +214,18 @@ export function createVercelHosting(options: {
   teamId?: string;
   baseUrl?: string;
 }): HostingProvider {
-  const vercel = new Vercel({
-    bearerToken: options.token,
-    ...(options.baseUrl ? { serverURL: options.baseUrl } : {}),
-  });
+  // The SDK's entry module builds thousands of zod schemas as it loads (measured: 9 s of CPU,
+  // the most of a server start), so it loads on the first request, not when the server starts:
+  // a server restarted after a crash serves sooner, and one that never calls Vercel never pays.
+  let vercel!: Vercel;
+  let loading: Promise<void> | undefined;
+  const load = () =>
+    (loading ??= import("@vercel/sdk").then((sdk) => {
+      vercel = new sdk.Vercel({
+        bearerToken: options.token,
+        ...(options.baseUrl ? { serverURL: options.baseUrl } : {}),
+      });
+    }));
   const team = options.teamId ? { teamId: options.teamId } : {};
 
   function toError(error: unknown): ProviderError {
@@ -255,6 +263,7 @@ export function createVercelHosting(options: {
   }
 
   async function call<T>(request: () => Promise<T>): Promise<T> {
+    await load();
     try {
       return await request();
     } catch (error) {

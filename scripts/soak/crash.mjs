@@ -1,0 +1,753 @@
+// `npm run soak:crash [-- --db postgres|pglite|both] [--kills N] [--projects N] [--clients N]
+//   [--instances N] [--seed N] [--keep]`
+//
+// Crashes and restarts under load. Starts the built server (scripts/start.mjs, one process) on a
+// database of its own, has several clients create projects, invite members and accept
+// invitations through the JSON API, and SIGKILLs the server at random moments N times (default
+// 100), restarting it each time. The clients record every write that got a 2xx answer. After the
+// last restart it waits until every project is final and the job queue has settled, then reads the
+// database: every acknowledged write is there, no project has two studios, sites, first or
+// automatic deployments, every invitation mailed exactly once, no job unfinished or failed, and
+// the indexes pass amcheck. Prints the figures; exits 1 when anything is lost or duplicated.
+//
+// `--instances N` (PostgreSQL): N servers on the one database, the clients spread over them, each
+// kill takes one of them down. `--db both` (the default) runs PostgreSQL (when it answers on
+// SOAK_DATABASE_URL / TEST_DATABASE_URL / 127.0.0.1:5432), then PGlite.
+import { hash } from "@node-rs/argon2";
+import { buildIfStale } from "../build.mjs";
+import {
+  api,
+  flag,
+  freePort,
+  freshDatabase,
+  isNetworkError,
+  logIn,
+  openDirect,
+  option,
+  postgresAvailable,
+  sleep,
+  spawnServer,
+  stopServer,
+  waitForHealth,
+  wholeNumber,
+} from "./lib.mjs";
+
+const KILLS = wholeNumber("kills", 100);
+const PROJECTS = wholeNumber("projects", 60, { min: 1 });
+const CLIENTS = wholeNumber("clients", 4, { min: 1 });
+const INSTANCES = wholeNumber("instances", 1, { min: 1 });
+const INVITEES = 4;
+/** The longest a server lives between its health check and its kill. */
+const MAX_UP_MS = wholeNumber("max-uptime-ms", 3000, { min: 100 });
+const SEED = wholeNumber("seed", Math.floor(Math.random() * 1e9));
+const KEEP = flag("keep");
+/** The share of kills that come while the restarted server is still starting. */
+const BOOT_KILLS = Number(option("boot-kills", "0.2"));
+if (!(BOOT_KILLS >= 0 && BOOT_KILLS <= 1)) {
+  console.error(`--boot-kills must be a share from 0 to 1, not "${option("boot-kills")}".`);
+  process.exit(2);
+}
+// Local deployments step this often (queued, building, ready). Slower deployments make more
+// projects still deploying when their automatic deployment is due (3 s after creation).
+const DEPLOY_STEP_SECONDS = wholeNumber("deploy-step-seconds", 1);
+const VERBOSE = !flag("quiet");
+// `--pglite-from DIR`: start from a copy of a migrated DATA_DIR (the test suite's template).
+const PGLITE_FROM = option("pglite-from", undefined);
+const DB = option("db", "both");
+if (!["postgres", "pglite", "both"].includes(DB)) {
+  console.error(`--db must be postgres, pglite or both, not "${DB}".`);
+  process.exit(2);
+}
+const PASSWORD = "soak password 0123";
+
+// A seeded generator, so a run's kill moments can be asked for again (--seed).
+let seedState = SEED >>> 0;
+function random() {
+  seedState = (seedState + 0x6d2b79f5) >>> 0;
+  let t = seedState;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const between = (min, max) => min + random() * (max - min);
+
+const log = (...parts) => console.log(`[soak:crash] ${parts.join(" ")}`);
+
+// ---------------------------------------------------------------------------------------------
+// One run on one database
+
+async function runOn(kind) {
+  const started = Date.now();
+  let last = started;
+  const phase = (what) => {
+    if (!VERBOSE) return;
+    const now = Date.now();
+    log(`${kind}: ${what} in ${((now - last) / 1000).toFixed(1)} s`);
+    last = now;
+  };
+  const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  const database = await freshDatabase(kind, "crash", { pgliteFrom: PGLITE_FROM });
+  log(`${kind}: ${database.describe}, ${KILLS} kills, ${INSTANCES} instance(s), seed ${SEED}`);
+  const env = {
+    DATABASE_URL: database.url ?? "",
+    DATA_DIR: database.dataDir,
+    SESSION_SECRET: "soak-session-secret-0123456789",
+    ENCRYPTION_KEY: "soak-encryption-key-0123456789",
+    PROVIDERS: "local",
+    LOCAL_DEPLOY_FAILURE_RATE: "0",
+    // Deployments take a few seconds, and a project still deploying after 3 s is deployed
+    // automatically too: both paths run while servers die.
+    LOCAL_DEPLOY_STEP_SECONDS: String(DEPLOY_STEP_SECONDS),
+    AUTO_DEPLOY_AFTER_MINUTES: "0.05",
+    // The clients sign in and invite far more often than a person: the benchmark switch.
+    RATE_LIMITS: "off",
+    SMTP_URL: "",
+    OIDC_ISSUER: "",
+    PLATFORM_ADMIN_EMAILS: "",
+  };
+
+  // Mail deliveries the servers printed (the local outbox prints each one), by (to, subject).
+  const printed = new Map();
+  const onLine = (line) => {
+    const mail = /^\[mail\] to=(\S+) subject="(.*)"$/.exec(line.trim());
+    if (mail)
+      printed.set(`${mail[1]}\n${mail[2]}`, (printed.get(`${mail[1]}\n${mail[2]}`) ?? 0) + 1);
+  };
+  const ports = [];
+  for (let i = 0; i < INSTANCES; i += 1) ports.push(await freePort());
+  const servers = [];
+  const start = (i) => (servers[i] = spawnServer({ port: ports[i], env, onLine }));
+  const up = async (i, what) => {
+    const problem = await waitForHealth(servers[i]);
+    if (problem) throw new Fatal(`${what}: server ${i + 1} ${problem}`, servers[i].log());
+  };
+
+  const result = {
+    kind,
+    kills: 0,
+    restarts: 0,
+    instances: INSTANCES,
+    acked: { projects: 0, invitations: 0, acceptances: 0 },
+    found: 0,
+    lost: [],
+    duplicates: [],
+    problems: [],
+    serverErrors: 0,
+    seconds: 0,
+  };
+  const shared = {
+    runId,
+    servers,
+    stopLoad: false,
+    giveUp: false,
+    loadError: null,
+    projectsStarted: 0,
+    projects: [],
+    invitations: [],
+    acceptances: [],
+    acceptedUnacked: 0,
+    result,
+  };
+  let load = Promise.resolve();
+  try {
+    // The schema and the accounts the clients use, written directly; then the servers.
+    const people = await seedAccounts(database, runId);
+    phase("schema and accounts");
+    for (let i = 0; i < INSTANCES; i += 1) {
+      start(i);
+      // One at a time: the first creates the job queue's schema.
+      await up(i, "first start");
+    }
+    phase("first start");
+
+    for (const person of [...people.owners, ...people.invitees]) {
+      person.cookie = await retry(shared, 0, (base) => logIn(base, person.email, PASSWORD));
+    }
+    const clients = people.owners.map((owner, i) => new Client(i, owner, people.invitees, shared));
+    load = Promise.all(clients.map((c) => c.run())).catch((error) => {
+      shared.loadError = error;
+    });
+
+    // The kills: a random instance at a random moment, restarted at once; one time in five
+    // (--boot-kills) the next kill comes while the restarted server is still starting (opening
+    // the database, migrating, starting the queue).
+    let pendingBoot = -1;
+    for (let k = 0; k < KILLS; k += 1) {
+      if (shared.loadError) throw shared.loadError;
+      const i = Math.floor(random() * INSTANCES);
+      if (pendingBoot === i) {
+        await sleep(between(50, 1500));
+      } else {
+        if (pendingBoot >= 0) await up(pendingBoot, `restart after kill ${k}`);
+        pendingBoot = -1;
+        await sleep(between(200, MAX_UP_MS));
+      }
+      await stopServer(servers[i], "SIGKILL");
+      result.kills += 1;
+      start(i);
+      result.restarts += 1;
+      if (random() < BOOT_KILLS) pendingBoot = i;
+      else await up(i, `restart after kill ${k + 1}`);
+      if ((k + 1) % 10 === 0) log(`${kind}: ${k + 1} kills`);
+    }
+    for (let i = 0; i < INSTANCES; i += 1) await up(i, "the last restart");
+    const lastStart = Date.now();
+    phase(`${KILLS} kills`);
+
+    // Load off; then the acceptances still waiting for their studio, and every project final.
+    shared.stopLoad = true;
+    await load;
+    if (shared.loadError) throw shared.loadError;
+    const drainBy = Date.now() + 300_000;
+    await Promise.all(clients.map((c) => c.drainAccepts(drainBy)));
+    phase("load drained");
+    await waitForProjects(shared, people.owners, Date.now() + 300_000);
+    phase("projects final");
+
+    // The queue settles (mail delivered, studio invitations sent), then the database is read.
+    await settle(database, servers, start, up, Date.now() + 300_000, lastStart);
+    phase("queue settled");
+    for (const server of servers) await stopServer(server, "SIGTERM");
+    await check(database, shared, people, printed);
+    phase("checked");
+  } catch (error) {
+    shared.giveUp = true;
+    shared.stopLoad = true;
+    if (!(error instanceof Fatal)) throw error;
+    result.problems.push(error.message);
+    console.error(`[soak:crash] ${error.message}\n--- server log (tail) ---\n${error.log}`);
+  } finally {
+    shared.giveUp = true;
+    for (const server of servers) if (server) await stopServer(server, "SIGKILL");
+    await load;
+  }
+  result.seconds = Math.round((Date.now() - started) / 1000);
+  const failed = result.lost.length > 0 || result.duplicates.length > 0 || result.problems.length;
+  if (failed || KEEP) log(`${kind}: kept the database for inspection: ${database.describe}`);
+  else await database.drop();
+  return result;
+}
+
+class Fatal extends Error {
+  constructor(message, log = "") {
+    super(message);
+    this.log = log;
+  }
+}
+
+/**
+ * Runs `request(base)` against the servers until it answers, trying the next server after a
+ * network error (as a load balancer would). A 5xx answer is an outcome unknown too: retried.
+ */
+async function retry(shared, index, request, { until = () => shared.giveUp } = {}) {
+  for (let attempt = 0; ; attempt += 1) {
+    const server = shared.servers[(index + attempt) % shared.servers.length];
+    try {
+      const answer = await request(server.base);
+      if (answer?.status >= 500) {
+        shared.result.serverErrors += 1;
+        throw new TypeError(`HTTP ${answer.status}`);
+      }
+      return answer;
+    } catch (error) {
+      if (!isNetworkError(error) && !/login of .* failed: HTTP 5/.test(String(error))) throw error;
+      if (until()) throw new Fatal(`gave up on a request: ${String(error)}`);
+    }
+    await sleep(250);
+  }
+}
+
+async function seedAccounts(database, runId) {
+  const passwordHash = await hash(PASSWORD, {
+    algorithm: 2,
+    memoryCost: 19456,
+    timeCost: 2,
+    parallelism: 1,
+  });
+  const owners = Array.from({ length: CLIENTS }, (_, i) => ({
+    email: `owner${i}-${runId}@soak.example`,
+    name: `Soak owner ${i}`,
+  }));
+  const invitees = Array.from({ length: INVITEES }, (_, i) => ({
+    email: `member${i}-${runId}@soak.example`,
+    name: `Soak member ${i}`,
+  }));
+  const direct = await openDirect(database);
+  try {
+    await direct.migrate();
+    for (const person of [...owners, ...invitees]) {
+      const [row] = await direct.query(
+        `insert into users (name, email, password_hash, email_verified_at)
+         values ($1, $2, $3, now()) returning id`,
+        [person.name, person.email, passwordHash],
+      );
+      person.id = row.id;
+    }
+  } finally {
+    await direct.close();
+  }
+  return { owners, invitees };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clients
+
+class Client {
+  constructor(index, owner, invitees, shared) {
+    this.index = index;
+    this.owner = owner;
+    this.invitees = invitees;
+    this.shared = shared;
+    this.mine = [];
+    this.pending = [];
+    this.made = 0;
+  }
+
+  call(request) {
+    return retry(this.shared, this.index, request);
+  }
+
+  async run() {
+    // Until the kills are over and every project is made.
+    while (!this.shared.stopLoad || this.shared.projectsStarted < PROJECTS) {
+      if (this.shared.projectsStarted < PROJECTS) {
+        this.shared.projectsStarted += 1;
+        await this.newProject();
+      } else if (this.shared.stopLoad) {
+        break;
+      } else if (this.mine.length > 0) {
+        // Enough projects: keep writing, with invitations of addresses that have no account.
+        await this.invite(this.mine[Math.floor(random() * this.mine.length)], this.guest());
+        await sleep(50);
+      } else {
+        await sleep(200);
+      }
+      await this.acceptSome(2);
+    }
+  }
+
+  guest() {
+    this.made += 1;
+    return `guest${this.index}-${this.made}-${this.shared.runId}@soak.example`;
+  }
+
+  async newProject() {
+    this.made += 1;
+    const name = `Soak ${this.shared.runId} c${this.index} p${this.made}`;
+    // One idempotency key for every attempt: a create whose answer was lost is not made twice.
+    const idempotencyKey = `soak-${this.shared.runId}-${this.index}-${this.made}`;
+    const res = await this.call((base) =>
+      api(base, "POST", "/api/app/create", {
+        cookie: this.owner.cookie,
+        json: { name, idempotencyKey },
+      }),
+    );
+    if (res.status !== 201 && res.status !== 200) {
+      throw new Fatal(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
+    }
+    const project = { id: res.body._id, studioId: res.body.studioId, name, owner: this.owner };
+    this.shared.projects.push(project);
+    this.shared.result.acked.projects += 1;
+    this.mine.push(project);
+    // Two members with accounts (who accept once the studio is ready) and one guest.
+    for (let j = 0; j < 2; j += 1) {
+      const invitee = this.invitees[(this.made + j + this.index) % this.invitees.length];
+      await this.invite(project, invitee.email);
+      this.pending.push({ project, invitee });
+    }
+    await this.invite(project, this.guest());
+  }
+
+  async invite(project, email) {
+    // Retried after a lost answer like any client would: a second attempt that finds the first
+    // committed resends (200), which is a second invitation mail and a second activity entry.
+    const res = await this.call((base) =>
+      api(base, "POST", "/api/app/members", {
+        cookie: this.owner.cookie,
+        json: { studioId: project.studioId, email, role: "editor" },
+      }),
+    );
+    if (res.status !== 201 && res.status !== 200) {
+      throw new Fatal(`invite answered ${res.status}: ${JSON.stringify(res.body)}`);
+    }
+    this.shared.invitations.push({ project, email });
+    this.shared.result.acked.invitations += 1;
+  }
+
+  /** Accepts up to `max` waiting invitations whose project's studio is ready. */
+  async acceptSome(max) {
+    let tried = 0;
+    for (const item of [...this.pending]) {
+      if (tried >= max) return;
+      tried += 1;
+      const done = await this.accept(item);
+      if (done) this.pending.splice(this.pending.indexOf(item), 1);
+    }
+  }
+
+  async accept({ project, invitee }) {
+    const view = await this.call((base) =>
+      api(base, "GET", `/api/app/${project.studioId}`, { cookie: this.owner.cookie }),
+    );
+    if (view.status !== 200) throw new Fatal(`project answered ${view.status}`);
+    // Accepted once the content studio exists, so the member's studio invitation is expected.
+    if (view.body.studioCreationStatus !== "success") return false;
+    const member = view.body.members.find((m) => m.invitedEmail === invitee.email);
+    if (!member) throw new Fatal(`acknowledged invitation of ${invitee.email} missing`);
+    if (member.status === "accepted") {
+      // An earlier attempt committed but its answer was lost.
+      this.shared.acceptedUnacked += 1;
+      return true;
+    }
+    const res = await this.call((base) =>
+      api(base, "PATCH", "/api/app/members", {
+        cookie: invitee.cookie,
+        json: {
+          studioId: project.studioId,
+          memberInvitationKey: member.invitationKey,
+          action: "accept",
+          email: invitee.email,
+        },
+      }),
+    );
+    if (res.status !== 200) return false; // read again next time (resent or accepted meanwhile)
+    this.shared.acceptances.push({ project, email: invitee.email });
+    this.shared.result.acked.acceptances += 1;
+    return true;
+  }
+
+  async drainAccepts(deadline) {
+    while (this.pending.length > 0) {
+      if (Date.now() > deadline) {
+        throw new Fatal(`${this.pending.length} acceptances still waiting for their studio`);
+      }
+      await this.acceptSome(this.pending.length);
+      if (this.pending.length > 0) await sleep(500);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// After the last restart
+
+const FINAL = new Set(["success", "failed"]);
+
+/** Reads every owner's projects through the list API until each acknowledged one is final. */
+async function waitForProjects(shared, owners, deadline) {
+  for (;;) {
+    const status = new Map();
+    for (const owner of owners) {
+      let cursor = "";
+      do {
+        const res = await retry(shared, 0, (base) =>
+          api(base, "GET", `/api/app?limit=50${cursor ? `&cursor=${cursor}` : ""}`, {
+            cookie: owner.cookie,
+          }),
+        );
+        for (const p of res.body.data) status.set(p.id, p.siteCreationStatus);
+        cursor = res.body.nextCursor ? encodeURIComponent(res.body.nextCursor) : "";
+      } while (cursor);
+    }
+    const open = shared.projects.filter((p) => !FINAL.has(status.get(p.id)));
+    if (open.length === 0) return;
+    if (Date.now() > deadline) {
+      // Not fatal: the check below names them as not final.
+      log(`${open.length} projects not final after 5 minutes`);
+      return;
+    }
+    await sleep(1000);
+  }
+}
+
+/** Jobs not yet done: running, or due for more than 30 s and not picked up. */
+const UNFINISHED_JOBS = `
+  select name, state, count(*)::int as n from pgboss.job
+  where state = 'active'
+     or (state in ('created', 'retry') and start_after < now() - interval '30 seconds')
+  group by name, state order by name, state`;
+
+async function unsettled(direct) {
+  const [mail] = await direct.query(
+    `select count(*)::int as n from outbox where status not in ('kept', 'sent')`,
+  );
+  const jobs = await direct.query(UNFINISHED_JOBS);
+  const open = [
+    ...(mail.n ? [`${mail.n} undelivered mails`] : []),
+    ...jobs.map((j) => `${j.n} ${j.name} ${j.state}`),
+  ];
+  if (open.length && VERBOSE) log(`still open: ${open.join(", ")}`);
+  return mail.n + jobs.reduce((sum, row) => sum + row.n, 0);
+}
+
+/**
+ * Waits until no mail is undelivered and no job unfinished. PGlite cannot be read beside its
+ * server: the server stops for each look and starts again when work remains.
+ */
+async function settle(database, servers, start, up, deadline, lastStart) {
+  // What the last kill left running is retried 5 s after the restart (orphans.server.ts), and
+  // jobs are polled every half second: PGlite is read once that had time to happen.
+  if (database.kind === "pglite") await sleep(lastStart + 15_000 - Date.now());
+  for (;;) {
+    if (database.kind === "pglite") await stopServer(servers[0], "SIGTERM");
+    const direct = await openDirect(database);
+    let remaining;
+    try {
+      remaining = await unsettled(direct);
+    } finally {
+      await direct.close();
+    }
+    if (remaining === 0 || Date.now() > deadline) {
+      if (remaining > 0) log(`${remaining} mails or jobs still unfinished after 5 minutes`);
+      return;
+    }
+    if (database.kind === "pglite") {
+      start(0);
+      await up(0, "start while settling");
+      await sleep(10_000);
+    } else {
+      await sleep(2000);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The check
+
+async function check(database, shared, people, printed) {
+  const { result } = shared;
+  const direct = await openDirect(database);
+  const lost = (what) => result.lost.push(what);
+  const duplicate = (what) => result.duplicates.push(what);
+  try {
+    const projects = await direct.query(
+      `select p.id, p.name, p.owner_id, p.studio_sanity_id, p.site_creation_status as site,
+              p.studio_creation_status as studio,
+              (select count(*)::int from local_studios s where s.idempotency_key = p.id || ':studio') as studios,
+              (select count(*)::int from local_sites s where s.idempotency_key like p.id || ':%') as sites,
+              (select count(*)::int from project_sites s where s.project_id = p.id) as project_sites,
+              (select count(*)::int from local_deploys d where d.trigger_key = p.id || ':initial') as initial,
+              (select count(*)::int from local_deploys d where d.trigger_key = p.id || ':auto') as auto,
+              (select count(*)::int from event_logs e where e.project_id = p.id and e.type = 'sites.create') as created_events
+       from projects p`,
+    );
+    const byId = new Map(projects.map((p) => [p.id, p]));
+    let found = 0;
+    let final = 0;
+    let success = 0;
+    let autoDeploys = 0;
+    for (const acked of shared.projects) {
+      const p = byId.get(acked.id);
+      if (!p) {
+        lost(`project ${acked.name}`);
+        continue;
+      }
+      found += 1;
+      if (FINAL.has(p.site)) final += 1;
+      else lost(`project ${p.name} not final (site ${p.site}, studio ${p.studio})`);
+      if (p.site === "success" && p.studio === "success") success += 1;
+      else if (FINAL.has(p.site)) lost(`project ${p.name} ended ${p.site} (studio ${p.studio})`);
+    }
+    for (const p of projects) {
+      autoDeploys += p.auto;
+      if (p.studios > 1) duplicate(`${p.studios} studios for ${p.name}`);
+      if (p.sites > 1) duplicate(`${p.sites} sites for ${p.name}`);
+      if (p.project_sites > 1) duplicate(`${p.project_sites} project_sites rows for ${p.name}`);
+      if (p.initial > 1) duplicate(`${p.initial} first deployments for ${p.name}`);
+      if (p.auto > 1) duplicate(`${p.auto} automatic deployments for ${p.name}`);
+      if (p.created_events !== 1) duplicate(`${p.created_events} creation events for ${p.name}`);
+      if (p.site === "success" && p.initial + p.auto === 0) lost(`no deployment for ${p.name}`);
+      if (p.site === "success" && (p.studios !== 1 || p.sites !== 1)) {
+        lost(`${p.name} is live without its studio or site`);
+      }
+    }
+    const names = new Map();
+    for (const p of projects)
+      names.set(`${p.owner_id} ${p.name}`, (names.get(`${p.owner_id} ${p.name}`) ?? 0) + 1);
+    for (const [name, n] of names) if (n > 1) duplicate(`${n} projects named ${name}`);
+
+    // Members: acknowledged invitations and acceptances.
+    const members = await direct.query(
+      `select m.project_id, m.invited_email, m.status, count(*) over (partition by m.project_id, m.invited_email)::int as n
+       from members m`,
+    );
+    const member = new Map(members.map((m) => [`${m.project_id} ${m.invited_email}`, m]));
+    for (const m of members) if (m.n > 1) duplicate(`${m.n} member rows for ${m.invited_email}`);
+    for (const inv of shared.invitations) {
+      if (member.has(`${inv.project.id} ${inv.email}`)) found += 1;
+      else lost(`invitation of ${inv.email} to ${inv.project.name}`);
+    }
+    for (const acc of shared.acceptances) {
+      if (member.get(`${acc.project.id} ${acc.email}`)?.status === "accepted") found += 1;
+      else lost(`acceptance of ${acc.email} in ${acc.project.name}`);
+    }
+
+    // Invitation mails: one per invitation sent (the activity log's members.invitation.sent,
+    // which a resend writes too), each delivered; studio invitation mails: one per studio
+    // invitation; studio invitations: one per owner and accepted member, sent once.
+    const sent = await direct.query(
+      `select p.name, e.metadata->>'email' as email, count(*)::int as n
+       from event_logs e join projects p on p.id = e.project_id
+       where e.type = 'members.invitation.sent' group by p.name, e.metadata->>'email'`,
+    );
+    const mails = await direct.query(
+      `select "to", subject, status, count(*)::int as n from outbox group by "to", subject, status`,
+    );
+    const mailCount = new Map();
+    for (const m of mails) {
+      if (m.status !== "kept" && m.status !== "sent") {
+        lost(`${m.n} mail(s) to ${m.to} left ${m.status}: "${m.subject}"`);
+      }
+      const key = `${m.to}\n${m.subject}`;
+      mailCount.set(key, (mailCount.get(key) ?? 0) + m.n);
+    }
+    for (const s of sent) {
+      const n = mailCount.get(`${s.email}\nYou are invited to collaborate on ${s.name}`) ?? 0;
+      if (n > s.n)
+        duplicate(`${n} invitation mails for ${s.n} invitations of ${s.email} to ${s.name}`);
+      if (n < s.n) lost(`${s.n - n} invitation mail(s) to ${s.email} for ${s.name}`);
+    }
+    const invites = await direct.query(
+      `select p.name, p.owner_id, i.email, i.sent_count, u.id as user_id
+       from local_studio_invites i
+       join projects p on p.studio_sanity_id = i.studio_id
+       left join users u on u.email = i.email`,
+    );
+    const studioInvite = new Map(invites.map((i) => [`${i.name} ${i.email}`, i]));
+    let studioMails = 0;
+    for (const i of invites) {
+      if (i.sent_count > 1)
+        duplicate(`${i.sent_count} studio invitations of ${i.email} to ${i.name}`);
+      const n = mailCount.get(`${i.email}\nYou are invited to the content studio ${i.name}`) ?? 0;
+      studioMails += n;
+      if (n > i.sent_count) duplicate(`${n} studio invitation mails to ${i.email} for ${i.name}`);
+      if (n < i.sent_count) lost(`studio invitation mail to ${i.email} for ${i.name}`);
+    }
+    const ownerEmail = new Map([...people.owners].map((o) => [o.id, o.email]));
+    for (const p of projects) {
+      if (p.studio !== "success") continue;
+      const email = ownerEmail.get(p.owner_id);
+      if (email && !studioInvite.has(`${p.name} ${email}`))
+        lost(`owner's studio invitation for ${p.name}`);
+    }
+    const accepted = await direct.query(
+      `select p.name, m.invited_email from members m join projects p on p.id = m.project_id
+       where m.status = 'accepted'`,
+    );
+    for (const a of accepted) {
+      if (!studioInvite.has(`${a.name} ${a.invited_email}`)) {
+        lost(`studio invitation of accepted member ${a.invited_email} to ${a.name}`);
+      }
+    }
+
+    // Mail jobs: one per outbox row. Printed deliveries beyond the rows: a server killed between
+    // printing a mail and recording it delivered prints it again (at-least-once delivery).
+    const mailJobs = await direct.query(
+      `select data->>'id' as id, count(*)::int as n from pgboss.job where name = 'mail.send'
+       group by data->>'id' having count(*) > 1`,
+    );
+    for (const j of mailJobs) duplicate(`${j.n} mail jobs for outbox row ${j.id}`);
+    let redelivered = 0;
+    for (const [key, n] of printed) redelivered += Math.max(0, n - (mailCount.get(key) ?? 0));
+
+    // The queue: nothing unfinished; nothing failed for good (the sweep does not retry: the
+    // next one runs anyway).
+    for (const j of await direct.query(UNFINISHED_JOBS)) {
+      lost(`${j.n} ${j.name} job(s) still ${j.state}`);
+    }
+    const failed = await direct.query(
+      `select name, count(*)::int as n from pgboss.job where state = 'failed' and name <> 'project.sweep'
+       group by name`,
+    );
+    for (const j of failed) lost(`${j.n} ${j.name} job(s) failed`);
+
+    // The data directory (or database) itself: every index agrees with its table.
+    const corrupt = await amcheck(direct);
+    for (const problem of corrupt) result.problems.push(problem);
+
+    result.found = found;
+    result.final = final;
+    result.success = success;
+    result.autoDeploys = autoDeploys;
+    result.mails = [...mailCount.values()].reduce((a, b) => a + b, 0);
+    result.studioMails = studioMails;
+    result.redelivered = redelivered;
+    result.acceptedUnacked = shared.acceptedUnacked;
+  } finally {
+    await direct.close();
+  }
+}
+
+/** bt_index_check on every index of the app's tables; the problems it finds. */
+async function amcheck(direct) {
+  try {
+    await direct.exec("create extension if not exists amcheck");
+  } catch (error) {
+    return [`amcheck unavailable: ${error.message}`];
+  }
+  const indexes = await direct.query(
+    `select c.oid::int as oid, n.nspname || '.' || c.relname as name
+     from pg_index i join pg_class c on c.oid = i.indexrelid
+     join pg_am a on a.oid = c.relam join pg_namespace n on n.oid = c.relnamespace
+     where a.amname = 'btree' and n.nspname in ('public', 'pgboss') and c.relkind = 'i'`,
+  );
+  const problems = [];
+  for (const { oid, name } of indexes) {
+    try {
+      await direct.query(`select bt_index_check($1::int::oid::regclass, true)`, [oid]);
+    } catch (error) {
+      problems.push(`index ${name}: ${error.message}`);
+    }
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function report(r) {
+  const acked = r.acked.projects + r.acked.invitations + r.acked.acceptances;
+  const lines = [
+    `database: ${r.kind}, instances: ${r.instances}`,
+    `kills survived: ${r.problems.length ? r.kills - 1 : r.kills}, restarts: ${r.restarts}`,
+    `writes acknowledged: ${acked} (projects ${r.acked.projects}, invitations ${r.acked.invitations}, acceptances ${r.acked.acceptances})`,
+    `writes found: ${r.found}`,
+    `records lost: ${r.lost.length}`,
+    `duplicates: ${r.duplicates.length}`,
+    `projects final: ${r.final ?? 0}/${r.acked.projects} (success ${r.success ?? 0}), automatic deployments: ${r.autoDeploys ?? 0}`,
+    `mails: ${r.mails ?? 0} (studio invitations ${r.studioMails ?? 0}), printed again after a kill: ${r.redelivered ?? 0}`,
+    `answers 5xx (retried): ${r.serverErrors}, acceptances committed with their answer lost: ${r.acceptedUnacked ?? 0}`,
+    `seconds: ${r.seconds}`,
+  ];
+  for (const line of lines) console.log(`[soak:crash]   ${line}`);
+  for (const what of r.lost.slice(0, 20)) console.log(`[soak:crash]   LOST: ${what}`);
+  for (const what of r.duplicates.slice(0, 20)) console.log(`[soak:crash]   DUPLICATE: ${what}`);
+  for (const what of r.problems.slice(0, 20)) console.log(`[soak:crash]   PROBLEM: ${what}`);
+}
+
+if (!buildIfStale()) process.exit(1);
+const kinds = DB === "both" ? ["postgres", "pglite"] : [DB];
+if (INSTANCES > 1 && kinds.includes("pglite")) {
+  if (DB === "pglite") {
+    console.error("--instances needs PostgreSQL: the embedded PGlite database serves one process.");
+    process.exit(2);
+  }
+  kinds.splice(kinds.indexOf("pglite"), 1);
+}
+const results = [];
+for (const kind of kinds) {
+  if (kind === "postgres" && !(await postgresAvailable())) {
+    if (DB === "postgres") {
+      console.error(
+        "No PostgreSQL answers (SOAK_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432).",
+      );
+      process.exit(2);
+    }
+    log("postgres: skipped, no PostgreSQL answers on 127.0.0.1:5432");
+    continue;
+  }
+  const r = await runOn(kind);
+  report(r);
+  results.push(r);
+}
+const bad = results.some((r) => r.lost.length || r.duplicates.length || r.problems.length);
+log(bad ? "FAILED" : "ok");
+process.exit(bad ? 1 : 0);

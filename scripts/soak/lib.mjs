@@ -1,0 +1,274 @@
+// What the soak scripts share: built servers started as `npm start` starts them, a database of
+// their own (PostgreSQL or a fresh PGlite directory), direct reads of that database, and an HTTP
+// client that signs in and speaks the JSON API.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** `--name value` (or `--name=value`) from argv, else `fallback`. */
+export function option(name, fallback) {
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === `--${name}`) return args[i + 1] ?? fallback;
+    if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
+  }
+  return fallback;
+}
+
+export function flag(name) {
+  return process.argv.slice(2).includes(`--${name}`);
+}
+
+export function wholeNumber(name, fallback, { min = 0 } = {}) {
+  const value = option(name, undefined);
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    console.error(`--${name} must be a whole number of at least ${min}, not "${value}".`);
+    process.exit(2);
+  }
+  return n;
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A port nothing listens on now. */
+export async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Databases
+
+export const adminUrl =
+  process.env.SOAK_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/postgres";
+
+function withDatabase(url, name) {
+  const next = new URL(url);
+  next.pathname = `/${name}`;
+  return next.toString();
+}
+
+async function adminQuery(sql) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh database for one run: `{ kind, url?, dataDir, drop() }`. PostgreSQL gets a database of
+ * its own on `adminUrl`; PGlite a new directory in the system's temporary folder. Both get a
+ * DATA_DIR (PGlite keeps its database in DATA_DIR/db).
+ */
+export async function freshDatabase(kind, label, { pgliteFrom } = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `stackshift-soak-${label}-`));
+  if (kind === "pglite") {
+    // A copy of a migrated directory (the test suite's template) saves PGlite's initdb.
+    if (pgliteFrom)
+      fs.cpSync(path.join(pgliteFrom, "db"), path.join(dataDir, "db"), { recursive: true });
+    return {
+      kind,
+      dataDir,
+      describe: dataDir,
+      async drop() {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `stackshift_soak_${label}_${Date.now().toString(36)}_${process.pid}`;
+  await adminQuery(`create database ${name}`);
+  return {
+    kind,
+    dataDir,
+    url: withDatabase(adminUrl, name),
+    describe: `${new URL(adminUrl).host}/${name}`,
+    async drop() {
+      await adminQuery(`drop database if exists ${name} with (force)`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether PostgreSQL answers on `adminUrl`. */
+export async function postgresAvailable() {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens the run's database directly: `{ query(sql, params) -> rows, exec(sql), migrate(),
+ * close() }`. PGlite only while no server has it open (it belongs to one process); it loads
+ * pg_trgm (the schema's search index) and amcheck (the soak's index check).
+ */
+export async function openDirect(database) {
+  const migrationsFolder = path.join(root, "drizzle");
+  if (database.kind === "postgres") {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    return {
+      query: async (sql, params) => (await client.query(sql, params)).rows,
+      exec: async (sql) => void (await client.query(sql)),
+      // The app's own migrations, as its start applies them (drizzle's migrator).
+      async migrate() {
+        const { drizzle } = await import("drizzle-orm/node-postgres");
+        const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+        await migrate(drizzle(client), { migrationsFolder });
+      },
+      close: () => client.end(),
+    };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const { amcheck } = await import("@electric-sql/pglite/contrib/amcheck");
+  const client = await PGlite.create(path.join(database.dataDir, "db"), {
+    extensions: { pg_trgm, amcheck },
+  });
+  return {
+    query: async (sql, params) => (await client.query(sql, params)).rows,
+    exec: async (sql) => void (await client.exec(sql)),
+    async migrate() {
+      const { drizzle } = await import("drizzle-orm/pglite");
+      const { migrate } = await import("drizzle-orm/pglite/migrator");
+      await migrate(drizzle(client), { migrationsFolder });
+    },
+    close: () => client.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+/**
+ * Starts `node scripts/start.mjs` (what `npm start` runs) with one server process, so a SIGKILL
+ * takes all of it down. The output is kept (its tail) and scanned line by line by `onLine`.
+ */
+export function spawnServer({ port, env, onLine }) {
+  const base = `http://127.0.0.1:${port}`;
+  // Not a test runner's variables: VITEST would switch the Remix plugin off in a build.
+  const {
+    VITEST: _v,
+    VITEST_POOL_ID: _p,
+    VITEST_WORKER_ID: _w,
+    NODE_ENV: _n,
+    ...inherited
+  } = process.env;
+  const proc = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    env: {
+      ...inherited,
+      PORT: String(port),
+      APP_URL: base,
+      WEB_CONCURRENCY: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let tail = "";
+  let partial = "";
+  const take = (chunk) => {
+    const text = partial + String(chunk);
+    const lines = text.split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) onLine?.(line);
+    tail = (tail + String(chunk)).slice(-20_000);
+  };
+  proc.stdout.on("data", take);
+  proc.stderr.on("data", take);
+  const exited = new Promise((resolve) =>
+    proc.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { base, port, proc, exited, log: () => tail };
+}
+
+/** Waits for /healthz; null when up, else why not (the process exited, or the time ran out). */
+export async function waitForHealth(server, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  let exit = null;
+  void server.exited.then((value) => (exit = value));
+  while (Date.now() < deadline) {
+    if (exit) return `exited (${exit.signal ?? `code ${exit.code}`})`;
+    try {
+      const res = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(5000) });
+      if (res.ok) return null;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  return `no answer on /healthz within ${Math.round(timeoutMs / 1000)} s`;
+}
+
+export async function stopServer(server, signal = "SIGTERM") {
+  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return server.exited;
+  server.proc.kill(signal);
+  return server.exited;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+/** Whether an error is the server being away (refused, reset, timed out): the outcome is unknown. */
+export function isNetworkError(error) {
+  return (
+    error instanceof TypeError || error?.name === "TimeoutError" || error?.name === "AbortError"
+  );
+}
+
+/** One JSON API request. Throws on network errors; returns `{ status, body }` otherwise. */
+export async function api(base, method, pathname, { cookie, json, timeoutMs = 20_000 } = {}) {
+  const res = await fetch(`${base}${pathname}`, {
+    method,
+    headers: {
+      ...(json !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...(cookie ? { Cookie: cookie } : {}),
+      Origin: base,
+    },
+    body: json !== undefined ? JSON.stringify(json) : undefined,
+    redirect: "manual",
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = { text: text.slice(0, 300) };
+  }
+  return { status: res.status, body };
+}
+
+/** Signs in through the login form; returns the session cookie ("name=value"). */
+export async function logIn(base, email, password) {
+  const res = await fetch(`${base}/auth/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+    body: new URLSearchParams({ email, password, redirectTo: "/" }),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.includes("stackshift_session="));
+  if (!cookie) throw new Error(`login of ${email} failed: HTTP ${res.status}`);
+  return cookie.split(";")[0];
+}
