@@ -2,6 +2,7 @@
  * Helpers for integration tests: real database rows and real sessions, requests run through the
  * route modules' own loaders and actions.
  */
+import { spawn } from "node:child_process";
 import { hashPassword } from "~/services/passwords.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/db/client.server";
@@ -153,4 +154,33 @@ export async function newestMailTo(email: string) {
     .orderBy(desc(outbox.createdAt))
     .limit(1);
   return mail;
+}
+
+/**
+ * The environment of a child process of ours (the server, a script): the test runner's own,
+ * without vitest's variables (VITEST would switch the Remix plugin off for a build), plus `extra`.
+ */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const {
+    VITEST: _v,
+    VITEST_POOL_ID: _p,
+    VITEST_WORKER_ID: _w,
+    NODE_ENV: _n,
+    ...inherited
+  } = process.env;
+  return { ...inherited, ...extra } as NodeJS.ProcessEnv;
+}
+
+/** Runs `node <script> ...args` to its end: its exit code and its stdout and stderr together. */
+export function runNodeScript(script: string, args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: childEnv(env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += String(d)));
+    child.stderr.on("data", (d) => (output += String(d)));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
 }

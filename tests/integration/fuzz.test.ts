@@ -35,7 +35,13 @@ import {
   routeInputs,
   type Body,
 } from "./fuzz-inputs";
-import { makeProject, type ProjectFixture, type TestUser } from "./project-fixture";
+import {
+  ACTORS,
+  makeProject,
+  type ActorName,
+  type ProjectFixture,
+  type TestUser,
+} from "./project-fixture";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
@@ -47,17 +53,7 @@ const ROUTES = path.resolve("app/routes");
 /** Loaders that answer clients other than the page itself: the JSON API and resource routes. */
 const API_LOADER = /^(api\.|resources\.|analytics|forms\.|newsletter\.|healthz|studios\.)/;
 
-const ACTORS = [
-  "anonymous",
-  "outsider",
-  "invited",
-  "editor",
-  "developer",
-  "admin",
-  "owner",
-  "platformAdmin",
-] as const;
-type Actor = (typeof ACTORS)[number];
+type Actor = ActorName;
 
 type Fixture = {
   users: Record<Exclude<Actor, "anonymous">, TestUser>;

@@ -8,7 +8,6 @@
  * The worker's database holds other test files' secrets under the test key: it stays a previous
  * key throughout, and afterAll moves every value back under it.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,7 +31,7 @@ import {
   keyIdOf,
   SecretDecryptionError,
 } from "~/utils/secrets.server";
-import { createUser, insertProject } from "../helpers";
+import { createUser, insertProject, runNodeScript } from "../helpers";
 
 const KEY_A = "rotation-test-key-a-0123456789";
 const KEY_B = "rotation-test-key-b-0123456789";
@@ -328,23 +327,7 @@ describe("key rotation", () => {
 // `npm run rotate-key`, as a process.
 
 function runScript(args: string[], env: Record<string, string>) {
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    ...inherited
-  } = process.env;
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ["scripts/rotate-key.mjs", ...args], {
-      env: { ...inherited, ...env } as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += String(d)));
-    child.stderr.on("data", (d) => (output += String(d)));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
+  return runNodeScript("scripts/rotate-key.mjs", args, env);
 }
 
 const noKeysInEnv = {

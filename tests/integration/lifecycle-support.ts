@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { projects } from "~/db/schema";
 import { resetEnv } from "~/utils/env.server";
-import { call, makeRequest } from "../helpers";
+import { call, childEnv, makeRequest } from "../helpers";
 
 /** Sets environment variables for this test file and re-reads the environment. */
 export function configure(values: Record<string, string>) {
@@ -96,21 +96,8 @@ async function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string>, port?: number): Promise<Server> {
   const listen = port ?? (await freePort());
   const output: string[] = [];
-  // Not the test runner's environment: VITEST would switch the Remix plugin off for a build.
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    ...inherited
-  } = process.env;
   const proc = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: {
-      ...inherited,
-      PORT: String(listen),
-      APP_URL: "",
-      ...env,
-    } as unknown as NodeJS.ProcessEnv,
+    env: childEnv({ PORT: String(listen), APP_URL: "", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   proc.stdout!.on("data", (d) => output.push(String(d)));

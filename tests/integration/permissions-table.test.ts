@@ -42,23 +42,19 @@ import { createLaunchToken } from "~/services/studio.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
-import { asUser, makeProject, type ProjectFixture, type TestUser } from "./project-fixture";
+import {
+  ACTORS,
+  asUser,
+  makeProject,
+  type ActorName,
+  type ProjectFixture,
+  type TestUser,
+} from "./project-fixture";
 import { locationOf, toastOf } from "../setup/matchers";
 
 // ---------------------------------------------------------------------------------------------
 // Actors and expectations
 
-const ACTORS = [
-  "anonymous",
-  "outsider",
-  "invited",
-  "editor",
-  "developer",
-  "admin",
-  "owner",
-  "platformAdmin",
-] as const;
-type ActorName = (typeof ACTORS)[number];
 type SignedIn = Exclude<ActorName, "anonymous">;
 
 /**

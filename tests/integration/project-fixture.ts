@@ -13,6 +13,19 @@ import { createProject } from "~/services/projects.server";
 import { primaryProvider } from "~/services/provisioning.server";
 import type { createUser } from "../helpers";
 
+/** The actors of the permission table (and of the fuzz test), least to most trusted. */
+export const ACTORS = [
+  "anonymous",
+  "outsider",
+  "invited",
+  "editor",
+  "developer",
+  "admin",
+  "owner",
+  "platformAdmin",
+] as const;
+export type ActorName = (typeof ACTORS)[number];
+
 export type TestUser = Awaited<ReturnType<typeof createUser>>;
 export type ProjectFixture = {
   id: string;
@@ -77,4 +90,3 @@ export async function makeProject(owner: TestUser, name: string): Promise<Projec
     repo: `perm-sites/${siteId}`,
   };
 }
-

@@ -12,7 +12,6 @@
  * PostgreSQL (a fresh database from the run's template) when the run has one, else PGlite in a
  * temporary DATA_DIR copied from the migrated template (whose raw files are searched too).
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +21,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
 import { resetEnv } from "~/utils/env.server";
 import { decryptSecret } from "~/utils/secrets.server";
+import { runNodeScript } from "../helpers";
 import { templateDb, withDatabase } from "../setup/databases";
 import { startServer, stopServer, waitFor, type Server } from "./lifecycle-support";
 
@@ -150,23 +150,7 @@ afterAll(async () => {
 });
 
 function runRotateKey(env: Record<string, string>) {
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    ...inherited
-  } = process.env;
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ["scripts/rotate-key.mjs", "--wait", "60"], {
-      env: { ...inherited, ...env } as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += String(d)));
-    child.stderr.on("data", (d) => (output += String(d)));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
+  return runNodeScript("scripts/rotate-key.mjs", ["--wait", "60"], env);
 }
 
 /** Every row of every table of every schema, as JSON lines. */
