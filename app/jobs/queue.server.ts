@@ -75,13 +75,15 @@ const ORPHAN_CHECK_MS = 15_000;
 const timers = globalThis as unknown as { __stackshiftOrphanCheck?: NodeJS.Timeout };
 
 /**
- * Retries the jobs that a stopped process left running, now and every 15 seconds (a process that
- * dies while others keep running is noticed by them). Call before this process starts working.
+ * Retries the jobs that a stopped process left running: now (call it before this process starts
+ * working) and, on PostgreSQL, every 15 seconds, so a process that dies while others keep running
+ * is noticed by them. PGlite has one process: whatever is running at its start was left behind.
  */
 export async function watchOrphanedJobs() {
   const fail = (name: string, ids: string[], data: object) => queue().fail(name, ids, data);
   await recoverOrphanedJobs(fail);
   clearInterval(timers.__stackshiftOrphanCheck);
+  if (database().kind !== "postgres") return;
   timers.__stackshiftOrphanCheck = setInterval(() => {
     if (!holder.__stackshiftBoss) return;
     recoverOrphanedJobs(fail).catch((error) =>
