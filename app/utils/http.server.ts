@@ -123,8 +123,8 @@ export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<
 
 /**
  * PostgreSQL cannot store or compare text holding the NUL character (nor jsonb its \u0000
- * escape): a body carrying one is refused where it is read, as a 400, instead of failing a query
- * further in. No form of the product has a use for it.
+ * escape): a JSON or text body carrying one is refused where it is read, as a 400, instead of
+ * failing a query further in; a form's fields lose it (readForm). No field has a use for it.
  */
 const NUL_MESSAGE = "Text must not contain the NUL character";
 
@@ -152,10 +152,22 @@ export async function readForm(request: Request, maxBytes = 64 * 1024): Promise<
       form.append(key, value);
     }
   }
-  for (const [key, value] of form) {
-    if (key.includes("\u0000") || (typeof value === "string" && value.includes("\u0000"))) {
-      throw badRequest(NUL_MESSAGE);
+  // NUL characters are dropped from fields (see NUL_MESSAGE): a form answers with its own field
+  // messages, never a bare 400, and nobody means to type one.
+  if (
+    [...form].some(
+      ([key, value]) =>
+        key.includes("\u0000") || (typeof value === "string" && value.includes("\u0000")),
+    )
+  ) {
+    const clean = new FormData();
+    for (const [key, value] of form) {
+      clean.append(
+        key.replaceAll("\u0000", ""),
+        typeof value === "string" ? value.replaceAll("\u0000", "") : value,
+      );
     }
+    return clean;
   }
   return form;
 }

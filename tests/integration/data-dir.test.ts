@@ -10,6 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { childEnv } from "../helpers";
 import { startServer, stopServer, type Server } from "./lifecycle-support";
 
 const running: Server[] = [];
@@ -46,16 +47,9 @@ async function freePort() {
 /** `node scripts/start.mjs` to its end: exit code and everything it printed. */
 async function startToExit(env: Record<string, string>) {
   const port = String(await freePort());
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    ...inherited
-  } = process.env;
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     const proc = spawn(process.execPath, ["scripts/start.mjs"], {
-      env: { ...inherited, PORT: port, APP_URL: "", ...env } as NodeJS.ProcessEnv,
+      env: childEnv({ PORT: port, APP_URL: "", ...env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
