@@ -70,7 +70,7 @@ if (count > 1 && cluster.isPrimary) {
     await startServer({ dev });
   } catch (error) {
     // What an operator must act on is one line, without a stack trace: the embedded database is
-    // held by another process, or its files cannot be opened (docs/decisions/023).
+    // held by another process, or its files cannot be opened (docs/decisions/023-crashes-and-restarts.md).
     const hint = {
       DataDirInUseError:
         " Stop that server first, or set DATABASE_URL to a PostgreSQL database to run several.",
