@@ -15,7 +15,8 @@ import { queue, startQueue, watchOrphanedJobs, work } from "./queue.server";
 import type { JobDefinition } from "./types";
 
 const mailJobs: JobDefinition[] = [
-  { name: MAIL_JOB, handler: async (data) => deliver(String(data.id)) },
+  // Ten at a time: a burst of invitations or form notifications is sent at 20 a second.
+  { name: MAIL_JOB, handler: async (data) => deliver(String(data.id)), batchSize: 10 },
 ];
 
 /** Every job of the app; each capability declares its own list. */
@@ -44,7 +45,7 @@ export async function startJobs() {
   await startQueue(QUEUES);
   await watchOrphanedJobs();
   for (const job of JOBS) {
-    await work(job.name, job.handler);
+    await work(job.name, job.handler, { batchSize: job.batchSize });
     if (job.schedule) await queue().schedule(job.name, job.schedule);
   }
 }

@@ -59,12 +59,12 @@ export async function stopPresence() {
   await state.presence?.end().catch(() => undefined);
 }
 
-/** Records this process as the runner of a job it just fetched. */
-export async function markRunning(name: string, id: string) {
+/** Records this process as the runner of the jobs it just fetched. */
+export async function markRunning(name: string, ids: string[]) {
   await database().raw(
     `update pgboss.job set output = jsonb_build_object('runningOn', $3::text)
-     where name = $1 and id = $2::uuid and state = 'active'`,
-    [name, id, RUNNER_ID],
+     where name = $1 and id = any($2::uuid[]) and state = 'active'`,
+    [name, ids, RUNNER_ID],
   );
 }
 

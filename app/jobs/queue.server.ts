@@ -57,15 +57,31 @@ export async function enqueue(
   return queue().send(name, data, { ...RETRY, ...options });
 }
 
-export async function work(name: string, handler: Handler) {
+/**
+ * Works a queue: every half second it takes `batchSize` jobs (one unless the job says otherwise:
+ * mail takes ten, so one process sends 20 a second rather than 2).
+ */
+export async function work(name: string, handler: Handler, { batchSize = 1 } = {}) {
   await queue().work<Record<string, unknown>>(
     name,
-    { pollingIntervalSeconds: 0.5, batchSize: 1 },
+    { pollingIntervalSeconds: 0.5, batchSize },
     async (jobs) => {
+      // Who runs them, so that another process can retry them if this one dies (orphans.server.ts).
+      await markRunning(
+        name,
+        jobs.map((job) => job.id),
+      );
+      if (jobs.length === 1) return handler(jobs[0].data);
+      // A batch: each job completes or fails on its own (pg-boss would fail the whole batch for
+      // one failure, and the batch's later jobs would lose a retry untried).
       for (const job of jobs) {
-        // Who runs it, so that another process can retry it if this one dies (orphans.server.ts).
-        await markRunning(job.name, job.id);
-        await handler(job.data);
+        try {
+          await handler(job.data);
+          await queue().complete(name, job.id);
+        } catch (error) {
+          console.error(`[jobs] ${name} ${job.id} failed:`, error);
+          await queue().fail(name, job.id, error as object);
+        }
       }
     },
   );

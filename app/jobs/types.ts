@@ -4,4 +4,6 @@ export type JobDefinition = {
   handler: (data: Record<string, unknown>) => Promise<void>;
   /** Optional cron expression: pg-boss enqueues the job on this schedule (once per cluster). */
   schedule?: string;
+  /** Jobs taken at once by a process's worker (default 1); each completes or fails on its own. */
+  batchSize?: number;
 };
