@@ -13,6 +13,7 @@ import { providerReads } from "~/services/provider-cache.server";
 import { env } from "~/utils/env.server";
 import { errorLogLine } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
+import { loadAllParts } from "~/utils/lazy-part";
 import { NonceProvider } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -69,6 +70,20 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = String(loadContext.cspNonce ?? "");
+  // Every lazy part's code first (at once after the first request): nothing suspends mid-render.
+  return loadAllParts().then(() =>
+    render(request, responseStatusCode, responseHeaders, remixContext, loadContext, nonce),
+  );
+}
+
+function render(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+  nonce: string,
+) {
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
