@@ -8,9 +8,10 @@
  *
  * Who runs: on PostgreSQL, each process holds one connection named `stackshift-jobs:{id}`, which
  * pg_stat_activity lists while the process lives (the database drops it when the process dies);
- * on PGlite, only this process (DATA_DIR/db.lock keeps others out). A job started before its
- * runner was recorded (a window of one query) counts as orphaned once every running process
- * started after it.
+ * on PGlite, only this process (DATA_DIR/db.lock keeps others out). A job whose runner was never
+ * recorded (its process died in the one query between taking it and recording itself) counts as
+ * orphaned once every running process started after it, or a minute after it was taken: a live
+ * process records itself at once.
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
@@ -95,7 +96,8 @@ export async function findOrphanedJobs(): Promise<Orphan[]> {
     `select name, id::text as id from pgboss.job
      where state = 'active' and (
        (output->>'runningOn' is not null and not (output->>'runningOn' = any($1::text[])))
-       or (output->>'runningOn' is null and started_on < $2::timestamptz))`,
+       or (output->>'runningOn' is null
+           and (started_on < $2::timestamptz or started_on < now() - interval '60 seconds')))`,
     [runners.map((r) => r.id), earliest.toISOString()],
   );
   return rows as Orphan[];
