@@ -16,6 +16,9 @@ import {
  * of 120 projects through 'Load more'.
  */
 
+/** Waits for the picker server, busy with its queue, a while longer than the default. */
+const slowExpect = expect.configure({ timeout: 30_000 });
+
 /** A page on another test server (a watched browser context of the running project). */
 async function openOn(openPage: (o: { baseURL: string }) => Promise<Page>, port: number) {
   const page = await openPage({ baseURL: `http://localhost:${port}` });
@@ -83,7 +86,10 @@ test("the picker counts its matches and reaches the 120th of 120 projects with L
   openPage,
   signIn,
 }, testInfo) => {
-  test.setTimeout(180_000);
+  // This server provisions and deploys the 120 new projects (and the other browser project's
+  // 120) while the test reads the picker: on a slow CI machine a page can take well over 10 s.
+  test.setTimeout(300_000);
+  const expect = slowExpect;
   const { context, page } = await openOn(openPage, PICKER_PORT);
   await signIn(page, adminAccount(testInfo, `picker-${testInfo.project.name}@example.com`));
 
@@ -123,9 +129,9 @@ test("the picker counts its matches and reaches the 120th of 120 projects with L
   // Two pages more: 70..21, then 20..1. Without JavaScript each is a page of its own. This
   // server's queue is busy provisioning the 120 projects, so a page may take a while.
   await panel.getByRole("link", { name: "Load more" }).click();
-  await expect(projectLink(panel, "021")).toBeVisible({ timeout: 30_000 });
+  await expect(projectLink(panel, "021")).toBeVisible();
   await panel.getByRole("link", { name: "Load more" }).click();
-  await expect(projectLink(panel, "001")).toBeVisible({ timeout: 30_000 });
+  await expect(projectLink(panel, "001")).toBeVisible();
   await expect(panel.getByRole("link", { name: "Load more" })).toHaveCount(0);
   await expect(panel.getByText("120 projects", { exact: true })).toBeVisible();
   if (!jsDisabled(testInfo)) {
