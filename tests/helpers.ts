@@ -9,6 +9,7 @@ import { db } from "~/db/client.server";
 import { desc, eq } from "drizzle-orm";
 import { outbox, projects, users } from "~/db/schema";
 import { sessionStorage } from "~/utils/session.server";
+import { childEnv } from "../scripts/child-env.mjs";
 
 export const BASE = "http://localhost:3000";
 let counter = 0;
@@ -156,20 +157,7 @@ export async function newestMailTo(email: string) {
   return mail;
 }
 
-/**
- * The environment of a child process of ours (the server, a script): the test runner's own,
- * without vitest's variables (VITEST would switch the Remix plugin off for a build), plus `extra`.
- */
-export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    ...inherited
-  } = process.env;
-  return { ...inherited, ...extra } as NodeJS.ProcessEnv;
-}
+export { childEnv };
 
 /** Runs `node <script> ...args` to its end: its exit code and its stdout and stderr together. */
 export function runNodeScript(script: string, args: string[], env: Record<string, string>) {

@@ -1,16 +1,5 @@
 // What both benchmark scripts need around the server they start.
-import pg from "pg";
-
-/** Runs one statement on the admin database (creating and dropping the benchmark's own). */
-export async function admin(adminUrl, sql) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+export { adminQuery as admin } from "../pg-admin.mjs";
 
 /** Waits up to two minutes for /healthz (migrations applied), else fails with the server's log. */
 export async function waitForHealth(base, server) {

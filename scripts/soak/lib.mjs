@@ -8,6 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { childEnv } from "../child-env.mjs";
+import { adminQuery as adminQueryOn } from "../pg-admin.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -61,15 +63,7 @@ function withDatabase(url, name) {
   return next.toString();
 }
 
-async function adminQuery(sql) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const adminQuery = (sql) => adminQueryOn(adminUrl, sql);
 
 /**
  * A fresh database for one run: `{ kind, url?, dataDir, drop() }`. PostgreSQL gets a database of
@@ -166,23 +160,9 @@ export async function openDirect(database) {
  */
 export function spawnServer({ port, env, onLine }) {
   const base = `http://127.0.0.1:${port}`;
-  // Not a test runner's variables: VITEST would switch the Remix plugin off in a build.
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    ...inherited
-  } = process.env;
   const proc = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: root,
-    env: {
-      ...inherited,
-      PORT: String(port),
-      APP_URL: base,
-      WEB_CONCURRENCY: "1",
-      ...env,
-    },
+    env: childEnv({ PORT: String(port), APP_URL: base, WEB_CONCURRENCY: "1", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let tail = "";

@@ -10,8 +10,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { adminQuery } from "../../scripts/pg-admin.mjs";
 import { openDatabase, type Database } from "~/db/client.server";
 import { members, paymentAccounts, projects, users } from "~/db/schema";
 import { logEvent } from "~/services/activity.server";
@@ -259,15 +259,7 @@ describe("npm run backup / npm run restore", () => {
     const sourceDb = `stackshift_t${runId}_backup_src`;
     const targetDb = `stackshift_t${runId}_backup_dst`;
 
-    async function admin(sql: string) {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    }
+    const admin = (sql: string) => adminQuery(adminUrl, sql);
 
     afterAll(async () => {
       await admin(`drop database if exists ${sourceDb} with (force)`);
