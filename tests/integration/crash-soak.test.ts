@@ -6,22 +6,16 @@
  */
 import { spawn } from "node:child_process";
 import { describe, expect, inject, it } from "vitest";
+import { childEnv } from "../helpers";
 
 const postgres = Boolean(process.env.DATABASE_URL);
 
 function runSoak(args: string[], env: Record<string, string> = {}) {
-  // Not the test runner's variables: the servers the script starts must not see them.
-  const {
-    VITEST: _v,
-    VITEST_POOL_ID: _p,
-    VITEST_WORKER_ID: _w,
-    NODE_ENV: _n,
-    DATABASE_URL: _d,
-    ...inherited
-  } = process.env;
+  // The servers the script starts take their database from its options, not this worker's.
+  const { DATABASE_URL: _d, ...inherited } = childEnv(env);
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     const proc = spawn(process.execPath, ["scripts/soak/crash.mjs", ...args], {
-      env: { ...inherited, ...env } as NodeJS.ProcessEnv,
+      env: inherited,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
