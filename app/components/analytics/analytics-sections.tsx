@@ -7,6 +7,7 @@ import type { RangeChoice } from "~/services/analytics.schema";
 import { RANGE_PRESETS } from "~/services/analytics.schema";
 import type { AnalyticsView } from "~/services/analytics.server";
 import { dayLabel, ViewsChart } from "./views-chart";
+import { TableHead } from "~/components/ui/table-head";
 
 const muted = "text-sm text-slate-600 dark:text-slate-300";
 const number = new Intl.NumberFormat("en-US");
@@ -90,16 +91,7 @@ function TopTable({
   return (
     <table className="w-full text-left text-sm">
       <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr className="text-slate-600 dark:text-slate-300">
-          <th scope="col" className="py-2 pr-3 font-medium">
-            {heading}
-          </th>
-          <th scope="col" className="py-2 text-right font-medium">
-            Page views
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={[heading, { label: "Page views", numeric: true }]} />
       <tbody>
         {rows.map((r) => (
           <tr key={r.label} className="border-t border-slate-200 dark:border-slate-800">

@@ -14,6 +14,7 @@ import { Field, FormError, TextareaField } from "~/components/ui/field";
 import type { FormSummary, SubmissionRow, SubmissionsView } from "~/services/forms.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
+import { TableHead } from "~/components/ui/table-head";
 
 export const FORM_SETTINGS_INTENT = "form-settings";
 export const SUBMISSION_DELETE_INTENT = "submission-delete";
@@ -25,22 +26,7 @@ export function FormsList({ forms, current }: { forms: FormSummary[]; current: s
   return (
     <table className="w-full text-left text-sm">
       <caption className="sr-only">Forms</caption>
-      <thead>
-        <tr className="text-slate-600 dark:text-slate-300">
-          <th scope="col" className="py-2 pr-3 font-medium">
-            Form
-          </th>
-          <th scope="col" className="py-2 pr-3 font-medium">
-            Submissions
-          </th>
-          <th scope="col" className="py-2 pr-3 font-medium">
-            Status
-          </th>
-          <th scope="col" className="py-2 font-medium">
-            Posts to
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={["Form", "Submissions", "Status", "Posts to"]} />
       <tbody>
         {forms.map((form) => (
           <tr key={form.id} className="border-t border-slate-200 dark:border-slate-800">
@@ -193,21 +179,9 @@ export function Submissions({
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Submissions of {view.form.name}, newest first</caption>
-            <thead>
-              <tr className="text-slate-600 dark:text-slate-300">
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Submitted
-                </th>
-                {view.fields.map((f) => (
-                  <th key={f} scope="col" className="py-2 pr-3 font-medium">
-                    {f}
-                  </th>
-                ))}
-                <th scope="col" className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Submitted", ...view.fields, <span className="sr-only">Actions</span>]}
+            />
             <tbody>
               {view.rows.map((row) => (
                 <tr

@@ -7,6 +7,7 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
 import type { SenderDomainView } from "~/services/newsletter-domains.server";
 import { useIsPending } from "~/utils/use-is-pending";
+import { TableHead } from "~/components/ui/table-head";
 
 export const DOMAIN_ADD_INTENT = "sender-domain-add";
 export const DOMAIN_VERIFY_INTENT = "sender-domain-verify";
@@ -119,15 +120,7 @@ export function SenderDomains({
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">DNS records of {domain.name}</caption>
-                <thead>
-                  <tr className="text-slate-600 dark:text-slate-300">
-                    {["Type", "Host", "Value", "TTL", "Status"].map((h) => (
-                      <th key={h} scope="col" className="py-2 pr-3 font-medium">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
+                <TableHead columns={["Type", "Host", "Value", "TTL", "Status"]} />
                 <tbody>
                   {domain.records.map((record) => (
                     <tr

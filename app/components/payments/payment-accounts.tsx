@@ -22,6 +22,7 @@ import {
 import type { PaymentAccountsView } from "~/services/payments.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
+import { TableHead } from "~/components/ui/table-head";
 
 export const PAYMENT_ADD_INTENT = "payment-add";
 export const PAYMENT_REMOVE_INTENT = "payment-remove";
@@ -71,28 +72,16 @@ export function PaymentAccounts({ view }: { view: PaymentAccountsView }) {
       ) : (
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Stripe accounts of {view.projectName}</caption>
-          <thead>
-            <tr className="text-slate-600 dark:text-slate-300">
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Account name
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Publishable key
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Secret key
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                API version
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Added
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              "Account name",
+              "Publishable key",
+              "Secret key",
+              "API version",
+              "Added",
+              <span className="sr-only">Actions</span>,
+            ]}
+          />
           <tbody>
             {view.accounts.map((account) => (
               <tr key={account.id} className="border-t border-slate-200 dark:border-slate-800">

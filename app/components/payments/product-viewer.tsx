@@ -2,6 +2,7 @@ import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Spinner } from "~/components/ui/spinner";
 import type { ProductsTab, ProductsView } from "~/services/payments.server";
+import { TableHead } from "~/components/ui/table-head";
 
 const TABS: { tab: ProductsTab; label: string; empty: string }[] = [
   { tab: "active", label: "Active Products", empty: "No active products found for this account" },
@@ -98,27 +99,15 @@ export function ProductViewer({ view }: { view: ProductsView }) {
         ) : (
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{current.label}</caption>
-            <thead>
-              <tr className="text-slate-600 dark:text-slate-300">
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Product Name
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Type
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Price(s)
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  {view.tab === "active" ? "Date Created" : "Created"}
-                </th>
-                {view.tab === "archived" ? (
-                  <th scope="col" className="py-2 font-medium">
-                    Archived
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                "Product Name",
+                "Type",
+                "Price(s)",
+                view.tab === "active" ? "Date Created" : "Created",
+                view.tab === "archived" && "Archived",
+              ]}
+            />
             <tbody>
               {view.products.map((product) => (
                 <tr key={product.id} className="border-t border-slate-200 dark:border-slate-800">

@@ -4,6 +4,7 @@ import { Button } from "~/components/ui/button";
 import type { TicketPage } from "~/services/support-desk/types";
 import { lastUpdated } from "~/services/support-time";
 import { TicketStatusBadge } from "./ticket-status-badge";
+import { TableHead } from "~/components/ui/table-head";
 
 /**
  * The tickets the user sees, newest activity first, 20 a page with a link to older ones; a
@@ -43,22 +44,7 @@ export function TicketList({ page, now }: { page: TicketPage; now: string }) {
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Support tickets, newest activity first</caption>
-            <thead>
-              <tr className="text-slate-600 dark:text-slate-300">
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Subject
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Project
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  Last update
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Subject", "Project", "Status", "Last update"]} />
             <tbody>
               {page.tickets.map((ticket) => (
                 <tr key={ticket.id} className="border-t border-slate-200 dark:border-slate-800">

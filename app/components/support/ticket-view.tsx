@@ -15,6 +15,7 @@ import {
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TicketStatusBadge } from "./ticket-status-badge";
+import { TableHead } from "~/components/ui/table-head";
 
 export const TICKET_COMMENT_INTENT = "ticket-comment";
 export const TICKET_STATUS_INTENT = "ticket-status";
@@ -194,22 +195,7 @@ function EventLog({ ticket, allEvents }: { ticket: TicketDetail; allEvents: bool
         <caption className="sr-only">
           {allEvents ? "Events of the ticket" : "Latest events of the ticket"}, newest first
         </caption>
-        <thead>
-          <tr className="text-slate-600 dark:text-slate-300">
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Event
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              By
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Detail
-            </th>
-            <th scope="col" className="py-2 font-medium">
-              When
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={["Event", "By", "Detail", "When"]} />
         <tbody>
           {ticket.events.map((event) => (
             <tr key={event.id} className="border-t border-slate-200 dark:border-slate-800">

@@ -15,6 +15,7 @@ import { Field } from "~/components/ui/field";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
+import { TableHead } from "~/components/ui/table-head";
 
 export const USER_SETTINGS_INTENTS = {
   name: "account-name",
@@ -172,22 +173,14 @@ export function AccountSections({
         <Card id="sessions" title="Sessions">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your active sessions</caption>
-            <thead>
-              <tr className="text-slate-600 dark:text-slate-300">
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Device
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Signed in
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Last seen
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                "Device",
+                "Signed in",
+                "Last seen",
+                <span className="sr-only">Actions</span>,
+              ]}
+            />
             <tbody>
               {sessions.map((s) => (
                 <tr key={s.handle} className="border-t border-slate-200 dark:border-slate-800">

@@ -7,6 +7,7 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import type { DeploymentView } from "~/services/deployments.server";
 import type { WebsiteView } from "~/services/website.server";
 import { useIsPending } from "~/utils/use-is-pending";
+import { TableHead } from "~/components/ui/table-head";
 
 export const REDEPLOY_INTENT = "site-redeploy";
 export const ROLLBACK_INTENT = "site-rollback";
@@ -38,19 +39,7 @@ export function WebsiteSections({ view }: { view: WebsiteView }) {
         ) : (
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Where the site is served</caption>
-            <thead>
-              <tr className="text-slate-600 dark:text-slate-300">
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Provider
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Address
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  Custom domain
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Provider", "Address", "Custom domain"]} />
             <tbody>
               {view.sites.map((s) => (
                 <tr key={s.provider} className="border-t border-slate-200 dark:border-slate-800">
