@@ -467,13 +467,16 @@ async function waitForProjects(shared, owners, deadline) {
 }
 
 /**
- * Jobs not yet done: running, or due for more than 30 s before `$1` (the moment the servers
- * stopped; now while they run) and not picked up.
+ * Jobs not yet done: running; waiting to be retried, however soon or late (a job a kill left
+ * running is put back with a backoff of seconds: the check must not judge before it ran, as it
+ * once did with a member's studio invitation due 3 s later); or created, due for more than 30 s
+ * before `$1` (the moment the servers stopped; now while they run) and not picked up. A created
+ * job not yet due is not waited for: the deployment sweep always has its next run queued.
  */
 const UNFINISHED_JOBS = `
   select name, state, count(*)::int as n from pgboss.job
-  where state = 'active'
-     or (state in ('created', 'retry')
+  where state in ('active', 'retry')
+     or (state = 'created'
          and start_after < coalesce($1::timestamptz, now()) - interval '30 seconds')
   group by name, state order by name, state`;
 

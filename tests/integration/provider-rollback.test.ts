@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localDeploys } from "~/db/schema";
 import { localSitePage } from "~/providers/hosting/index.server";
@@ -19,6 +19,7 @@ import { createNetlifyHosting } from "~/providers/hosting/netlify.server";
 import type { HostingProvider, HostingProviderName } from "~/providers/hosting/types";
 import { createVercelHosting } from "~/providers/hosting/vercel.server";
 import { startNetlifyStandIn, type NetlifyStandIn } from "../stand-ins/netlify";
+import { withStandIn } from "../stand-ins/hooks";
 import { rejection } from "../stand-ins/provider-error";
 import { startVercelStandIn, type VercelStandIn } from "../stand-ins/vercel";
 
@@ -28,17 +29,14 @@ describe("Netlify restoreDeployment", () => {
   let standIn: NetlifyStandIn;
   let netlify: HostingProvider;
 
-  beforeAll(async () => {
-    standIn = await startNetlifyStandIn();
-    netlify = createNetlifyHosting({ token: standIn.token, baseUrl: standIn.url });
-  });
-  afterEach(() => {
-    // Every answer and request body still fits the swagger.
-    expect(standIn.violations).toEqual([]);
-  });
-  afterAll(async () => {
-    await standIn.close();
-  });
+  // Every answer and request body still fits the vendor's contract.
+  withStandIn(
+    () => startNetlifyStandIn(),
+    (started) => {
+      standIn = started;
+      netlify = createNetlifyHosting({ token: standIn.token, baseUrl: standIn.url });
+    },
+  );
 
   const restoresOf = (siteId: string) =>
     standIn.requests.filter(
@@ -119,17 +117,14 @@ describe("Vercel restoreDeployment", () => {
   let standIn: VercelStandIn;
   let vercel: HostingProvider;
 
-  beforeAll(async () => {
-    standIn = await startVercelStandIn({ teamId: TEAM });
-    vercel = createVercelHosting({ token: standIn.token, teamId: TEAM, baseUrl: standIn.url });
-  });
-  afterEach(() => {
-    // Every answer parsed with the SDK's schema without defaults or guesses.
-    expect(standIn.violations).toEqual([]);
-  });
-  afterAll(async () => {
-    await standIn.close();
-  });
+  // Every answer and request body still fits the vendor's contract.
+  withStandIn(
+    () => startVercelStandIn({ teamId: TEAM }),
+    (started) => {
+      standIn = started;
+      vercel = createVercelHosting({ token: standIn.token, teamId: TEAM, baseUrl: standIn.url });
+    },
+  );
 
   const promotesOf = (siteId: string) =>
     standIn.requests.filter(

@@ -15,6 +15,7 @@ import type { FormSummary, SubmissionRow, SubmissionsView } from "~/services/for
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const FORM_SETTINGS_INTENT = "form-settings";
 export const SUBMISSION_DELETE_INTENT = "submission-delete";
@@ -251,10 +252,11 @@ export function Submissions({
         </Dialog>
       ) : null}
       {deleting && canManage ? (
-        <ConfirmDelete
+        <ConfirmDialog
           intent={SUBMISSION_DELETE_INTENT}
-          formId={view.form.id}
-          submissionId={deleting.id}
+          fields={{ formId: view.form.id, submissionId: deleting.id }}
+          confirmLabel="Yes, delete"
+          busyLabel="Deleting..."
           title="Delete this submission"
           description="The submission is deleted for good."
           back={back}
@@ -262,9 +264,11 @@ export function Submissions({
         />
       ) : null}
       {deletingAll ? (
-        <ConfirmDelete
+        <ConfirmDialog
           intent={SUBMISSIONS_DELETE_ALL_INTENT}
-          formId={view.form.id}
+          fields={{ formId: view.form.id }}
+          confirmLabel="Yes, delete"
+          busyLabel="Deleting..."
           title={`Delete all ${view.form.submissions} submissions`}
           description={`Every submission of ${view.form.name} is deleted for good. Export them first if you need them.`}
           back={back}
@@ -272,46 +276,5 @@ export function Submissions({
         />
       ) : null}
     </section>
-  );
-}
-
-function ConfirmDelete({
-  intent,
-  formId,
-  submissionId,
-  title,
-  description,
-  back,
-  onClose,
-}: {
-  intent: string;
-  formId: string;
-  submissionId?: string;
-  title: string;
-  description: string;
-  back: string;
-  onClose: () => void;
-}) {
-  const busy = useIsPending({ intent });
-  return (
-    <Dialog
-      open
-      role="alertdialog"
-      onOpenChange={(open) => {
-        if (!open && !busy) onClose();
-      }}
-      title={title}
-      description={description}
-    >
-      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
-        <input type="hidden" name="intent" value={intent} />
-        <input type="hidden" name="formId" value={formId} />
-        {submissionId ? <input type="hidden" name="submissionId" value={submissionId} /> : null}
-        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
-        <Button type="submit" variant="danger" disabled={busy}>
-          {busy ? "Deleting..." : "Yes, delete"}
-        </Button>
-      </Form>
-    </Dialog>
   );
 }

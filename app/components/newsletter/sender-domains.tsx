@@ -3,11 +3,11 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
-import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
 import type { SenderDomainView } from "~/services/newsletter-domains.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const DOMAIN_ADD_INTENT = "sender-domain-add";
 export const DOMAIN_VERIFY_INTENT = "sender-domain-verify";
@@ -149,40 +149,17 @@ export function SenderDomains({
         ))
       )}
       {deleting && canEdit ? (
-        <DeleteDomainDialog domain={deleting} back={back} onClose={close} />
+        <ConfirmDialog
+          title={`Delete ${deleting.name}`}
+          description="Newsletters can no longer be sent from this domain until it is added and verified again."
+          intent={DOMAIN_DELETE_INTENT}
+          fields={{ domainId: deleting.id }}
+          confirmLabel="Yes, delete"
+          busyLabel="Deleting..."
+          back={back}
+          onClose={close}
+        />
       ) : null}
     </section>
-  );
-}
-
-function DeleteDomainDialog({
-  domain,
-  back,
-  onClose,
-}: {
-  domain: SenderDomainView;
-  back: string;
-  onClose: () => void;
-}) {
-  const busy = useIsPending({ intent: DOMAIN_DELETE_INTENT });
-  return (
-    <Dialog
-      open
-      role="alertdialog"
-      onOpenChange={(open) => {
-        if (!open && !busy) onClose();
-      }}
-      title={`Delete ${domain.name}`}
-      description="Newsletters can no longer be sent from this domain until it is added and verified again."
-    >
-      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
-        <input type="hidden" name="intent" value={DOMAIN_DELETE_INTENT} />
-        <input type="hidden" name="domainId" value={domain.id} />
-        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
-        <Button type="submit" variant="danger" disabled={busy}>
-          {busy ? "Deleting..." : "Yes, delete"}
-        </Button>
-      </Form>
-    </Dialog>
   );
 }

@@ -23,6 +23,7 @@ import type { PaymentAccountsView } from "~/services/payments.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const PAYMENT_ADD_INTENT = "payment-add";
 export const PAYMENT_REMOVE_INTENT = "payment-remove";
@@ -136,9 +137,13 @@ export function PaymentAccounts({ view }: { view: PaymentAccountsView }) {
       )}
       {adding ? <AddStripeAccountDialog back={back} onClose={close} /> : null}
       {removing ? (
-        <RemoveAccountDialog
-          accountId={removing.id}
-          accountName={removing.accountName}
+        <ConfirmDialog
+          title={`Remove ${removing.accountName}`}
+          description="Forms of this project stop taking payments with this Stripe account. The account itself stays at Stripe."
+          intent={PAYMENT_REMOVE_INTENT}
+          fields={{ accountId: removing.id }}
+          confirmLabel="Yes, remove"
+          busyLabel="Removing..."
           back={back}
           onClose={close}
         />
@@ -263,39 +268,5 @@ function AddButton({ busy, blocked }: { busy: boolean; blocked: boolean }) {
     <Button type="submit" disabled={busy || (hydrated && blocked)}>
       {busy ? "Adding account..." : "Add account"}
     </Button>
-  );
-}
-
-function RemoveAccountDialog({
-  accountId,
-  accountName,
-  back,
-  onClose,
-}: {
-  accountId: string;
-  accountName: string;
-  back: string;
-  onClose: () => void;
-}) {
-  const busy = useIsPending({ intent: PAYMENT_REMOVE_INTENT });
-  return (
-    <Dialog
-      open
-      role="alertdialog"
-      onOpenChange={(open) => {
-        if (!open && !busy) onClose();
-      }}
-      title={`Remove ${accountName}`}
-      description="Forms of this project stop taking payments with this Stripe account. The account itself stays at Stripe."
-    >
-      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
-        <input type="hidden" name="intent" value={PAYMENT_REMOVE_INTENT} />
-        <input type="hidden" name="accountId" value={accountId} />
-        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
-        <Button type="submit" variant="danger" disabled={busy}>
-          {busy ? "Removing..." : "Yes, remove"}
-        </Button>
-      </Form>
-    </Dialog>
   );
 }

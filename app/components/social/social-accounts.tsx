@@ -1,11 +1,4 @@
-import {
-  Form,
-  Link,
-  useActionData,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
+import { Link, useActionData, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LocalDate } from "~/components/local-date";
@@ -18,7 +11,7 @@ import { FieldError, FormError, SelectField } from "~/components/ui/field";
 import { SOCIAL_MESSAGES } from "~/services/social-accounts-rules";
 import type { SocialAccountsView } from "~/services/social-accounts.server";
 import type { FormReply } from "~/utils/http.server";
-import { useIsPending } from "~/utils/use-is-pending";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const SOCIAL_LINK_INTENT = "social-link";
 export const SOCIAL_UNLINK_INTENT = "social-unlink";
@@ -112,9 +105,13 @@ export function SocialAccountsSection({ view }: { view: SocialAccountsView }) {
       ) : null}
       {linking ? <LinkAccountDialog studioId={view.studioId} back={back} onClose={close} /> : null}
       {unlinking ? (
-        <UnlinkDialog
-          accountId={unlinking.id}
-          userName={unlinking.userName}
+        <ConfirmDialog
+          title={`Unlink @${unlinking.userName}`}
+          description="The site stops showing this account's feed. The account itself stays on Instagram; you can link it again later."
+          intent={SOCIAL_UNLINK_INTENT}
+          fields={{ accountId: unlinking.id }}
+          confirmLabel="Yes, unlink"
+          busyLabel="Unlinking..."
           back={back}
           onClose={close}
         />
@@ -206,40 +203,6 @@ function LinkAccountDialog({
           </Button>
         </div>
       </form>
-    </Dialog>
-  );
-}
-
-function UnlinkDialog({
-  accountId,
-  userName,
-  back,
-  onClose,
-}: {
-  accountId: string;
-  userName: string;
-  back: string;
-  onClose: () => void;
-}) {
-  const busy = useIsPending({ intent: SOCIAL_UNLINK_INTENT });
-  return (
-    <Dialog
-      open
-      role="alertdialog"
-      onOpenChange={(open) => {
-        if (!open && !busy) onClose();
-      }}
-      title={`Unlink @${userName}`}
-      description="The site stops showing this account's feed. The account itself stays on Instagram; you can link it again later."
-    >
-      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
-        <input type="hidden" name="intent" value={SOCIAL_UNLINK_INTENT} />
-        <input type="hidden" name="accountId" value={accountId} />
-        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
-        <Button type="submit" variant="danger" disabled={busy}>
-          {busy ? "Unlinking..." : "Yes, unlink"}
-        </Button>
-      </Form>
     </Dialog>
   );
 }

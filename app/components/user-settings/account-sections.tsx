@@ -10,12 +10,12 @@ import type { ReactNode } from "react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
-import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const USER_SETTINGS_INTENTS = {
   name: "account-name",
@@ -92,7 +92,6 @@ export function AccountSections({
   const savingName = useIsPending({ intent: I.name });
   const savingEmail = useIsPending({ intent: I.email });
   const savingPassword = useIsPending({ intent: I.password });
-  const deleting = useIsPending({ intent: I.deleteAccount });
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Card id="profile" title="Profile">
@@ -268,23 +267,15 @@ export function AccountSections({
       </Card>
 
       {searchParams.get("dialog") === "delete-account" ? (
-        <Dialog
-          open
-          role="alertdialog"
-          onOpenChange={(open) => {
-            if (!open && !deleting) close();
-          }}
+        <ConfirmDialog
           title="Delete your account?"
           description={`The account ${account.email}, its memberships and sessions are deleted for good.`}
-        >
-          <Form method="post" replace className="flex justify-end gap-3">
-            <input type="hidden" name="intent" value={I.deleteAccount} />
-            <DialogCancelLink back={back} busy={deleting} onClose={close} />
-            <Button type="submit" variant="danger" disabled={deleting}>
-              {deleting ? "Deleting..." : "Yes, delete my account"}
-            </Button>
-          </Form>
-        </Dialog>
+          intent={I.deleteAccount}
+          confirmLabel="Yes, delete my account"
+          busyLabel="Deleting..."
+          back={back}
+          onClose={close}
+        />
       ) : null}
     </div>
   );

@@ -1,13 +1,12 @@
-import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { Section } from "~/components/project-dashboard/project-sections";
 import { urlWith } from "~/components/shell/shell-helpers";
-import { Button, buttonClass } from "~/components/ui/button";
-import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
+import { buttonClass } from "~/components/ui/button";
 import type { DeploymentView } from "~/services/deployments.server";
 import type { WebsiteView } from "~/services/website.server";
-import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const REDEPLOY_INTENT = "site-redeploy";
 export const ROLLBACK_INTENT = "site-rollback";
@@ -28,8 +27,6 @@ export function WebsiteSections({ view }: { view: WebsiteView }) {
   const navigate = useNavigate();
   const back = urlWith(location.pathname, location.search, { dialog: null, rollback: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });
-  const redeploying = useIsPending({ intent: REDEPLOY_INTENT });
-  const rollingBack = useIsPending({ intent: ROLLBACK_INTENT });
   const target = view.rollbackTargets.find((d) => d.id === searchParams.get("rollback"));
   return (
     <div className="space-y-6">
@@ -135,43 +132,28 @@ export function WebsiteSections({ view }: { view: WebsiteView }) {
       </Section>
 
       {searchParams.get("dialog") === "redeploy" && view.canRedeploy ? (
-        <Dialog
-          open
-          role="alertdialog"
-          onOpenChange={(open) => {
-            if (!open && !redeploying) close();
-          }}
+        <ConfirmDialog
           title="Redeploy the website?"
           description="A new production deployment is built from the site's repository and published when it is ready."
-        >
-          <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
-            <input type="hidden" name="intent" value={REDEPLOY_INTENT} />
-            <DialogCancelLink back={back} busy={redeploying} onClose={close} />
-            <Button type="submit" disabled={redeploying}>
-              {redeploying ? "Starting..." : "Yes, redeploy"}
-            </Button>
-          </Form>
-        </Dialog>
+          intent={REDEPLOY_INTENT}
+          confirmLabel="Yes, redeploy"
+          busyLabel="Starting..."
+          danger={false}
+          back={back}
+          onClose={close}
+        />
       ) : null}
       {target && view.canRollback ? (
-        <Dialog
-          open
-          role="alertdialog"
-          onOpenChange={(open) => {
-            if (!open && !rollingBack) close();
-          }}
+        <ConfirmDialog
           title={`Roll back to ${deploymentName(target)}?`}
           description="This earlier deployment is published again at once; the current one stays in the list."
-        >
-          <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
-            <input type="hidden" name="intent" value={ROLLBACK_INTENT} />
-            <input type="hidden" name="deployId" value={target.id} />
-            <DialogCancelLink back={back} busy={rollingBack} onClose={close} />
-            <Button type="submit" variant="danger" disabled={rollingBack}>
-              {rollingBack ? "Rolling back..." : "Yes, roll back"}
-            </Button>
-          </Form>
-        </Dialog>
+          intent={ROLLBACK_INTENT}
+          fields={{ deployId: target.id }}
+          confirmLabel="Yes, roll back"
+          busyLabel="Rolling back..."
+          back={back}
+          onClose={close}
+        />
       ) : null}
     </div>
   );
