@@ -80,6 +80,9 @@ test("an owner links an Instagram account, is told a taken one is linked, and un
   const refused = await linkThroughAuthorizePage(page, `taken.${Date.now().toString(36)}`, js);
   if (js) {
     await expect(refused.getByRole("heading", { name: CONFLICT })).toBeVisible();
+    // Closed once the page has finished loading its code, as a person reading it would: closed
+    // mid-load, chromium once reported React error 345 from the page being torn down (CI).
+    await refused.waitForLoadState("networkidle");
     await refused.close();
     // Nothing was linked: the dialog stays, and the owner closes it.
     await page
@@ -189,6 +192,7 @@ test("an owner connects a Stripe account with Stripe Connect, once", async ({
     await authorizing.getByRole("button", { name: "Authorize" }).click();
     if (js) {
       await expect(authorizing.getByRole("heading", { name: expected })).toBeVisible();
+      await authorizing.waitForLoadState("networkidle");
       await authorizing.close();
     } else {
       await expect(page.getByText(expected).first()).toBeVisible();
