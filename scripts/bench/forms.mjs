@@ -12,7 +12,8 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { buildIfStale } from "../build.mjs";
 import { PASSWORD, seed } from "./seed.mjs";
-import { admin as adminQuery, waitForHealth as waitFor } from "./server.mjs";
+import { adminQuery } from "../pg-admin.mjs";
+import { waitForHealth as waitFor } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const quick = process.argv.includes("--quick");

@@ -1,5 +1,4 @@
-// What both benchmark scripts need around the server they start.
-export { adminQuery as admin } from "../pg-admin.mjs";
+// What both benchmark scripts need around the server they start (the admin database: ../pg-admin.mjs).
 
 /** Waits up to two minutes for /healthz (migrations applied), else fails with the server's log. */
 export async function waitForHealth(base, server) {
