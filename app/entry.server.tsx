@@ -4,9 +4,15 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { closeDatabase, database, migrate, queriesRun } from "~/db/client.server";
+import {
+  applyMigrations,
+  closeDatabase,
+  database,
+  queriesRun,
+  withBootLock,
+} from "~/db/client.server";
 import { claimDataDir, releaseDataDir } from "~/db/data-dir-lock.server";
-import { startJobs } from "~/jobs/index.server";
+import { prepareJobs, runJobs } from "~/jobs/index.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.server";
 import { providerReads } from "~/services/provider-cache.server";
@@ -30,8 +36,13 @@ export async function boot() {
   // The embedded database serves one process: claimed before it opens (data-dir-lock.server.ts).
   if (!config.DATABASE_URL) claimDataDir(config.DATA_DIR, "server");
   const current = database();
-  await migrate(current);
-  await startJobs();
+  // Any number of processes on any number of hosts may start at once on one database: they take
+  // turns for the schema and the queues (docs/decisions/027-booting-together.md).
+  await withBootLock(current, async () => {
+    await applyMigrations(current);
+    await prepareJobs();
+  });
+  await runJobs();
   // Re-encrypts stored secrets under a previous key; on a local run, takes up a rotated key file.
   await startKeyRotation();
   // `kill -USR2 <pid>` prints counters for operators and the benchmark (scripts/bench/), written

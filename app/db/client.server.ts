@@ -105,19 +105,54 @@ function openPglite(dataDir: string): Database {
   };
 }
 
-/** Applies pending migrations. On PostgreSQL an advisory lock keeps two instances from racing. */
-export async function migrate(database: Database) {
+/**
+ * The advisory lock that serializes every process's boot on one PostgreSQL database: migrations,
+ * job queue creation and the recurring schedules. Without it, processes starting at the same
+ * moment on a new database each create the queues, and PostgreSQL answers `deadlock detected`
+ * (pg-boss attaches one partition per queue to its job table).
+ */
+export const BOOT_LOCK_KEY = 727001;
+
+/**
+ * Runs `fn` while holding the boot lock. The lock lives on a connection of its own: a
+ * session-level advisory lock taken through the pool could be released on another client. PGlite
+ * serves one process (DATA_DIR/db.lock), so there `fn` just runs.
+ */
+export async function withBootLock<T>(database: Database, fn: () => Promise<T>): Promise<T> {
+  await database.ready;
+  if (database.kind !== "postgres") return fn();
+  const client = new pg.Client({
+    connectionString: database.connectionString,
+    application_name: "stackshift-boot",
+  });
+  // An error on this idle connection (the server restarting) fails the boot, not the process.
+  client.on("error", (error) => console.error("[db] boot lock connection:", error.message));
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [BOOT_LOCK_KEY]);
+    try {
+      return await fn();
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [BOOT_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Applies pending migrations; the caller holds the boot lock (see migrate). */
+export async function applyMigrations(database: Database) {
   await database.ready;
   if (database.kind === "postgres") {
-    await database.raw("select pg_advisory_lock(727001)");
-    try {
-      await migratePg(database.db as never, { migrationsFolder: MIGRATIONS });
-    } finally {
-      await database.raw("select pg_advisory_unlock(727001)");
-    }
+    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS });
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS });
   }
+}
+
+/** Applies pending migrations under the boot lock, so two instances never race. */
+export async function migrate(database: Database) {
+  await withBootLock(database, () => applyMigrations(database));
 }
 
 export function openDatabase(options: { databaseUrl?: string; dataDir: string }): Database {

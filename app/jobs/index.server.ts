@@ -1,3 +1,4 @@
+import { database, withBootLock } from "~/db/client.server";
 import { hostingJobs } from "~/providers/hosting/jobs.server";
 import { accessRequestJobs } from "~/services/access-requests.server";
 import { accountJobs } from "~/services/accounts.server";
@@ -38,14 +39,26 @@ export const JOBS: JobDefinition[] = [
 export const QUEUES = JOBS.map((job) => job.name);
 
 /**
- * Starts the queue, retries what a stopped process left running (orphans.server.ts), registers
- * this instance's workers and the cron schedules.
+ * Under the boot lock (entry.server.tsx): starts this process's queue, creates the queues a new
+ * database or a new version lacks and sets the cron schedules.
  */
-export async function startJobs() {
+export async function prepareJobs() {
   await startQueue(QUEUES);
+  for (const job of JOBS) {
+    if (job.schedule) await queue().schedule(job.name, job.schedule);
+  }
+}
+
+/** After the boot lock: retries what a stopped process left running (orphans.server.ts), then works. */
+export async function runJobs() {
   await watchOrphanedJobs();
   for (const job of JOBS) {
     await work(job.name, job.handler, { batchSize: job.batchSize });
-    if (job.schedule) await queue().schedule(job.name, job.schedule);
   }
+}
+
+/** Both steps, for callers that did not take the boot lock themselves (tests). */
+export async function startJobs() {
+  await withBootLock(database(), prepareJobs);
+  await runJobs();
 }

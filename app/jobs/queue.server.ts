@@ -35,9 +35,27 @@ export async function startQueue(queues: string[]): Promise<PgBoss> {
   }
   const boss = holder.__stackshiftBoss;
   for (const name of queues) {
-    if (!(await boss.getQueue(name))) await boss.createQueue(name);
+    if (!(await boss.getQueue(name))) await createQueueRetrying(boss, name);
   }
   return boss;
+}
+
+/**
+ * Creates a queue; boot holds the boot lock meanwhile, so no other process creates one. A process
+ * of an older version that keeps working through a rolling upgrade can still meet the new
+ * partition's table locks in a deadlock, which PostgreSQL resolves by failing one side: try again.
+ */
+async function createQueueRetrying(boss: PgBoss, name: string) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await boss.createQueue(name);
+      return;
+    } catch (error) {
+      const deadlock = (error as { code?: string }).code === "40P01";
+      if (!deadlock || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
 }
 
 export function queue(): PgBoss {
