@@ -34,13 +34,10 @@ const wantsJson = (request: Request) =>
  */
 function afterSubmit(form: IntakeForm, next: unknown) {
   if (form.redirectUrl) return form.redirectUrl;
-  if (
-    typeof next === "string" &&
-    URL.canParse(next) &&
-    form.origins.includes(new URL(next).origin)
-  ) {
-    return next;
-  }
+  // The parsed address, not the text as posted: URL parsing drops the CR and LF a decoded
+  // `%0D%0A` brings, which a Location header cannot carry (that answered 500 after storing).
+  const url = typeof next === "string" && URL.canParse(next) ? new URL(next) : null;
+  if (url && form.origins.includes(url.origin)) return url.href;
   return `/forms/${form.id}/thanks`;
 }
 
@@ -72,10 +69,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       ? Object.entries((await readJson(request, MAX_SUBMISSION_BYTES)) as Record<string, unknown>)
       : [...(await readForm(request, MAX_SUBMISSION_BYTES)).entries()];
     const clientIp = typeof context.clientIp === "string" ? context.clientIp : "unknown";
+    // Where to go next is settled before anything is stored or mailed.
+    const next = afterSubmit(form, entries.find(([key]) => key === "_next")?.[1]);
     const { id } = await acceptSubmission(form, entries, clientIp);
     if (wantsJson(request)) return Response.json({ ok: true, id }, { status: 201, headers });
-    const next = entries.find(([key]) => key === "_next")?.[1];
-    return redirect(afterSubmit(form, next), { status: 303, headers });
+    return redirect(next, { status: 303, headers });
   } catch (error) {
     if (error instanceof Response) {
       // A body too large or unreadable: keep the status, add CORS so the page can read it.

@@ -268,10 +268,14 @@ export async function saveFormSettings(user: User, studioId: string, input: Form
   });
 }
 
-/** A CSV cell: quoted when needed, and a leading = + - @ defused so spreadsheets show text. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+/**
+ * A CSV cell, always quoted: a spreadsheet whose list separator is `;` (or a tab) would split an
+ * unquoted `x;=1+1` and run its second half. A value that opens with = + - @, a tab or a carriage
+ * return, after any spaces, is defused with a leading apostrophe so spreadsheets show it as text.
+ */
+export function csvCell(value: string): string {
+  const safe = /^\s*[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 const EXPORT_BATCH = 1000;

@@ -103,7 +103,8 @@ const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
 
 /**
  * Reads a JSON API body (`Content-Type: application/json`). Malformed JSON, another type or a
- * body over `maxBytes` is a thrown 400/415/413 Response, never a crash. An empty body reads as {}.
+ * body over `maxBytes` is a thrown 400/415/413 Response, never a crash; so is JSON that is not an
+ * object. An empty body reads as {}.
  */
 export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<unknown> {
   const text = new TextDecoder().decode(await readCapped(request, maxBytes));
@@ -118,6 +119,11 @@ export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<
     throw badRequest("Request body must be valid JSON");
   }
   if (/\\u0000/i.test(text) || text.includes("\u0000")) throw badRequest(NUL_MESSAGE);
+  // Every body the product reads is an object of named fields: `null`, a list or a bare value
+  // would reach code that reads fields of it.
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw badRequest("Request body must be a JSON object");
+  }
   return parsed;
 }
 

@@ -89,6 +89,29 @@ describe("the public form endpoint", () => {
     expect(locationOf(elsewhere)).toBe(`/forms/${formId}/thanks`);
   });
 
+  it("a `_next` holding CR and LF redirects to the parsed address, not a 500 after storing", async () => {
+    const { project, formId } = await projectWithForm();
+    const res = await submit(formId, { ...CONTACT, _next: `${SITE}/\r\nx` });
+    expect(res.status).toBe(303);
+    expect(locationOf(res)).toBe(`${SITE}/x`);
+    expect((await load(project.studioId)).forms.forms[0].submissions).toBe(1);
+  });
+
+  it("a JSON body that is not an object is a 400 and stores nothing", async () => {
+    const { project, formId } = await projectWithForm();
+    for (const body of ["null", "[]", "5", '"text"']) {
+      const request = new Request(`http://localhost:3000/forms/${formId}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: SITE },
+        body,
+      });
+      const res = await call(submitAction, request, { formId }, { clientIp: "203.0.113.251" });
+      expect(res.status, body).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "Request body must be a JSON object" });
+    }
+    expect((await load(project.studioId)).forms.forms[0].submissions).toBe(0);
+  });
+
   it("answers fetch with JSON, and the custom domain may post too", async () => {
     const { formId } = await projectWithForm();
     const res = await submit(formId, CONTACT, {
@@ -314,6 +337,7 @@ describe("the Forms page", () => {
     const { project, formId } = await projectWithForm();
     await submit(formId, { name: 'Quote, "Q"', email: "q@example.com" }, { json: true });
     await submit(formId, { name: "=HYPERLINK(1)", phone: "123" }, { json: true });
+    await submit(formId, { name: "x;=1+1", phone: " \t-2", email: "  @SUM(1)" }, { json: true });
     const res = await call(
       exportLoader,
       makeRequest(`/resources/forms-export/${formId}`, { cookie: ownerCookie }),
@@ -327,9 +351,12 @@ describe("the Forms page", () => {
       `${project.studioId}-contact-submissions.csv`,
     );
     const lines = (await res.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("submitted_at,id,email,name,phone");
-    expect(lines[1]).toMatch(/,q@example\.com,"Quote, ""Q""",$/);
-    expect(lines[2]).toMatch(/,,'=HYPERLINK\(1\),123$/);
+    // Every cell quoted: a spreadsheet splitting on `;` keeps `x;=1+1` in one text cell.
+    expect(lines[0]).toBe('"submitted_at","id","email","name","phone"');
+    expect(lines[1]).toMatch(/,"q@example\.com","Quote, ""Q""",""$/);
+    expect(lines[2]).toMatch(/,"","'=HYPERLINK\(1\)","123"$/);
+    // A formula opener after spaces or a tab is defused too.
+    expect(lines[3]).toMatch(/,"' {2}@SUM\(1\)","x;=1\+1","' \t-2"$/);
     const stranger = await createUser();
     const hidden = await call(
       exportLoader,
