@@ -5,7 +5,14 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
-import { noNulInUrl, requestId, sameOrigin, securityHeaders } from "./middleware.mjs";
+import {
+  noNulInUrl,
+  requestId,
+  sameOrigin,
+  securityHeaders,
+  throttleAddress,
+  untrustedProxyWarning,
+} from "./middleware.mjs";
 import { instrumentBuild } from "./route-errors.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -30,6 +37,7 @@ export async function startServer({ dev = false } = {}) {
   // Which X-Forwarded-For hops to believe for req.ip (rate limits): TRUST_PROXY.
   app.set("trust proxy", runtime.trustProxy);
   app.use(requestId());
+  app.use(untrustedProxyWarning(app.get("trust proxy fn")));
   app.use(compression());
   app.use(
     securityHeaders({
@@ -59,7 +67,8 @@ export async function startServer({ dev = false } = {}) {
     mode: dev ? "development" : "production",
     getLoadContext: (req, res) => ({
       cspNonce: res.locals.cspNonce,
-      clientIp: req.ip,
+      // What the throttles count: IPv6 by its /64 (throttleAddress).
+      clientIp: throttleAddress(req.ip),
       requestId: res.locals.requestId,
     }),
   });

@@ -1,6 +1,7 @@
 // Express middlewares of server/index.mjs, apart so tests can mount them on a small app.
 import { randomBytes, randomUUID } from "node:crypto";
 import helmet from "helmet";
+import ipaddr from "ipaddr.js";
 
 /**
  * Security headers for every response, set by helmet (decision 013); the CSP nonce is made here
@@ -112,6 +113,51 @@ export function requestId() {
     const id = randomUUID();
     res.locals.requestId = id;
     res.setHeader("X-Request-Id", id);
+    next();
+  };
+}
+
+/**
+ * The client's address as the throttles count it (req.ip -> the load context's clientIp). IPv4
+ * as it is, an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`) as its IPv4 address, and IPv6 cut
+ * to its /64: one subscriber or host is handed a whole /64, so counting single IPv6 addresses
+ * would give one person 2^64 fresh budgets of guesses.
+ * @param {string | undefined} ip
+ * @returns {string}
+ */
+export function throttleAddress(ip) {
+  if (!ip || !ipaddr.isValid(ip)) return ip || "unknown";
+  let address = ipaddr.parse(ip);
+  if (address.kind() === "ipv6" && address.isIPv4MappedAddress()) {
+    address = address.toIPv4Address();
+  }
+  if (address.kind() === "ipv4") return address.toString();
+  const prefix = address.parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(":")}::/64`;
+}
+
+/**
+ * Says so, at most once a minute, when requests carry X-Forwarded-For from a peer that TRUST_PROXY
+ * does not trust. Behind such a proxy every client has the proxy's address, so one stranger's
+ * failed logins would lock a whole office out; a client sending the header itself is harmless.
+ * @param {(address: string, hop: number) => boolean} trusts express's compiled "trust proxy fn"
+ * @param {{ warn?: (line: string) => void; now?: () => number }} [options]
+ * @returns {import("express").RequestHandler}
+ */
+export function untrustedProxyWarning(trusts, { warn = console.warn, now = Date.now } = {}) {
+  let lastWarned = -Infinity;
+  return (req, _res, next) => {
+    const peer = req.socket.remoteAddress ?? "";
+    if (req.headers["x-forwarded-for"] !== undefined && !trusts(peer, 0)) {
+      if (now() - lastWarned >= 60_000) {
+        lastWarned = now();
+        warn(
+          `[proxy] requests carry X-Forwarded-For from ${peer}, which TRUST_PROXY does not ` +
+            `trust: if ${peer} is your proxy, every client behind it shares its address for ` +
+            `rate limits. Add it to TRUST_PROXY (docs/configuration.md).`,
+        );
+      }
+    }
     next();
   };
 }

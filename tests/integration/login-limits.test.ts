@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { action } from "~/routes/auth.login";
 import { lockoutSeconds, POLICIES } from "~/services/rate-limit.server";
+import { throttleAddress } from "../../server/middleware.mjs";
 import { call, createUser, makeRequest } from "../helpers";
 
 function login(email: string, password: string, clientIp: string) {
@@ -92,5 +93,41 @@ describe("login limits", () => {
   it("doubles each further lockout within a day, up to a day", () => {
     expect([1, 2, 3, 4].map(lockoutSeconds)).toEqual([900, 1800, 3600, 7200]);
     expect(lockoutSeconds(20)).toBe(86_400);
+  });
+});
+
+describe("client addresses as the throttles count them", () => {
+  // The server hands every action throttleAddress(req.ip) as its clientIp (server/index.mjs).
+  it("cuts IPv6 to its /64 and reads IPv4-mapped addresses as IPv4", () => {
+    const addresses = Array.from(
+      { length: 40 },
+      (_, i) => `2001:db8:77:1:${i.toString(16)}:9::${i + 1}`,
+    );
+    expect(new Set(addresses.map(throttleAddress))).toEqual(new Set(["2001:db8:77:1::/64"]));
+    expect(throttleAddress("2001:db8:77:2::1")).toBe("2001:db8:77:2::/64");
+    expect(throttleAddress("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(throttleAddress("203.0.113.9")).toBe("203.0.113.9");
+  });
+
+  it("40 addresses of one /64 share one throttle; the next /64 has its own", async () => {
+    const person = await createUser();
+    const addresses = Array.from(
+      { length: 40 },
+      (_, i) => `2001:db8:99:1::${(i + 1).toString(16)}`,
+    );
+    const { points } = POLICIES.loginFailuresAccount;
+    for (const address of addresses.slice(0, points)) {
+      expect((await login(person.email, "wrong password", throttleAddress(address))).status).toBe(
+        401,
+      );
+    }
+    // Every other address of the block is refused now, the right password included.
+    for (const address of addresses.slice(points)) {
+      expect((await login(person.email, person.password, throttleAddress(address))).status).toBe(
+        429,
+      );
+    }
+    const neighbour = throttleAddress("2001:db8:99:2::1");
+    expect((await login(person.email, person.password, neighbour)).status).toBe(302);
   });
 });
