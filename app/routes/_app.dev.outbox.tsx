@@ -4,7 +4,7 @@ import { Fragment } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { listQuerySchema } from "~/services/access-requests.schema";
-import { listOutbox, outboxPageEnabled } from "~/services/mail.server";
+import { listOutbox, outboxPageEnabled, redact } from "~/services/mail.server";
 import { invariantResponse } from "~/utils/responses.server";
 import { requirePlatformAdmin } from "~/utils/session.server";
 import { formatDate } from "~/utils/dates";
@@ -18,7 +18,7 @@ const LIMIT = 200;
  * The development outbox (without SMTP_URL mail is kept here, docs/configuration.md), for
  * platform admins.
  * It does not exist once mail is really delivered or in production mode, and delivered mails hold
- * no usable token (app/services/mail.server.ts redacts them).
+ * no usable token (app/services/mail.server.ts redacts them; this page redacts queued ones too).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePlatformAdmin(request);
@@ -36,7 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       to: m.to,
       subject: m.subject,
       status: m.status,
-      text: m.text,
+      // A mail still queued holds its tokens until its job runs: another person's reset or
+      // confirmation link is never shown here, whatever its state.
+      text: redact(m.text, m.secrets),
       createdIso: m.createdAt.toISOString(),
       // Formatted on the server, in the admin's zone, so the hydrated page shows the same text.
       created: formatDate(m.createdAt, timeZone, "timestamp"),

@@ -55,6 +55,19 @@ describe("/dev/outbox", () => {
     expect(["queued", "kept"]).toContain(mails.find((m) => m.id === second)?.status);
   });
 
+  it("never shows a token, also in a mail still queued", async () => {
+    const token = "tok_queued_secret_9f8e7d";
+    const id = await queueMail(db(), {
+      to: "reset@example.com",
+      subject: "Reset",
+      text: `Reset: http://localhost:3000/auth/reset/${token}`,
+      secrets: [token],
+    });
+    const mail = (await page()).mails.find((m) => m.id === id)!;
+    expect(mail.status).toBe("queued");
+    expect(mail.text).toBe("Reset: http://localhost:3000/auth/reset/[removed after delivery]");
+  });
+
   it("filters by recipient or subject", async () => {
     await queueMail(db(), { to: "needle@example.com", subject: "Hello", text: "x" });
     await queueMail(db(), { to: "other@example.com", subject: "About the NEEDLE", text: "x" });
