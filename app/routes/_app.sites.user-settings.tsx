@@ -6,7 +6,7 @@ import {
   AccountSections,
   USER_SETTINGS_INTENTS as I,
 } from "~/components/user-settings/account-sections";
-import { DomainError } from "~/services/errors";
+import { DomainError, RateLimitedError } from "~/services/errors";
 import {
   deleteAccountSchema,
   emailChangeSchema,
@@ -140,7 +140,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
+    let fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
+    // Too many wrong current passwords: said beside the password field (429 with Retry-After).
+    if (error instanceof RateLimitedError) fields = { currentPassword: [error.message] };
     if (intent === I.deleteAccount && Object.keys(fields).length > 0) {
       // A wrong password or address: said beside the field of the dialog, which stays open.
       return formReply({ result: { status: "error", error: fields } }, error);

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Queryable } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { emailChanges, members, projects, sessions, users } from "~/db/schema";
 import { checkCurrentPassword, type User } from "./accounts.server";
@@ -138,6 +138,23 @@ export async function requestEmailChange(
   await dispatchMail([mailId]);
 }
 
+/**
+ * A person's member rows follow their address, so invitations and claims find the person, not an
+ * address they left (a later account there claims only rows still `invited` without a user). An
+ * open invitation to the new address in a project the person is already in is spent.
+ */
+async function moveMemberRows(tx: Queryable, userId: string, address: string) {
+  await tx.execute(sql`
+    delete from ${members} m
+     where m.invited_email = ${address} and m.user_id is null and m.status = 'invited'
+       and exists (select 1 from ${members} o where o.project_id = m.project_id and o.user_id = ${userId})`);
+  await tx.execute(sql`
+    update ${members} set invited_email = ${address}, updated_at = now()
+     where user_id = ${userId}
+       and not exists (select 1 from ${members} o
+                        where o.project_id = ${members.projectId} and o.invited_email = ${address})`);
+}
+
 const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
 
 /** The change a confirmation link names, while it can still be confirmed. Reads only. */
@@ -209,10 +226,7 @@ export async function confirmEmailChange(
         .update(users)
         .set({ email: change.newEmail, emailVerifiedAt: now, updatedAt: now })
         .where(eq(users.id, user.id));
-      await tx
-        .update(members)
-        .set({ invitedEmail: change.newEmail })
-        .where(eq(members.userId, user.id));
+      await moveMemberRows(tx, user.id, change.newEmail);
       await tx
         .delete(sessions)
         .where(and(eq(sessions.userId, user.id), ne(sessions.id, sessionRowId(currentSessionId))));
@@ -278,10 +292,7 @@ export async function revertEmailChange(token: string): Promise<{ email: string 
         .update(users)
         .set({ email: change.oldEmail, emailVerifiedAt: now, updatedAt: now })
         .where(eq(users.id, change.userId));
-      await tx
-        .update(members)
-        .set({ invitedEmail: change.oldEmail })
-        .where(eq(members.userId, change.userId));
+      await moveMemberRows(tx, change.userId, change.oldEmail);
       await tx.delete(sessions).where(eq(sessions.userId, change.userId));
       await tx
         .update(emailChanges)
