@@ -13,16 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database, db } from "~/db/client.server";
 import { emailChanges, members, sessions, users } from "~/db/schema";
 import { loader as adminLoader } from "~/routes/_app.admin";
-import { action as settingsAction, loader as settingsLoader } from "~/routes/_app.sites.user-settings";
+import {
+  action as settingsAction,
+  loader as settingsLoader,
+} from "~/routes/_app.sites.user-settings";
 import { action as loginAction } from "~/routes/auth.login";
 import {
   action as emailChangeAction,
   loader as emailChangeLoader,
 } from "~/routes/auth.email-change.$token";
-import {
-  action as revertAction,
-  loader as revertLoader,
-} from "~/routes/auth.email-revert.$token";
+import { action as revertAction, loader as revertLoader } from "~/routes/auth.email-revert.$token";
 import { loader as resetLoader } from "~/routes/auth.reset.$token";
 import { action as verifyAction, loader as verifyLoader } from "~/routes/auth.verify.$token";
 import { loader as invitationLoader } from "~/routes/invitations.$invitationKey";
@@ -159,12 +159,9 @@ function loaderFor(url: URL): { fn: Loader; params: Record<string, string> } {
 /** What a mail scanner (or a person) does by opening a link: GET and HEAD, cookie or not. */
 async function open(url: URL, method: "GET" | "HEAD", cookie?: string) {
   const { fn, params } = loaderFor(url);
-  return call(
-    fn as never,
-    makeRequest(url.pathname + url.search, { method, cookie }),
-    params,
-    { clientIp: nextIp() },
-  );
+  return call(fn as never, makeRequest(url.pathname + url.search, { method, cookie }), params, {
+    clientIp: nextIp(),
+  });
 }
 
 async function changeEmail(cookie: string, email: string, currentPassword?: string) {
@@ -184,11 +181,9 @@ async function changeEmail(cookie: string, email: string, currentPassword?: stri
 }
 
 function confirmChange(token: string, cookie?: string) {
-  return call(
-    emailChangeAction,
-    makeRequest(`/auth/email-change/${token}`, { cookie, form: {} }),
-    { token },
-  );
+  return call(emailChangeAction, makeRequest(`/auth/email-change/${token}`, { cookie, form: {} }), {
+    token,
+  });
 }
 
 async function userByEmail(email: string) {
@@ -277,11 +272,13 @@ describe("a stranger's signup with a platform admin's address", () => {
 
   it("counts wrong passwords on the confirmation page like failed logins", async () => {
     const email = `guess-${stamp}@example.com`;
-    await db().insert(members).values({
-      projectId: (await insertProject((await createUser()).id)).id,
-      invitedEmail: email,
-      invitationKey: newInvitationKey(),
-    });
+    await db()
+      .insert(members)
+      .values({
+        projectId: (await insertProject((await createUser()).id)).id,
+        invitedEmail: email,
+        invitationKey: newInvitationKey(),
+      });
     await signup({ name: "Guessed", email, password: "the right password" });
     const link = await mailedLink(email, "/auth/verify/");
     const from = nextIp();
@@ -316,9 +313,9 @@ describe("an e-mail change onto a platform admin's address", () => {
     expect((await changeEmail(strangerCookie, target, "a guess")).status).toBe(400);
     expect(await newestMailTo(target)).toBeUndefined();
 
-    expect(await toastOf(await changeEmail(strangerCookie, target, stranger.password))).toMatchObject(
-      { title: "Confirmation link sent" },
-    );
+    expect(
+      await toastOf(await changeEmail(strangerCookie, target, stranger.password)),
+    ).toMatchObject({ title: "Confirmation link sent" });
     const link = await mailedLink(target, "/auth/email-change/");
     const token = tokenOf(link);
 
@@ -374,9 +371,9 @@ describe("login CSRF through a mailed link", () => {
     );
     expect(sessionOf(posted)).toBeUndefined();
     expect((await confirmChange(tokenOf(changeLink), victimCookie)).status).toBe(400);
-    expect(
-      (await getSession(makeRequest("/", { cookie: victimCookie }))).get("userId"),
-    ).toBe(victim.id);
+    expect((await getSession(makeRequest("/", { cookie: victimCookie }))).get("userId")).toBe(
+      victim.id,
+    );
     expect(await userByEmail(attackerEmail)).toBeUndefined();
   });
 });
@@ -457,7 +454,10 @@ describe("an applied e-mail change", () => {
     const elsewhere = await sessionCookie(user.id);
     const next = `mover-new-${stamp}@example.com`;
     await changeEmail(here, next, user.password);
-    const confirmed = await confirmChange(tokenOf(await mailedLink(next, "/auth/email-change/")), here);
+    const confirmed = await confirmChange(
+      tokenOf(await mailedLink(next, "/auth/email-change/")),
+      here,
+    );
     expect(confirmed).toHaveRedirect("/sites/user-settings");
     expect((await userByEmail(next)).id).toBe(user.id);
     expect(await isSignedIn(here)).toBe(true);
@@ -475,7 +475,9 @@ describe("an applied e-mail change", () => {
     expect(await shown.json()).toMatchObject({ oldEmail: user.email, newEmail: next });
 
     // Reverting (the page's POST): the old address is back, every session ends, rows follow.
-    const reverted = await call(revertAction, makeRequest(revert.pathname, { form: {} }), { token });
+    const reverted = await call(revertAction, makeRequest(revert.pathname, { form: {} }), {
+      token,
+    });
     expect(reverted).toHaveRedirect("/auth/forgot");
     expect(await toastOf(reverted)).toMatchObject({ title: "Your e-mail address is restored" });
     expect((await userByEmail(user.email)).id).toBe(user.id);
@@ -528,8 +530,9 @@ describe("the current password", () => {
     expect(without.status).toBe(400);
     const wrong = await del({ currentPassword: "not it" });
     expect(wrong.status).toBe(400);
-    expect(((await wrong.json()) as { result: { error: Record<string, string[]> } }).result.error)
-      .toEqual({ currentPassword: ["The current password is not right"] });
+    expect(
+      ((await wrong.json()) as { result: { error: Record<string, string[]> } }).result.error,
+    ).toEqual({ currentPassword: ["The current password is not right"] });
     expect(await userByEmail(user.email)).toBeDefined();
     expect(await del({ currentPassword: user.password })).toHaveRedirect("/auth/login");
     expect(await userByEmail(user.email)).toBeUndefined();
@@ -542,7 +545,10 @@ describe("the current password", () => {
     const del = (c: string, form: Record<string, string>) =>
       call(
         settingsAction,
-        makeRequest("/sites/user-settings", { cookie: c, form: { intent: "account-delete", ...form } }),
+        makeRequest("/sites/user-settings", {
+          cookie: c,
+          form: { intent: "account-delete", ...form },
+        }),
       );
     expect((await del(cookie, { typedEmail: "nope@example.com" })).status).toBe(400);
     // The address typed, but no single sign-on in the last minutes.
@@ -565,9 +571,14 @@ describe("the current password", () => {
     const cookie = await sessionCookie(user.id);
     const from = nextIp();
     const post = (form: Record<string, string>) =>
-      call(settingsAction, makeRequest("/sites/user-settings", { cookie, form }), {}, {
-        clientIp: from,
-      });
+      call(
+        settingsAction,
+        makeRequest("/sites/user-settings", { cookie, form }),
+        {},
+        {
+          clientIp: from,
+        },
+      );
     const wrongPassword = {
       intent: "account-password",
       currentPassword: "wrong",
@@ -577,8 +588,13 @@ describe("the current password", () => {
     expect((await post(wrongPassword)).status).toBe(400);
     expect((await post(wrongPassword)).status).toBe(400);
     expect(
-      (await post({ intent: "account-email", email: `x-${stamp}@example.com`, currentPassword: "w" }))
-        .status,
+      (
+        await post({
+          intent: "account-email",
+          email: `x-${stamp}@example.com`,
+          currentPassword: "w",
+        })
+      ).status,
     ).toBe(400);
     expect((await post({ intent: "account-delete", currentPassword: "wrong" })).status).toBe(400);
     expect((await post({ intent: "account-delete", currentPassword: "wrong" })).status).toBe(400);
@@ -599,7 +615,10 @@ describe("sessions at rest", () => {
     const id = (await getSession(makeRequest("/", { cookie }))).id;
     expect(id).toBeTruthy();
     expect(await db().select().from(sessions).where(eq(sessions.id, id))).toEqual([]);
-    const [row] = await db().select().from(sessions).where(eq(sessions.id, sessionRowId(id)));
+    const [row] = await db()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionRowId(id)));
     expect(row.userId).toBe(user.id);
     expect(row.id).not.toBe(id);
     expect(row.id).toMatch(/^[0-9a-f]{64}$/);
@@ -608,12 +627,14 @@ describe("sessions at rest", () => {
   it("the migration's SQL hashes a live row the way the app reads it", async () => {
     const user = await createUser();
     const raw = `legacy-${stamp}`;
-    await db().insert(sessions).values({
-      id: raw,
-      userId: user.id,
-      data: { userId: user.id },
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
+    await db()
+      .insert(sessions)
+      .values({
+        id: raw,
+        userId: user.id,
+        data: { userId: user.id },
+        expiresAt: new Date(Date.now() + 86_400_000),
+      });
     const migration = fs.readFileSync("drizzle/0018_links_only_show.sql", "utf8");
     const update = migration.match(/UPDATE "sessions" SET "id" = [^;]+;/)![0];
     await database().raw(`${update.slice(0, -1)} WHERE "id" = '${raw}'`);

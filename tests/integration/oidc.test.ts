@@ -159,7 +159,9 @@ describe("single sign-on login", () => {
     expect(unlinked.oidcSubject).toBeNull();
     // Someone else's session does not link it either.
     const other = await createUser();
-    const otherJar = new Map([["stackshift_session", (await sessionCookie(other.id)).split("=")[1]]]);
+    const otherJar = new Map([
+      ["stackshift_session", (await sessionCookie(other.id)).split("=")[1]],
+    ]);
     const wrongHolder = await signIn(
       { sub: "subject-linked", email: "linked@example.com" },
       "/sites/user-settings",

@@ -1264,7 +1264,8 @@ const ROWS: Row[] = [
   },
   {
     file: "auth.email-revert.$token.tsx",
-    public: "the revert link mailed to the old address after an e-mail change (the token is the proof)",
+    public:
+      "the revert link mailed to the old address after an e-mail change (the token is the proof)",
     cases: [
       {
         name: "GET with a token that was never issued",
