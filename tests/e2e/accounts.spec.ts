@@ -12,6 +12,7 @@ const PASSWORD = "a long enough password";
 test("a new platform admin confirms the address before logging in, with Resend", async ({
   page,
 }, testInfo) => {
+  test.setTimeout(120_000);
   const email = `verify-${testInfo.project.name}@example.com`;
   await page.goto("/signup");
   await page.getByLabel("Name").fill("Vera Verified");

@@ -64,9 +64,9 @@ test("a user changes their e-mail with their password, and the old address can u
   signIn,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const tag = `${testInfo.project.name}-${Date.now()}`;
-  const account = { name: "Eve Email", email: `email-old-${tag}@example.com` };
-  const next = `email-new-${tag}@example.com`;
+  // A platform admin's address (playwright.config.ts), so the account may sign up.
+  const account = { name: "Eve Email", email: `email-old-${testInfo.project.name}@example.com` };
+  const next = `email-new-${testInfo.project.name}-${Date.now()}@example.com`;
   await signIn(page, account);
 
   await page.goto("/sites/user-settings");
