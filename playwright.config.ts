@@ -37,6 +37,8 @@ export const ADMIN_EMAILS = [
   "support-no-js@example.com",
   "settings-js@example.com",
   "settings-no-js@example.com",
+  "email-old-js@example.com",
+  "email-old-no-js@example.com",
 ];
 
 const chromium = {

@@ -26,6 +26,7 @@ const ABORT_DELAY = 5_000;
 
 /** `npm run rotate-key` (scripts/rotate-key.mjs) runs from this build. */
 export { rotateKeyCommand } from "~/services/key-rotation-command.server";
+export { unprovenAccountsCommand } from "~/services/unproven-accounts-command.server";
 
 /**
  * Called once by the HTTP server (server/index.mjs) before it listens: checks the environment,

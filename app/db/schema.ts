@@ -52,6 +52,7 @@ export const users = pgTable(
 export const sessions = pgTable(
   "sessions",
   {
+    /** sha256 (hex) of the session id the cookie carries: a dump or backup holds no live session. */
     id: text("id").primaryKey(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
@@ -699,9 +700,18 @@ export const emailChanges = pgTable(
     newEmail: text("new_email").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
+    /** Set when the change applies: the address it replaced, mailed a notice with a revert link. */
+    oldEmail: text("old_email"),
+    /** sha256 of the revert link's token (the link works for 7 days, once). */
+    revertTokenHash: text("revert_token_hash"),
+    revertExpiresAt: timestamp("revert_expires_at", { withTimezone: true }),
+    revertedAt: timestamp("reverted_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("email_changes_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("email_changes_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("email_changes_revert_token_key").on(t.revertTokenHash),
+  ],
 );
 
 /**

@@ -6,8 +6,9 @@ import {
   AccountSections,
   USER_SETTINGS_INTENTS as I,
 } from "~/components/user-settings/account-sections";
-import { DomainError } from "~/services/errors";
+import { DomainError, RateLimitedError } from "~/services/errors";
 import {
+  deleteAccountSchema,
   emailChangeSchema,
   nameSchema,
   passwordChangeSchema,
@@ -27,7 +28,8 @@ import {
 } from "~/services/user-settings.server";
 import { setHideSplash } from "~/services/studio.server";
 import { formReply, readForm } from "~/utils/http.server";
-import { getSession, requireUser, sessionStorage } from "~/utils/session.server";
+import { oidcEnabled } from "~/utils/oidc.server";
+import { getSession, requireUser, sessionStorage, ssoIsFresh } from "~/utils/session.server";
 import { getTheme } from "~/utils/theme.server";
 import { redirectWithToast, toastHeader } from "~/utils/toast.server";
 
@@ -43,12 +45,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getAccount(user),
     listSessions(user, session.id ?? ""),
   ]);
-  return { account, sessions, theme: await getTheme(request), now: new Date().toISOString() };
+  return {
+    account,
+    sessions,
+    sso: { enabled: oidcEnabled(), fresh: ssoIsFresh(session) },
+    theme: await getTheme(request),
+    now: new Date().toISOString(),
+  };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const session = await getSession(request);
+  const clientIp = context.clientIp ?? "unknown";
+  const ssoFresh = ssoIsFresh(session);
   const formData = await readForm(request, 8 * 1024);
   const intent = formData.get("intent");
   try {
@@ -61,8 +71,14 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       case I.email: {
         const s = parseWithZod(formData, { schema: emailChangeSchema });
-        if (s.status !== "success") return formReply({ result: s.reply() }, 400);
-        await requestEmailChange(user, s.value.email);
+        if (s.status !== "success") {
+          return formReply({ result: s.reply({ hideFields: ["currentPassword"] }) }, 400);
+        }
+        await requestEmailChange(user, s.value.email, {
+          currentPassword: s.value.currentPassword,
+          ssoFresh,
+          clientIp,
+        });
         return redirectWithToast(PAGE, {
           type: "success",
           title: M.emailSent,
@@ -81,7 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
             400,
           );
         }
-        await changePassword(user, session.id ?? "", s.value);
+        await changePassword(user, session.id ?? "", s.value, clientIp);
         return redirectWithToast(PAGE, {
           type: "success",
           title: M.passwordChanged,
@@ -109,7 +125,9 @@ export async function action({ request }: ActionFunctionArgs) {
         return redirectWithToast(PAGE, { type: "success", title: M.preferencesSaved });
       }
       case I.deleteAccount: {
-        await deleteAccount(user);
+        const s = parseWithZod(formData, { schema: deleteAccountSchema });
+        if (s.status !== "success") throw new Response("Bad Request", { status: 400 });
+        await deleteAccount(user, { ...s.value, ssoFresh, clientIp });
         // The session row went with the account; the cookie goes too.
         const headers = new Headers();
         headers.append("Set-Cookie", await sessionStorage().destroySession(session));
@@ -122,6 +140,13 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    let fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
+    // Too many wrong current passwords: said beside the password field (429 with Retry-After).
+    if (error instanceof RateLimitedError) fields = { currentPassword: [error.message] };
+    if (intent === I.deleteAccount && Object.keys(fields).length > 0) {
+      // A wrong password or address: said beside the field of the dialog, which stays open.
+      return formReply({ result: { status: "error", error: fields } }, error);
+    }
     if (intent === I.deleteAccount) {
       return redirectWithToast(PAGE, {
         type: "error",
@@ -129,7 +154,6 @@ export async function action({ request }: ActionFunctionArgs) {
         description: error.message,
       });
     }
-    const fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
     if (Object.keys(fields).length > 0) {
       return formReply({ result: { status: "error", error: fields } }, error);
     }

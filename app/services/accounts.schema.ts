@@ -41,3 +41,8 @@ export const resetSchema = z
     message: "Passwords do not match",
     path: ["confirmPassword"],
   });
+
+/** The signup confirmation page: the password chosen at signup, typed again. */
+export const confirmSignupSchema = z.object({
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200),
+});

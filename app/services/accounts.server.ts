@@ -31,6 +31,9 @@ import {
 /** Tokens are mailed; only their sha256 is stored. */
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
+// Tokens are 43 characters of base64url; anything much longer cannot be one of ours.
+const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
+
 /** What the rest of the app knows about the signed-in person. */
 export type User = {
   id: string;
@@ -103,9 +106,18 @@ export class NotEligibleError extends InvalidError {
   }
 }
 
-/** Invitations addressed to a new account's e-mail now belong to it. */
+/**
+ * Invitations addressed to a new account's e-mail now belong to it: only rows still `invited` and
+ * without a user. An accepted membership stays with its person even when an earlier account
+ * moved away from this address (their rows follow their address, app/services/user-settings.server.ts).
+ */
 async function claimInvitations(tx: Queryable, userId: string, address: string) {
-  await tx.update(members).set({ userId }).where(eq(members.invitedEmail, address));
+  await tx
+    .update(members)
+    .set({ userId })
+    .where(
+      and(eq(members.invitedEmail, address), eq(members.status, "invited"), isNull(members.userId)),
+    );
 }
 
 /** Signed in only once the address is confirmed; the login page offers to resend the link. */
@@ -180,7 +192,7 @@ function queueVerificationMail(
   return queueMail(tx, {
     to: pending.email,
     subject: "Confirm your email to finish signing up for StackShift",
-    text: `Hello ${pending.name},\n\nConfirm your email address to finish creating your StackShift account:\n\n${link}\n\nThe link works once, within 24 hours. If you did not sign up, ignore this email: no account is created without it.`,
+    text: `Hello ${pending.name},\n\nTo finish creating your StackShift account, open this link and type the password you chose when you signed up:\n\n${link}\n\nThe link works once, within 24 hours. If you did not sign up, ignore this email: no account is created without it (and without that password).`,
     secrets: [pending.token],
   });
 }
@@ -219,38 +231,78 @@ export async function resendConfirmation(address: string) {
   if (mailId) await dispatchMail([mailId]);
 }
 
+const invalidConfirmation = () =>
+  new InvalidError("This confirmation link is invalid or has expired. Sign up again.");
+
+/** The waiting signup a confirmation link names, if it can still be confirmed. Reads only. */
+export async function pendingConfirmation(token: string) {
+  if (!plausibleToken(token)) return null;
+  const row = await db().query.emailVerifications.findFirst({
+    where: and(
+      eq(emailVerifications.tokenHash, sha256(token)),
+      isNull(emailVerifications.usedAt),
+      gt(emailVerifications.expiresAt, new Date()),
+    ),
+  });
+  return row ? { email: row.email, name: row.name } : null;
+}
+
 /**
- * Opens a confirmation link: creates the account with what was typed at signup and spends every
- * other waiting signup of the address (a stranger's included).
+ * Confirms a signup from its link's page (a POST: opening the link changes nothing). The password
+ * typed at signup must be typed again, so whoever proves the mailbox also knows the credential: a
+ * stranger's signup with someone else's address is useless to both. A wrong password counts like
+ * a failed login and keeps the link; the right one creates the account, spends every other
+ * waiting signup of the address (a stranger's included) and the caller signs the person in.
  */
-export async function confirmEmail(token: string): Promise<{ user: User; redirectTo: string }> {
-  const invalid = () =>
-    new InvalidError("This confirmation link is invalid or has expired. Sign up again.");
-  if (!token || token.length > 200) throw invalid();
+export async function confirmEmail(
+  token: string,
+  password: string,
+  clientIp = "unknown",
+): Promise<{ user: User; redirectTo: string }> {
+  const pending = plausibleToken(token)
+    ? await db().query.emailVerifications.findFirst({
+        where: and(
+          eq(emailVerifications.tokenHash, sha256(token)),
+          isNull(emailVerifications.usedAt),
+          gt(emailVerifications.expiresAt, new Date()),
+        ),
+      })
+    : undefined;
+  if (!pending) throw invalidConfirmation();
+  await assertLoginAllowed(pending.email, clientIp);
+  if (!(await verifyPassword(pending.passwordHash, password))) {
+    await loginFailed(pending.email, clientIp);
+    throw new InvalidError("This is not the password you chose when you signed up", {
+      password: [
+        "This is not the password you chose when you signed up. If you did not sign up, sign up again with a password of your own.",
+      ],
+    });
+  }
+  await loginSucceeded(pending.email, clientIp);
   return db().transaction(async (tx) => {
     const now = new Date();
-    const [pending] = await tx
+    const [spent] = await tx
       .update(emailVerifications)
       .set({ usedAt: now })
       .where(
         and(
-          eq(emailVerifications.tokenHash, sha256(token)),
+          eq(emailVerifications.tokenHash, pending.tokenHash),
           isNull(emailVerifications.usedAt),
           gt(emailVerifications.expiresAt, now),
         ),
       )
       .returning();
-    if (!pending) throw invalid();
+    if (!spent) throw invalidConfirmation();
     await tx
       .update(emailVerifications)
       .set({ usedAt: now })
-      .where(and(eq(emailVerifications.email, pending.email), isNull(emailVerifications.usedAt)));
+      .where(and(eq(emailVerifications.email, spent.email), isNull(emailVerifications.usedAt)));
     const [row] = await tx
       .insert(users)
       .values({
-        name: pending.name,
-        email: pending.email,
-        passwordHash: pending.passwordHash,
+        name: spent.name,
+        email: spent.email,
+        passwordHash: spent.passwordHash,
         emailVerifiedAt: now,
       })
       .onConflictDoNothing({ target: users.email })
@@ -258,9 +310,35 @@ export async function confirmEmail(token: string): Promise<{ user: User; redirec
     if (!row) {
       throw new ConflictError("This email already has an account. Log in instead.");
     }
-    await claimInvitations(tx, row.id, pending.email);
-    return { user: toUser(row), redirectTo: pending.redirectTo };
+    await claimInvitations(tx, row.id, spent.email);
+    return { user: toUser(row), redirectTo: spent.redirectTo };
   });
+}
+
+/**
+ * Checks the signed-in person's current password before a change that needs it (password,
+ * e-mail, deleting the account). Wrong ones count exactly like failed logins of the account from
+ * this client address (the same limits, decision 004), so a stolen session cannot guess it.
+ */
+export async function checkCurrentPassword(
+  userId: string,
+  password: string,
+  clientIp = "unknown",
+  field = "currentPassword",
+) {
+  const row = await db().query.users.findFirst({ where: eq(users.id, userId) });
+  if (!row) throw new UnauthorizedError("You must be logged in");
+  if (!row.passwordHash) {
+    throw new InvalidError("Your password is managed by your single sign-on provider");
+  }
+  await assertLoginAllowed(row.email, clientIp);
+  if (!(await verifyPassword(row.passwordHash, password))) {
+    await loginFailed(row.email, clientIp);
+    throw new InvalidError("The current password is not right", {
+      [field]: ["The current password is not right"],
+    });
+  }
+  await loginSucceeded(row.email, clientIp);
 }
 
 // A fixed hash to verify against when the e-mail is unknown, so timing does not reveal accounts.
@@ -309,11 +387,11 @@ export async function verifyLogin(
  * existing account with the same e-mail is linked once; anyone else needs the same eligibility
  * as /signup, so single sign-on is no back door around access requests.
  */
-export async function upsertOidcUser(claims: {
-  sub: string;
-  email: string;
-  name?: string;
-}): Promise<User> {
+export async function upsertOidcUser(
+  claims: { sub: string; email: string; name?: string },
+  /** The account this browser is signed in to, if any: linking needs its holder. */
+  signedInUserId: string | null = null,
+): Promise<User> {
   const address = claims.email.toLowerCase();
   const bySubject = await db().query.users.findFirst({ where: eq(users.oidcSubject, claims.sub) });
   if (bySubject) return toUser(bySubject);
@@ -332,6 +410,13 @@ export async function upsertOidcUser(claims: {
         "Confirm this account's email address before signing in with single sign-on.",
       );
     }
+    // The address alone is no proof: the account's holder links it, from a browser signed in to
+    // it (with the password), so nobody's identity is attached to an account they do not hold.
+    if (signedInUserId !== byEmail.id) {
+      throw new ConflictError(
+        "An account with this email exists. Log in with your password, then choose 'Link single sign-on' in your user settings.",
+      );
+    }
     return db().transaction(async (tx) => {
       const [row] = await tx
         .update(users)
@@ -341,6 +426,7 @@ export async function upsertOidcUser(claims: {
       if (!row) {
         throw new ConflictError("Single sign-on changed this account meanwhile. Try again.");
       }
+      // Every session ends; the callback starts a fresh one for this browser.
       await tx.delete(sessions).where(eq(sessions.userId, row.id));
       return toUser(row);
     });
@@ -402,9 +488,6 @@ export async function queuePasswordReset(address: string) {
   await enqueue(PASSWORD_RESET_JOB, { email: address.toLowerCase() });
 }
 
-// Tokens are 43 characters of base64url; anything much longer cannot be one of ours.
-const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
-
 export async function resetTokenIsValid(token: string) {
   if (!plausibleToken(token)) return false;
   const row = await db().query.passwordResets.findFirst({
@@ -444,9 +527,10 @@ export async function resetPassword(token: string, newPassword: string): Promise
       .update(passwordResets)
       .set({ usedAt: now })
       .where(and(eq(passwordResets.userId, reset.userId), isNull(passwordResets.usedAt)));
+    // Opening the mailed link proves the address too (`npm run accounts:unproven` lists no more).
     const [row] = await tx
       .update(users)
-      .set({ passwordHash, updatedAt: now })
+      .set({ passwordHash, emailVerifiedAt: now, updatedAt: now })
       .where(eq(users.id, reset.userId))
       .returning();
     await tx.delete(sessions).where(eq(sessions.userId, reset.userId));

@@ -1,7 +1,10 @@
 /**
  * Sign-in sessions (rows of `sessions`; the cookie carries only the id, app/utils/session.server.ts).
  * A session ends at the first of: logout, its absolute lifetime, or a week without a request.
+ * Rows are keyed by the sha256 of the id (`sessionRowId`), so a database dump or a backup holds
+ * no id that would sign anyone in (docs/decisions/024-a-link-only-shows.md).
  */
+import { createHash } from "node:crypto";
 import { eq, lte, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
@@ -18,6 +21,11 @@ export const SESSION_TOUCH_AFTER_MS = 5 * 60_000;
 
 export type SessionData = { userId?: string; idToken?: string; [key: string]: unknown };
 
+/** The row id of the session whose cookie carries `id` (hex sha256; the migration matches it). */
+export function sessionRowId(id: string) {
+  return createHash("sha256").update(id, "utf8").digest("hex");
+}
+
 function columnsOf(data: SessionData) {
   return {
     data: data as Record<string, unknown>,
@@ -30,7 +38,7 @@ export async function createSessionRow(id: string, data: SessionData, now = new 
   await db()
     .insert(sessions)
     .values({
-      id,
+      id: sessionRowId(id),
       ...columnsOf(data),
       expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
       lastSeenAt: now,
@@ -48,23 +56,29 @@ const sessionById = prepared((database) =>
 );
 
 export async function readSessionRow(id: string, now = new Date()): Promise<SessionData | null> {
-  const [row] = await sessionById().execute({ id });
+  const rowId = sessionRowId(id);
+  const [row] = await sessionById().execute({ id: rowId });
   if (!row) return null;
   const seenAgo = now.getTime() - row.lastSeenAt.getTime();
   if (row.expiresAt <= now || seenAgo >= SESSION_IDLE_TIMEOUT_MS) return null;
   if (seenAgo > SESSION_TOUCH_AFTER_MS) {
-    await db().update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+    await db().update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, rowId));
   }
   return { ...row.data, userId: row.userId ?? undefined, idToken: row.idToken ?? undefined };
 }
 
 /** Saves the data; expiresAt stays as set at sign-in. */
 export async function updateSessionRow(id: string, data: SessionData) {
-  await db().update(sessions).set(columnsOf(data)).where(eq(sessions.id, id));
+  await db()
+    .update(sessions)
+    .set(columnsOf(data))
+    .where(eq(sessions.id, sessionRowId(id)));
 }
 
 export async function deleteSessionRow(id: string) {
-  await db().delete(sessions).where(eq(sessions.id, id));
+  await db()
+    .delete(sessions)
+    .where(eq(sessions.id, sessionRowId(id)));
 }
 
 /** Deletes expired and idle sessions; returns how many. */

@@ -14,6 +14,14 @@ export const emailChangeSchema = z.object({
     .trim()
     .max(320)
     .pipe(z.email("Enter a valid e-mail address")),
+  /** Absent for an account without a password (a fresh single sign-on stands in). */
+  currentPassword: z.string().max(200).optional(),
+});
+
+/** Deleting the account: the password, or (no password) the address typed + fresh sign-on. */
+export const deleteAccountSchema = z.object({
+  currentPassword: z.string().max(200).optional(),
+  typedEmail: z.string().max(320).optional(),
 });
 
 export const passwordChangeSchema = z
@@ -45,6 +53,7 @@ export const sessionHandleSchema = z.object({ session: z.string().regex(/^[0-9a-
 export const USER_SETTINGS_MESSAGES = {
   nameSaved: "Name saved",
   emailSent: "Confirmation link sent",
+  ssoLinked: "Single sign-on linked",
   emailChanged: "E-mail address changed",
   passwordChanged: "Password changed",
   sessionEnded: "Session signed out",

@@ -1,28 +1,64 @@
 /**
- * A user's own settings: name, e-mail (changed once the new address confirms a mailed link),
+ * A user's own settings: name, e-mail (with the current password; changed once the new address's
+ * link is confirmed from a browser signed in to the account; the old address may revert it),
  * password (with the current one; other sessions end), the active sessions (each can be signed
- * out), the studio splash preference, and deleting the account (refused while it owns projects).
+ * out), the studio splash preference, and deleting the account (with the password; refused while
+ * it owns projects). Wrong current passwords count like failed logins.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Queryable } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { emailChanges, members, projects, sessions, users } from "~/db/schema";
-import type { User } from "./accounts.server";
+import { checkCurrentPassword, type User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
-import { hashPassword, verifyPassword } from "./passwords.server";
+import { hashPassword } from "./passwords.server";
 import { consume } from "./rate-limit.server";
+import { sessionRowId } from "./sessions.server";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long the old address may undo a change (the notice's link). */
+export const EMAIL_REVERT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * What proves the signed-in person holds the account before a change that could take it over:
+ * the current password, or for an account without one a single sign-on within the last minutes.
+ */
+export type Reauth = { currentPassword?: string; ssoFresh: boolean; clientIp: string };
+
+async function assertHolder(user: User, reauth: Reauth, field = "currentPassword") {
+  const [row] = await db()
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id));
+  if (!row) throw new NotFoundError("Account not found");
+  if (!row.hash) {
+    if (!reauth.ssoFresh) {
+      throw new InvalidError(SSO_AGAIN, { [field]: [SSO_AGAIN] });
+    }
+    return;
+  }
+  if (!reauth.currentPassword) {
+    throw new InvalidError("Enter your current password", {
+      [field]: ["Enter your current password"],
+    });
+  }
+  await checkCurrentPassword(user.id, reauth.currentPassword, reauth.clientIp, field);
+}
+
+export const SSO_AGAIN =
+  "Sign in with single sign-on again first (the button below); then you have 10 minutes.";
 
 export type AccountView = {
   name: string;
   email: string;
   /** Signed in through single sign-on without a password of ours: the password is managed there. */
   ssoOnly: boolean;
+  /** A single sign-on identity is linked to the account. */
+  ssoLinked: boolean;
   hideStudioSplash: boolean;
   /** An address waiting for its confirmation link, if any. */
   pendingEmail: string | null;
@@ -47,6 +83,7 @@ export async function getAccount(user: User): Promise<AccountView> {
     name: row.name,
     email: row.email,
     ssoOnly: !row.passwordHash,
+    ssoLinked: Boolean(row.oidcSubject),
     hideStudioSplash: row.hideStudioSplash,
     pendingEmail: pending?.newEmail ?? null,
   };
@@ -57,17 +94,24 @@ export async function updateName(user: User, name: string): Promise<void> {
 }
 
 /**
- * Mails a confirmation link to the new address; the account's address changes only when it is
- * opened (so nobody can move an account to an address they do not read). An address another
- * account uses is refused here, and again when the link is opened.
+ * Mails a confirmation link to the new address, after the current password (or a fresh single
+ * sign-on); the account's address changes only when that link's page is confirmed from a browser
+ * signed in to this account (so nobody moves an account to an address they do not read, and a
+ * scanner opening the link changes nothing). An address another account uses is refused here,
+ * and again when the change applies.
  */
-export async function requestEmailChange(user: User, newEmail: string): Promise<void> {
+export async function requestEmailChange(
+  user: User,
+  newEmail: string,
+  reauth: Reauth,
+): Promise<void> {
   const address = newEmail.trim().toLowerCase();
   if (address === user.email) {
     throw new InvalidError("This is already your address", {
       email: ["This is already your address"],
     });
   }
+  await assertHolder(user, reauth);
   const [taken] = await db().select({ id: users.id }).from(users).where(eq(users.email, address));
   if (taken) {
     throw new InvalidError("Another account uses this address", {
@@ -87,44 +131,181 @@ export async function requestEmailChange(user: User, newEmail: string): Promise<
     return queueMail(tx, {
       to: address,
       subject: "Confirm your new StackShift e-mail address",
-      text: `Hello ${user.name},\n\nOpen this link within 24 hours to make ${address} the e-mail address of your StackShift account:\n\n${link}\n\nIf you did not ask for this, ignore this email; nothing changes.`,
+      text: `Hello ${user.name},\n\nOpen this link within 24 hours, in the browser where you are signed in to StackShift as ${user.email}, and confirm to make ${address} the e-mail address of that account:\n\n${link}\n\nIf you did not ask for this, ignore this email; nothing changes.`,
       secrets: [token],
     });
   });
   await dispatchMail([mailId]);
 }
 
-/** Opens a confirmation link: the account's address becomes the new one (once). */
-export async function confirmEmailChange(token: string): Promise<{ email: string }> {
+/**
+ * A person's member rows follow their address, so invitations and claims find the person, not an
+ * address they left (a later account there claims only rows still `invited` without a user). An
+ * open invitation to the new address in a project the person is already in is spent.
+ */
+async function moveMemberRows(tx: Queryable, userId: string, address: string) {
+  await tx.execute(sql`
+    delete from ${members} m
+     where m.invited_email = ${address} and m.user_id is null and m.status = 'invited'
+       and exists (select 1 from ${members} o where o.project_id = m.project_id and o.user_id = ${userId})`);
+  await tx.execute(sql`
+    update ${members} set invited_email = ${address}, updated_at = now()
+     where user_id = ${userId}
+       and not exists (select 1 from ${members} o
+                        where o.project_id = ${members.projectId} and o.invited_email = ${address})`);
+}
+
+const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
+
+/** The change a confirmation link names, while it can still be confirmed. Reads only. */
+export async function pendingEmailChange(token: string) {
+  if (!plausibleToken(token)) return null;
+  const [row] = await db()
+    .select()
+    .from(emailChanges)
+    .where(
+      and(
+        eq(emailChanges.tokenHash, sha256(token)),
+        isNull(emailChanges.usedAt),
+        gt(emailChanges.expiresAt, new Date()),
+      ),
+    );
+  return row ? { userId: row.userId, newEmail: row.newEmail } : null;
+}
+
+/**
+ * Confirms a change from its link's page (a POST from a browser signed in to the account that
+ * asked): the address becomes the new one, the person's member rows follow it, every other session
+ * of the account ends, and the old address gets a notice with a link that reverts the change
+ * within 7 days.
+ */
+export async function confirmEmailChange(
+  token: string,
+  user: User,
+  currentSessionId: string,
+): Promise<{ email: string }> {
   const invalid = () =>
     new InvalidError(
       "This confirmation link is invalid or has expired. Ask for a new one in your settings.",
     );
-  if (!token || token.length > 200) throw invalid();
+  if (!plausibleToken(token)) throw invalid();
+  const revertToken = randomBytes(32).toString("base64url");
+  let mailId: string;
+  let email: string;
   try {
-    return await db().transaction(async (tx) => {
+    ({ mailId, email } = await db().transaction(async (tx) => {
       const now = new Date();
       const [change] = await tx
         .update(emailChanges)
-        .set({ usedAt: now })
+        .set({
+          usedAt: now,
+          revertTokenHash: sha256(revertToken),
+          revertExpiresAt: new Date(now.getTime() + EMAIL_REVERT_TTL_MS),
+        })
         .where(
           and(
             eq(emailChanges.tokenHash, sha256(token)),
+            eq(emailChanges.userId, user.id),
             isNull(emailChanges.usedAt),
             gt(emailChanges.expiresAt, now),
           ),
         )
         .returning();
       if (!change) throw invalid();
+      const [before] = await tx
+        .select({ email: users.email, name: users.name })
+        .from(users)
+        .where(eq(users.id, user.id))
+        .for("update");
+      if (!before) throw invalid();
+      await tx
+        .update(emailChanges)
+        .set({ oldEmail: before.email })
+        .where(eq(emailChanges.tokenHash, change.tokenHash));
       await tx
         .update(users)
         .set({ email: change.newEmail, emailVerifiedAt: now, updatedAt: now })
-        .where(eq(users.id, change.userId));
-      return { email: change.newEmail };
-    });
+        .where(eq(users.id, user.id));
+      await moveMemberRows(tx, user.id, change.newEmail);
+      await tx
+        .delete(sessions)
+        .where(and(eq(sessions.userId, user.id), ne(sessions.id, sessionRowId(currentSessionId))));
+      const link = absoluteUrl(`/auth/email-revert/${revertToken}`);
+      const id = await queueMail(tx, {
+        to: before.email,
+        subject: "Your StackShift e-mail address was changed",
+        text: `Hello ${before.name},\n\nThe e-mail address of your StackShift account was changed from ${before.email} to ${change.newEmail}, and every other session of the account was signed out.\n\nIf this was not you, open this link within 7 days to restore ${before.email} and sign out every session:\n\n${link}\n\nThen choose a new password with "Forgot password".`,
+        secrets: [revertToken],
+      });
+      return { mailId: id, email: change.newEmail };
+    }));
   } catch (error) {
     if (isUniqueViolation(error))
       throw new ConflictError("Another account took this address meanwhile");
+    throw error;
+  }
+  await dispatchMail([mailId]);
+  return { email };
+}
+
+/** The applied change a revert link names, while it can still be reverted. Reads only. */
+export async function pendingRevert(token: string) {
+  if (!plausibleToken(token)) return null;
+  const [row] = await db()
+    .select()
+    .from(emailChanges)
+    .where(
+      and(
+        eq(emailChanges.revertTokenHash, sha256(token)),
+        isNull(emailChanges.revertedAt),
+        gt(emailChanges.revertExpiresAt, new Date()),
+      ),
+    );
+  return row?.oldEmail ? { oldEmail: row.oldEmail, newEmail: row.newEmail } : null;
+}
+
+/**
+ * Reverts an applied change from the old address's notice (a POST from its page): the old address
+ * comes back (proved again by this mail), member rows follow, every session of the account ends
+ * and waiting changes are spent. Refused when another account took the old address meanwhile.
+ */
+export async function revertEmailChange(token: string): Promise<{ email: string }> {
+  const invalid = () =>
+    new InvalidError("This link is invalid or has expired (it works once, for 7 days).");
+  if (!plausibleToken(token)) throw invalid();
+  try {
+    return await db().transaction(async (tx) => {
+      const now = new Date();
+      const [change] = await tx
+        .update(emailChanges)
+        .set({ revertedAt: now })
+        .where(
+          and(
+            eq(emailChanges.revertTokenHash, sha256(token)),
+            isNull(emailChanges.revertedAt),
+            gt(emailChanges.revertExpiresAt, now),
+          ),
+        )
+        .returning();
+      if (!change?.oldEmail) throw invalid();
+      await tx
+        .update(users)
+        .set({ email: change.oldEmail, emailVerifiedAt: now, updatedAt: now })
+        .where(eq(users.id, change.userId));
+      await moveMemberRows(tx, change.userId, change.oldEmail);
+      await tx.delete(sessions).where(eq(sessions.userId, change.userId));
+      await tx
+        .update(emailChanges)
+        .set({ usedAt: now })
+        .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
+      return { email: change.oldEmail };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ConflictError(
+        "Another account uses this address now, so it cannot be restored. Contact support.",
+      );
+    }
     throw error;
   }
 }
@@ -137,19 +318,9 @@ export async function changePassword(
   user: User,
   currentSessionId: string,
   input: { currentPassword: string; newPassword: string },
+  clientIp = "unknown",
 ): Promise<void> {
-  const [row] = await db()
-    .select({ hash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, user.id));
-  if (!row?.hash) {
-    throw new InvalidError("Your password is managed by your single sign-on provider");
-  }
-  if (!(await verifyPassword(row.hash, input.currentPassword))) {
-    throw new InvalidError("The current password is not right", {
-      currentPassword: ["The current password is not right"],
-    });
-  }
+  await checkCurrentPassword(user.id, input.currentPassword, clientIp);
   const passwordHash = await hashPassword(input.newPassword);
   await db().transaction(async (tx) => {
     await tx
@@ -158,7 +329,7 @@ export async function changePassword(
       .where(eq(users.id, user.id));
     await tx
       .delete(sessions)
-      .where(and(eq(sessions.userId, user.id), ne(sessions.id, currentSessionId)));
+      .where(and(eq(sessions.userId, user.id), ne(sessions.id, sessionRowId(currentSessionId))));
   });
 }
 
@@ -189,7 +360,7 @@ export async function listSessions(user: User, currentSessionId: string): Promis
     createdAt: r.createdAt.toISOString(),
     lastSeenAt: r.lastSeenAt.toISOString(),
     userAgent: typeof r.data.userAgent === "string" ? r.data.userAgent : null,
-    current: r.id === currentSessionId,
+    current: r.id === sessionRowId(currentSessionId),
   }));
 }
 
@@ -203,7 +374,8 @@ export async function signOutSession(
     .select({ id: sessions.id })
     .from(sessions)
     .where(eq(sessions.userId, user.id));
-  const target = rows.find((r) => handleOf(r.id) === handle && r.id !== currentSessionId);
+  const current = sessionRowId(currentSessionId);
+  const target = rows.find((r) => handleOf(r.id) === handle && r.id !== current);
   if (!target) throw new NotFoundError("This session has ended already");
   await db()
     .delete(sessions)
@@ -213,17 +385,31 @@ export async function signOutSession(
 export async function signOutOtherSessions(user: User, currentSessionId: string): Promise<number> {
   const gone = await db()
     .delete(sessions)
-    .where(and(eq(sessions.userId, user.id), ne(sessions.id, currentSessionId)))
+    .where(and(eq(sessions.userId, user.id), ne(sessions.id, sessionRowId(currentSessionId))))
     .returning({ id: sessions.id });
   return gone.length;
 }
 
 /**
  * Deletes the account, its memberships and sessions, and says so in the Activity Log of each
- * project it was a member of. Refused while it owns projects (their names are said): ownership
- * moves first, or the projects are deleted.
+ * project it was a member of. Needs the password (an account without one: its address typed and a
+ * fresh single sign-on). Refused while it owns projects (their names are said): ownership moves
+ * first, or the projects are deleted.
  */
-export async function deleteAccount(user: User): Promise<void> {
+export async function deleteAccount(
+  user: User,
+  confirmation: Reauth & { typedEmail?: string },
+): Promise<void> {
+  const [row] = await db()
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id));
+  if (row && !row.hash && confirmation.typedEmail?.trim().toLowerCase() !== user.email) {
+    throw new InvalidError("Type your e-mail address to confirm", {
+      typedEmail: ["Type your e-mail address to confirm"],
+    });
+  }
+  await assertHolder(user, confirmation, row?.hash ? "currentPassword" : "typedEmail");
   const owned = await db()
     .select({ name: projects.name })
     .from(projects)

@@ -72,6 +72,14 @@ const schema = z.object({
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
+  /**
+   * `true`: an ID token without an `email_verified` claim counts as a verified address (for
+   * providers that only issue verified addresses and omit the claim). Otherwise it is refused.
+   */
+  OIDC_TRUST_EMAIL: z
+    .enum(["true", "false", ""])
+    .default("false")
+    .transform((value) => value === "true"),
   PROVIDERS: z.enum(["local", "live"]).default("local"),
   /** Which proxies' X-Forwarded-For to believe (client IPs for rate limits): parseTrustProxy. */
   TRUST_PROXY: z

@@ -3,7 +3,7 @@ import { CodeChallengeMethod, OAuth2Strategy } from "remix-auth-oauth2";
 import { upsertOidcUser, type User } from "~/services/accounts.server";
 import { UnauthorizedError } from "~/services/errors";
 import { env } from "./env.server";
-import { safeRedirect } from "./session.server";
+import { getSession, safeRedirect } from "./session.server";
 
 /** The parts of the provider's discovery document we use. */
 export type Discovery = {
@@ -67,11 +67,11 @@ export type IdTokenClaims = { sub: string; email: string; name?: string };
 /**
  * Reads and checks the ID token's claims. The token came straight from the token endpoint over
  * the back channel, so TLS stands in for the signature check (OpenID Connect Core 3.1.3.7 step
- * 6); issuer, audience, authorized party, expiry and e-mail verification are still checked.
+ * 6); issuer, audience, authorized party, expiry and e-mail verification are still checked (docs/configuration.md, OIDC_TRUST_EMAIL).
  */
 export function idTokenClaims(
   idToken: string,
-  expected: { issuer: string; clientId: string; now?: number },
+  expected: { issuer: string; clientId: string; now?: number; trustEmail?: boolean },
 ): IdTokenClaims {
   const parts = idToken.split(".");
   if (parts.length !== 3 || !parts[1]) throw new UnauthorizedError("Malformed ID token");
@@ -101,8 +101,11 @@ export function idTokenClaims(
     throw new UnauthorizedError("The single sign-on provider did not share your email address");
   }
   // Accounts are matched by e-mail: an address the provider has not verified could claim
-  // someone else's account or invitation. Providers that omit the claim verify addresses.
-  if (claims.email_verified === false || claims.email_verified === "false") {
+  // someone else's account or invitation. A missing claim is not a verification, unless the
+  // operator says this provider only issues verified addresses (OIDC_TRUST_EMAIL=true).
+  const verified = claims.email_verified === true || claims.email_verified === "true";
+  const missing = claims.email_verified === undefined || claims.email_verified === null;
+  if (!verified && !(missing && expected.trustEmail)) {
     throw new UnauthorizedError(
       "Verify your email address with your single sign-on provider first",
     );
@@ -150,10 +153,16 @@ export async function oidcStrategy(): Promise<OAuth2Strategy<User> | null> {
         ...(env().secureCookies ? { secure: true as const } : {}),
       },
     },
-    async ({ tokens }) => {
+    async ({ tokens, request }) => {
       const idToken = tokens.idToken();
-      const claims = idTokenClaims(idToken, { issuer: meta.issuer, clientId });
-      const user = await upsertOidcUser(claims);
+      const claims = idTokenClaims(idToken, {
+        issuer: meta.issuer,
+        clientId,
+        trustEmail: env().OIDC_TRUST_EMAIL,
+      });
+      // Linking an existing account by address needs its holder: this browser signed in to it.
+      const signedIn = (await getSession(request)).get("userId");
+      const user = await upsertOidcUser(claims, typeof signedIn === "string" ? signedIn : null);
       const result: OidcUser = { ...user, idToken };
       return result;
     },

@@ -131,13 +131,26 @@ export async function createUserSession(
   if (old.id) await sessionStorage().destroySession(old);
   const session = await sessionStorage().getSession();
   session.set("userId", user.id);
-  if (extra.idToken) session.set("idToken", extra.idToken);
+  if (extra.idToken) {
+    session.set("idToken", extra.idToken);
+    // A fresh single sign-on stands in for the password of an account without one (ssoIsFresh).
+    session.set("ssoAt", Date.now());
+  }
   // Shown in the user's list of sessions, so they can tell them apart.
   const agent = request.headers.get("user-agent");
   if (agent) session.set("userAgent", agent.slice(0, 300));
   return redirect(safeRedirect(redirectTo), {
     headers: { "Set-Cookie": await sessionStorage().commitSession(session) },
   });
+}
+
+/** How long a single sign-on counts as fresh for changes that need the account's holder. */
+export const SSO_FRESH_MS = 10 * 60_000;
+
+/** Signed in through single sign-on within the last SSO_FRESH_MS. */
+export function ssoIsFresh(session: { get: (key: string) => unknown }, now = Date.now()) {
+  const at = session.get("ssoAt");
+  return typeof at === "number" && now - at >= 0 && now - at < SSO_FRESH_MS;
 }
 
 /** Ends the session on the server; returns the cookie header and the id token for OIDC logout. */

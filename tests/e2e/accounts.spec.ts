@@ -3,7 +3,8 @@ import { linkIn, waitForMail } from "./support/mail";
 
 /**
  * Accounts you can trust, as a person meets them (JavaScript on and off, rate limits on): a
- * signup confirms its address before it can log in, and wrong passwords lock only that account
+ * signup confirms its address (the mailed link's page, with the signup's password) before it can
+ * log in, and wrong passwords lock only that account
  * from that address, with a message that says when to retry.
  */
 const PASSWORD = "a long enough password";
@@ -11,6 +12,7 @@ const PASSWORD = "a long enough password";
 test("a new platform admin confirms the address before logging in, with Resend", async ({
   page,
 }, testInfo) => {
+  test.setTimeout(120_000);
   const email = `verify-${testInfo.project.name}@example.com`;
   await page.goto("/signup");
   await page.getByLabel("Name").fill("Vera Verified");
@@ -39,12 +41,26 @@ test("a new platform admin confirms the address before logging in, with Resend",
     })
     .not.toBe(first);
 
-  // The older link no longer works; the newest one creates the account and signs it in.
+  // The older link no longer works.
   await page.goto(first);
   await expect(
     page.getByRole("heading", { name: "This confirmation link cannot be used" }),
   ).toBeVisible();
+  // The newest one only shows a page (a mail scanner opening it creates nothing, signs no one in).
   await page.goto(second);
+  await expect(page.getByRole("heading", { name: "Confirm your email" })).toBeVisible();
+  await expect(page.getByText(`the StackShift account for ${email}`)).toBeVisible();
+  await page.goto("/sites");
+  await expect(page).toHaveURL(/\/auth\/login/);
+  // Confirming needs the password chosen at signup; a wrong one is said beside the field.
+  await page.goto(second);
+  await page.getByLabel("Password").fill("not the signup password");
+  await page.getByRole("button", { name: "Confirm email" }).click();
+  await expect(
+    page.getByText("This is not the password you chose when you signed up."),
+  ).toBeVisible();
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Confirm email" }).click();
   await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
   await expect(page.getByText("Your email is confirmed").first()).toBeVisible();
   // A platform admin once confirmed: the admin page is there.

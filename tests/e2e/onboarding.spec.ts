@@ -37,6 +37,8 @@ test("an admin signs up, creates a project and approves a request; the requester
   page,
   browser,
 }, testInfo) => {
+  // Two signups, a project and an approval; the confirmation page is one more step (decision 024).
+  test.setTimeout(120_000);
   const tag = testInfo.project.name;
   // Its own platform admin, so the sign-up below is always a first one, whatever ran before.
   const adminEmail = `founder-${tag}@example.com`;

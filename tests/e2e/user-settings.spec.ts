@@ -1,4 +1,5 @@
 import { expect, logInOrSignUpWithForms, PASSWORD, test } from "./support/fixtures";
+import { linkIn, waitForMail } from "./support/mail";
 
 /**
  * Once with JavaScript and once without, on an account of its own: the user changes their name
@@ -50,4 +51,54 @@ test("a user changes their name and password and signs out another session", asy
   await other.getByLabel("Password", { exact: true }).fill("a fresh longer password");
   await other.getByRole("button", { name: "Log in" }).click();
   await expect(other.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
+});
+
+/**
+ * The e-mail change, once with JavaScript and once without: it needs the current password; the
+ * link mailed to the new address only shows a page, whose button (in this signed-in browser)
+ * makes the change; the old address gets a notice whose link restores it and signs out every
+ * session.
+ */
+test("a user changes their e-mail with their password, and the old address can undo it", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  // A platform admin's address (playwright.config.ts), so the account may sign up.
+  const account = { name: "Eve Email", email: `email-old-${testInfo.project.name}@example.com` };
+  const next = `email-new-${testInfo.project.name}-${Date.now()}@example.com`;
+  await signIn(page, account);
+
+  await page.goto("/sites/user-settings");
+  const profile = page.getByRole("region", { name: "Profile" });
+  await profile.getByLabel("E-mail").fill(next);
+  await profile.getByLabel("Current password").fill("not my password");
+  await profile.getByRole("button", { name: "Change e-mail" }).click();
+  await expect(profile.getByText("The current password is not right")).toBeVisible();
+  await profile.getByLabel("E-mail").fill(next);
+  await profile.getByLabel("Current password").fill(PASSWORD);
+  await profile.getByRole("button", { name: "Change e-mail" }).click();
+  await expect(page.getByText("Confirmation link sent").first()).toBeVisible();
+  await expect(profile.getByText(`Waiting for confirmation of ${next}.`)).toBeVisible();
+
+  // The link shows a page; the address changes only with its button.
+  await page.goto(linkIn(await waitForMail(next, /\/auth\/email-change\//), "/auth/email-change/"));
+  await expect(page.getByRole("heading", { name: "Confirm your new e-mail" })).toBeVisible();
+  await page.getByRole("button", { name: "Confirm new e-mail" }).click();
+  await expect(page.getByText("E-mail address changed").first()).toBeVisible();
+  await expect(page.getByText(`Your account, signed in as ${next}.`)).toBeVisible();
+
+  // The old address is told, and its link undoes the change and signs every session out.
+  const notice = await waitForMail(account.email, /\/auth\/email-revert\//);
+  expect(notice).toContain(`from ${account.email} to ${next}`);
+  await page.goto(linkIn(notice, "/auth/email-revert/"));
+  await expect(page.getByRole("heading", { name: "Undo the e-mail change" })).toBeVisible();
+  await page.getByRole("button", { name: `Restore ${account.email}` }).click();
+  await expect(page.getByText("Your e-mail address is restored").first()).toBeVisible();
+  await page.goto("/sites");
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { accessRequests, members, projects, sessions, users } from "~/db/schema";
 import { action as loginAction } from "~/routes/auth.login";
-import { loader as confirmLoader } from "~/routes/auth.verify.$token";
+import { action as confirmAction } from "~/routes/auth.verify.$token";
 import { action as resendAction } from "~/routes/auth.verify._index";
 import { loader as cardLoader } from "~/routes/invitations.$invitationKey";
 import { action, loader } from "~/routes/signup";
@@ -84,8 +84,14 @@ function login(email: string, pass: string, clientIp = "10.9.0.1") {
   );
 }
 
-function openLink(token: string) {
-  return call(confirmLoader, makeRequest(`/auth/verify/${token}`), { token });
+/** Confirms on the link's page: a POST with the password typed at signup (a GET changes nothing). */
+function openLink(token: string, pass = password) {
+  return call(
+    confirmAction,
+    makeRequest(`/auth/verify/${token}`, { form: { password: pass } }),
+    { token },
+    { clientIp: "10.8.0.1" },
+  );
 }
 
 async function userRow(email: string) {
@@ -117,7 +123,7 @@ describe("signup without a mailed link", () => {
     const wrong = await login("admin@example.com", "not the password");
     expect(wrong.status).toBe(401);
 
-    // Opening the link creates the account, signs it in and goes where signup was headed.
+    // Confirming on the link's page creates the account, signs it in and goes where signup was headed.
     const opened = await openLink(await confirmationToken("admin@example.com"));
     expect(opened.status).toBe(302);
     expect(opened).toHaveRedirect("/sites");

@@ -75,12 +75,19 @@ const cookiesOf = (res: Response) =>
     .map((c) => c.split(";")[0])
     .join("; ");
 
-async function signIn(who: Record<string, unknown>, redirectTo = "/sites") {
-  identity = who;
-  const jar = new Map<string, string>();
+/**
+ * One single sign-on round trip. The provider vouches for the address (email_verified) unless
+ * `who` says otherwise; `jar` holds the browser's cookies before it starts (a session, say).
+ */
+async function signIn(
+  who: Record<string, unknown>,
+  redirectTo = "/sites",
+  jar = new Map<string, string>(),
+) {
+  identity = { email_verified: true, ...who };
   const start = await call(
     startAction,
-    makeRequest("/auth/oidc", { form: { redirectTo } }),
+    makeRequest("/auth/oidc", { form: { redirectTo }, cookie: cookieHeader(jar) || undefined }),
     {},
     { clientIp: `10.3.0.${++ip}` },
   );
@@ -140,12 +147,37 @@ describe("single sign-on login", () => {
     expect([...jar.keys()]).toEqual(["stackshift_session"]);
   });
 
-  it("links an existing account with the same e-mail, ending its other sessions", async () => {
+  it("links an existing account with the same e-mail only for its signed-in holder, ending its other sessions", async () => {
     const existing = await createUser({ email: "linked@example.com" });
     // A session someone opened with the account's password before its owner used single sign-on.
     await sessionCookie(existing.id);
-    const { callback } = await signIn({ sub: "subject-linked", email: "linked@example.com" });
-    expect(callback.status).toBe(302);
+    // The address alone links nothing: the browser is not signed in to the account.
+    const refused = await signIn({ sub: "subject-linked", email: "linked@example.com" });
+    expect(refused.callback).toHaveRedirect("/auth/login");
+    expect(cookiesOf(refused.callback)).not.toContain("stackshift_session=");
+    const [unlinked] = await db().select().from(users).where(eq(users.id, existing.id));
+    expect(unlinked.oidcSubject).toBeNull();
+    // Someone else's session does not link it either.
+    const other = await createUser();
+    const otherJar = new Map([
+      ["stackshift_session", (await sessionCookie(other.id)).split("=")[1]],
+    ]);
+    const wrongHolder = await signIn(
+      { sub: "subject-linked", email: "linked@example.com" },
+      "/sites/user-settings",
+      otherJar,
+    );
+    expect(wrongHolder.callback).toHaveRedirect("/auth/login");
+    // The holder, signed in with the password, links it from the settings.
+    const holderJar = new Map([
+      ["stackshift_session", (await sessionCookie(existing.id)).split("=")[1]],
+    ]);
+    const { callback } = await signIn(
+      { sub: "subject-linked", email: "linked@example.com" },
+      "/sites/user-settings",
+      holderJar,
+    );
+    expect(callback).toHaveRedirect("/sites/user-settings");
     const rows = await db().select().from(users).where(eq(users.email, "linked@example.com"));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: existing.id, oidcSubject: "subject-linked" });
@@ -209,6 +241,44 @@ describe("single sign-on login", () => {
     expect(
       await db().select().from(users).where(eq(users.email, "unverified@example.com")),
     ).toEqual([]);
+  });
+
+  it("refuses an address without an email_verified claim, unless OIDC_TRUST_EMAIL=true", async () => {
+    await approve("noclaim@example.com");
+    const missing = await signIn({
+      sub: "subject-noclaim",
+      email: "noclaim@example.com",
+      email_verified: undefined,
+    });
+    expect(missing.callback).toHaveRedirect("/auth/login");
+    const { toast } = await readToast(
+      makeRequest("/auth/login", { cookie: cookiesOf(missing.callback) }),
+    );
+    expect(toast?.description).toMatch(/Verify your email address/);
+    expect(await db().select().from(users).where(eq(users.email, "noclaim@example.com"))).toEqual(
+      [],
+    );
+    process.env.OIDC_TRUST_EMAIL = "true";
+    resetEnv();
+    try {
+      const trusted = await signIn({
+        sub: "subject-noclaim",
+        email: "noclaim@example.com",
+        email_verified: undefined,
+      });
+      expect(trusted.callback).toHaveRedirect("/sites");
+      // An explicit "not verified" is refused whatever the setting.
+      await approve("said-no@example.com");
+      const saidNo = await signIn({
+        sub: "subject-said-no",
+        email: "said-no@example.com",
+        email_verified: false,
+      });
+      expect(saidNo.callback).toHaveRedirect("/auth/login");
+    } finally {
+      delete process.env.OIDC_TRUST_EMAIL;
+      resetEnv();
+    }
   });
 
   it("refuses a callback whose state does not match the browser's cookie", async () => {
@@ -340,6 +410,8 @@ describe("single sign-on logout", () => {
     );
     expect(res.headers.get("Set-Cookie")).toMatch(/stackshift_session=;/);
     expect(await db().select().from(sessions).where(eq(sessions.id, session.id))).toEqual([]);
+    // The row is keyed by the sha256 of the id, never the cookie's value.
+    expect(session.id).toMatch(/^[0-9a-f]{64}$/);
 
     // The provider ends its session and sends the browser to our callback, which shows login.
     const provided = await fetch(endSession, { redirect: "manual" });

@@ -1249,6 +1249,43 @@ const ROWS: Row[] = [
         }),
         expect: everyone(status(400)),
       },
+      {
+        name: "POST confirm with a token that was never issued",
+        fn: "action",
+        request: () => ({
+          path: "/auth/email-change/not-a-token",
+          params: { token: "not-a-token" },
+          form: {},
+        }),
+        // Only a browser signed in to the account that asked may confirm.
+        expect: { ...everyone(status(400)), anonymous: status(403) },
+      },
+    ],
+  },
+  {
+    file: "auth.email-revert.$token.tsx",
+    public:
+      "the revert link mailed to the old address after an e-mail change (the token is the proof)",
+    cases: [
+      {
+        name: "GET with a token that was never issued",
+        fn: "loader",
+        request: () => ({
+          path: "/auth/email-revert/not-a-token",
+          params: { token: "not-a-token" },
+        }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST restore with a token that was never issued",
+        fn: "action",
+        request: () => ({
+          path: "/auth/email-revert/not-a-token",
+          params: { token: "not-a-token" },
+          form: {},
+        }),
+        expect: everyone(status(400)),
+      },
     ],
   },
   {
@@ -1836,6 +1873,16 @@ const ROWS: Row[] = [
         name: "GET with an unknown token",
         fn: "loader",
         request: () => ({ path: "/auth/verify/nope", params: { token: "nope" } }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST confirm with an unknown token",
+        fn: "action",
+        request: () => ({
+          path: "/auth/verify/nope",
+          params: { token: "nope" },
+          form: { password: "a long enough password" },
+        }),
         expect: everyone(status(400)),
       },
     ],

@@ -246,7 +246,7 @@ describe("secrets grep", () => {
     server = await startServer(serverEnv);
     const bootMs = Date.now() - started;
 
-    // Sign up, confirm the address from the link in the log, log in.
+    // Sign up, confirm the address from the link in the log (its page's form), log in.
     await http("GET", "/signup");
     const signup = await http("POST", "/signup", {
       form: { name: "Greta Grep", email, password: SECRETS.password },
@@ -260,7 +260,10 @@ describe("secrets grep", () => {
       },
       { timeout: 30_000, what: "the confirmation mail in the log" },
     );
+    // The link only shows a page; its form, with the signup's password, creates the account.
     await http("GET", link);
+    const confirmed = await http("POST", link, { form: { password: SECRETS.password } });
+    expect(confirmed.status, confirmed.text).toBe(302);
     cookies = new Map();
     const wrong = await http("POST", "/auth/login", {
       form: { email, password: `${SECRETS.password}x` },

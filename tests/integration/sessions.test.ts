@@ -7,6 +7,7 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { sessions } from "~/db/schema";
+import { sessionRowId } from "~/services/sessions.server";
 import { JOBS } from "~/jobs/index.server";
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
 import {
@@ -23,12 +24,12 @@ const DAY = 86_400_000;
 const ago = (ms: number) => new Date(Date.now() - ms);
 const fromNow = (ms: number) => new Date(Date.now() + ms);
 
-/** A signed-in user, their cookie and the id of the session row behind it. */
+/** A signed-in user, their cookie and the id of the session row behind it (its sha256). */
 async function signedIn() {
   const user = await createUser();
   const cookie = await sessionCookie(user.id);
   const session = await getSession(makeRequest("/", { cookie }));
-  return { user, cookie, id: session.id };
+  return { user, cookie, id: sessionRowId(session.id) };
 }
 
 async function rowOf(id: string) {

@@ -9,7 +9,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, members, outbox, sessions, users } from "~/db/schema";
-import { loader as confirmLoader } from "~/routes/auth.email-change.$token";
+import {
+  action as confirmAction,
+  loader as confirmLoader,
+} from "~/routes/auth.email-change.$token";
 import { action as loginAction } from "~/routes/auth.login";
 import { action, loader } from "~/routes/_app.sites.user-settings";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
@@ -56,21 +59,58 @@ describe("profile", () => {
     expect((await post(cookie, { intent: "account-name", name: "" })).status).toBe(400);
   });
 
-  it("changes the e-mail only when the link mailed to the new address is opened", async () => {
+  it("changes the e-mail only when the link's page is confirmed, signed in to the account", async () => {
     const user = await createUser();
     const cookie = await sessionCookie(user.id);
     const next = `moved-${Date.now()}@example.com`;
-    const res = await post(cookie, { intent: "account-email", email: next.toUpperCase() });
+    const res = await post(cookie, {
+      intent: "account-email",
+      email: next.toUpperCase(),
+      currentPassword: user.password,
+    });
     expect(await toastOf(res)).toMatchObject({ title: "Confirmation link sent" });
     expect((await load(cookie)).account).toMatchObject({ email: user.email, pendingEmail: next });
     const [mail] = await db().select().from(outbox).where(eq(outbox.to, next));
     const token = /\/auth\/email-change\/([\w-]+)/.exec(mail.text)![1];
-    const opened = await call(confirmLoader, makeRequest(`/auth/email-change/${token}`), { token });
-    expect(opened).toHaveRedirect(PAGE);
+    const opened = await call(
+      confirmLoader,
+      makeRequest(`/auth/email-change/${token}`, { cookie }),
+      { token },
+    );
+    expect(opened.status).toBe(200);
+    expect(await opened.json()).toMatchObject({ state: "confirm", newEmail: next });
+    expect((await load(cookie)).account.email).toBe(user.email);
+    const confirmed = await call(
+      confirmAction,
+      makeRequest(`/auth/email-change/${token}`, { cookie, form: {} }),
+      { token },
+    );
+    expect(confirmed).toHaveRedirect(PAGE);
     expect((await load(cookie)).account.email).toBe(next);
     // Once only.
-    const again = await call(confirmLoader, makeRequest(`/auth/email-change/${token}`), { token });
+    const again = await call(
+      confirmAction,
+      makeRequest(`/auth/email-change/${token}`, { cookie, form: {} }),
+      { token },
+    );
     expect(again.status).toBe(400);
+  });
+
+  it("asks for the current password before mailing the link", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookie(user.id);
+    const next = `nopass-${Date.now()}@example.com`;
+    const missing = await post(cookie, { intent: "account-email", email: next });
+    expect(missing.status).toBe(400);
+    const wrong = await post(cookie, {
+      intent: "account-email",
+      email: next,
+      currentPassword: "not the password",
+    });
+    expect(wrong.status).toBe(400);
+    const body = (await wrong.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error.currentPassword).toEqual(["The current password is not right"]);
+    expect(await db().select().from(outbox).where(eq(outbox.to, next))).toHaveLength(0);
   });
 
   it("refuses an address another account uses, beside the field", async () => {
@@ -79,6 +119,7 @@ describe("profile", () => {
     const res = await post(await sessionCookie(user.id), {
       intent: "account-email",
       email: other.email,
+      currentPassword: user.password,
     });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { result: { error: Record<string, string[]> } };
@@ -198,7 +239,10 @@ describe("deleting the account", () => {
   it("is refused while the user owns projects, naming them", async () => {
     const user = await createUser();
     const project = await insertProject(user.id, { name: "Owned Bakery" });
-    const res = await post(await sessionCookie(user.id), { intent: "account-delete" });
+    const res = await post(await sessionCookie(user.id), {
+      intent: "account-delete",
+      currentPassword: user.password,
+    });
     expect(await toastOf(res)).toMatchObject({
       type: "error",
       title: "Your account cannot be deleted yet",
@@ -214,7 +258,7 @@ describe("deleting the account", () => {
     const user = await createUser({ name: "Leaving Lee" });
     await addMember(project.id, user, "developer");
     const cookie = await logIn(user.email, user.password, "agent");
-    const res = await post(cookie, { intent: "account-delete" });
+    const res = await post(cookie, { intent: "account-delete", currentPassword: user.password });
     expect(res).toHaveRedirect("/auth/login");
     expect(await toastOf(res)).toMatchObject({ title: "Your account has been deleted" });
     expect(await db().select().from(users).where(eq(users.id, user.id))).toHaveLength(0);

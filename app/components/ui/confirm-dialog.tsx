@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useIsPending } from "~/utils/use-is-pending";
 import { Button } from "./button";
 import { Dialog, DialogCancelLink } from "./dialog";
@@ -19,6 +20,7 @@ export function ConfirmDialog({
   danger = true,
   back,
   onClose,
+  children,
 }: {
   title: string;
   description: string;
@@ -31,6 +33,8 @@ export function ConfirmDialog({
   danger?: boolean;
   back: string;
   onClose: () => void;
+  /** Visible fields sent with the intent (a password, a typed confirmation), above the buttons. */
+  children?: ReactNode;
 }) {
   const busy = useIsPending({ intent });
   return (
@@ -43,15 +47,18 @@ export function ConfirmDialog({
       title={title}
       description={description}
     >
-      <Form method="post" replace preventScrollReset className="flex justify-end gap-3">
+      <Form method="post" replace preventScrollReset className="space-y-4">
         <input type="hidden" name="intent" value={intent} />
         {Object.entries(fields).map(([name, value]) =>
           value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,
         )}
-        <DialogCancelLink back={back} busy={busy} onClose={onClose} />
-        <Button type="submit" variant={danger ? "danger" : "primary"} disabled={busy}>
-          {busy ? busyLabel : confirmLabel}
-        </Button>
+        {children}
+        <div className="flex justify-end gap-3">
+          <DialogCancelLink back={back} busy={busy} onClose={onClose} />
+          <Button type="submit" variant={danger ? "danger" : "primary"} disabled={busy}>
+            {busy ? busyLabel : confirmLabel}
+          </Button>
+        </div>
       </Form>
     </Dialog>
   );

@@ -73,13 +73,30 @@ function deviceOf(agent: string | null) {
  * (or where single sign-on manages it), Sessions (each signed out on its own, or all others),
  * Preferences (colour mode, the studio splash) and Delete account (a confirmation).
  */
+/**
+ * Single sign-on started from the settings: links it to this account (the holder is signed in),
+ * or, for an account without a password, signs in afresh before a change that needs the holder.
+ */
+function SsoForm({ label }: { label: string }) {
+  return (
+    <Form method="post" action="/auth/oidc" className="inline">
+      <input type="hidden" name="redirectTo" value="/sites/user-settings" />
+      <Button type="submit" variant="secondary">
+        {label}
+      </Button>
+    </Form>
+  );
+}
+
 export function AccountSections({
   account,
   sessions,
+  sso,
   theme,
 }: {
   account: AccountView;
   sessions: SessionView[];
+  sso: { enabled: boolean; fresh: boolean };
   theme: "light" | "dark";
   now: string;
 }) {
@@ -116,9 +133,22 @@ export function AccountSections({
             type="email"
             defaultValue={account.email}
             autoComplete="email"
-            hint="A link is mailed to the new address; the change happens when it is opened."
+            hint="A link is mailed to the new address; the change happens when you confirm it there, signed in here."
             errors={errors.email}
           />
+          {account.ssoOnly ? (
+            errors.currentPassword ? (
+              <p className="text-sm text-red-600 dark:text-red-400">{errors.currentPassword[0]}</p>
+            ) : null
+          ) : (
+            <Field
+              label="Current password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              errors={errors.currentPassword}
+            />
+          )}
           {account.pendingEmail ? (
             <p className="text-sm text-slate-600 dark:text-slate-300">
               Waiting for confirmation of {account.pendingEmail}.
@@ -128,6 +158,22 @@ export function AccountSections({
             {savingEmail ? "Sending..." : "Change e-mail"}
           </Button>
         </Form>
+        {account.ssoOnly && sso.enabled ? (
+          <div className="space-y-2 text-sm text-slate-600 dark:text-slate-300">
+            <p>
+              {sso.fresh
+                ? "You signed in with single sign-on a moment ago: you may change your e-mail or delete the account."
+                : "To change your e-mail or delete the account, sign in with single sign-on again first."}
+            </p>
+            {sso.fresh ? null : <SsoForm label="Sign in again with single sign-on" />}
+          </div>
+        ) : null}
+        {!account.ssoOnly && !account.ssoLinked && sso.enabled ? (
+          <div className="space-y-2 text-sm text-slate-600 dark:text-slate-300">
+            <p>Sign in with your organisation&apos;s single sign-on as well as your password.</p>
+            <SsoForm label="Link single sign-on" />
+          </div>
+        ) : null}
       </Card>
 
       <Card id="password" title="Password">
@@ -275,7 +321,25 @@ export function AccountSections({
           busyLabel="Deleting..."
           back={back}
           onClose={close}
-        />
+        >
+          {account.ssoOnly ? (
+            <Field
+              label="Type your e-mail address to confirm"
+              name="typedEmail"
+              type="email"
+              autoComplete="off"
+              errors={errors.typedEmail}
+            />
+          ) : (
+            <Field
+              label="Your password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              errors={errors.currentPassword}
+            />
+          )}
+        </ConfirmDialog>
       ) : null}
     </div>
   );

@@ -46,14 +46,25 @@ export function linkIn(body: string, pathPart: string): string {
 }
 
 /**
- * After "Sign up" without a mailed link: the page says where the confirmation went; opening the
- * mailed link creates the account and signs the person in.
+ * After "Sign up" without a mailed link: the page says where the confirmation went; the mailed
+ * link opens a page where the signup's password is typed again, which creates the account and
+ * signs the person in. A link already spent (another worker confirmed first) shows its page.
  */
-export async function confirmSignup(page: Page, email: string) {
+export async function confirmSignup(
+  page: Page,
+  email: string,
+  password = "a long enough password",
+) {
   await expect(page.getByRole("heading", { name: "Confirm your email" })).toBeVisible();
   await expect(page.getByText(`We sent a link to ${email}`)).toBeVisible();
   // Both test servers mail one SMTP server, some to the same address: take this server's link.
   const prefix = `${new URL(page.url()).origin}/auth/verify/`;
   const pattern = new RegExp(prefix.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
   await page.goto(linkIn(await waitForMail(email, pattern), prefix));
+  const confirm = page.getByRole("button", { name: "Confirm email" });
+  const spent = page.getByRole("heading", { name: "This confirmation link cannot be used" });
+  await expect(confirm.or(spent)).toBeVisible();
+  if (await spent.isVisible()) return;
+  await page.getByLabel("Password").fill(password);
+  await confirm.click();
 }
