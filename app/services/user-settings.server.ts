@@ -14,6 +14,7 @@ import { ConflictError, InvalidError, NotFoundError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { consume } from "./rate-limit.server";
+import { queueStudioSyncForAccount } from "./studio-access.server";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -250,6 +251,7 @@ export async function deleteAccount(user: User): Promise<void> {
         actorId: user.id,
       });
     }
+    await queueStudioSyncForAccount(tx, user);
     await tx.delete(users).where(eq(users.id, user.id));
   });
 }
