@@ -101,7 +101,10 @@ async function dashboardAccess(
       ),
     );
   for (const row of rows) wanted.set(row.email.toLowerCase(), STUDIO_ROLE[row.role]);
-  const [owner] = await db().select({ email: users.email }).from(users).where(eq(users.id, ownerId));
+  const [owner] = await db()
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, ownerId));
   // The owner's access wins over a member row of the same address (there should be none).
   if (owner && (!email || owner.email.toLowerCase() === email)) {
     wanted.set(owner.email.toLowerCase(), "administrator");

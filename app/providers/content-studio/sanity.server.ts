@@ -478,7 +478,11 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
         );
       }
       for (const other of member.roles.filter((r) => r !== role)) {
-        await idempotent("take the role back", "DELETE", `${rolesPath}/${encodeURIComponent(other)}`);
+        await idempotent(
+          "take the role back",
+          "DELETE",
+          `${rolesPath}/${encodeURIComponent(other)}`,
+        );
       }
     },
 
