@@ -23,6 +23,7 @@ import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { StudioAccess, StudioRole } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
 import type { MemberRole } from "./member-roles";
+import { forgetSite } from "./provider-cache.server";
 
 export const STUDIO_SYNC_JOB = "studio.sync-access";
 export const STUDIO_RECONCILE_JOB = "studio.reconcile";
@@ -156,6 +157,8 @@ async function applyAccess(
       fixes.push({ email: invitation.email, action: "invitation-renewed", role });
     }
   }
+  // This process's cached invitation states of the studio are stale now.
+  if (fixes.length > 0) forgetSite("studio", studio);
   return fixes;
 }
 
