@@ -8,6 +8,7 @@ import { keyRotationJobs } from "~/services/key-rotation.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";
 import { sessionJobs } from "~/services/sessions.server";
+import { studioAccessJobs } from "~/services/studio-access.server";
 import { socialJobs } from "~/services/social-accounts.server";
 import { newsletterJobs } from "~/services/newsletter-domains.server";
 import { projectDeletionJobs } from "~/services/project-deletion.server";
@@ -28,6 +29,7 @@ export const JOBS: JobDefinition[] = [
   ...lifecycleJobs,
   ...hostingJobs,
   ...memberJobs,
+  ...studioAccessJobs,
   ...domainJobs,
   ...addonJobs,
   ...sessionJobs,

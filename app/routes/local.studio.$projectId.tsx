@@ -4,11 +4,14 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Button } from "~/components/ui/button";
+import { TableHead } from "~/components/ui/table-head";
 import {
   acceptLocalInvite,
   findLocalInvite,
   getLocalStudio,
+  localStudioAccessFor,
 } from "~/providers/content-studio/local.server";
+import type { StudioAccess } from "~/providers/content-studio/types";
 import { formErrorOf } from "~/utils/form-errors";
 import { formReply, readForm, requireLocalProviders } from "~/utils/http.server";
 import { invariantResponse } from "~/utils/responses.server";
@@ -45,13 +48,18 @@ type AcceptView =
  * 'Take me to Studio' lands, and where the invitation e-mail's link (?accept={inviteId}) is
  * accepted, with a POST form so it works without JavaScript. Only the signed-in account with the
  * invited address may accept; the invitation's details are shown to that account alone.
+ * The studio's members see its Members table (members and pending invitations, with their
+ * roles), as on the vendor's members page; everyone else is told to log in as a member.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const studio = await studioOr404(params.projectId);
-  const acceptId = new URL(request.url).searchParams.get("accept");
-  if (!acceptId) return { studio, accept: null };
-  const invite = await findLocalInvite(studio.id, acceptId);
   const user = await getOptionalUser(request);
+  const access: StudioAccess | null = user
+    ? await localStudioAccessFor(studio.id, user.email)
+    : null;
+  const acceptId = new URL(request.url).searchParams.get("accept");
+  if (!acceptId) return { studio, accept: null, access };
+  const invite = await findLocalInvite(studio.id, acceptId);
   let accept: AcceptView;
   if (!invite || invite.status === "revoked") accept = { state: "missing" };
   else if (!user) accept = { state: "login", loginUrl: loginUrl(studio.id, invite.id) };
@@ -59,7 +67,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     accept = { state: "otherAddress", signedInAs: user.email };
   else if (invite.status === "accepted") accept = { state: "accepted", email: invite.email };
   else accept = { state: "pending", id: invite.id, email: invite.email };
-  return { studio, accept };
+  return { studio, accept, access };
 }
 
 /** The accept form: the invitation it answers. */
@@ -89,8 +97,49 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
+const roleLabel = (role: string) => role.charAt(0).toUpperCase() + role.slice(1);
+
+/** The studio's members and pending invitations, as the vendor's members page lists them. */
+function StudioMembers({ access, name }: { access: StudioAccess | null; name: string }) {
+  return (
+    <section aria-labelledby="studio-members-title" className="space-y-3">
+      <h2 id="studio-members-title" className="text-lg font-medium">
+        Members
+      </h2>
+      {access ? (
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-left text-sm">
+            <caption className="sr-only">Members of the studio {name}</caption>
+            <TableHead columns={["Email", "Role", "Status"]} />
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+              {access.members.map((member) => (
+                <tr key={`m:${member.email}`}>
+                  <td className="py-2 pr-3">{member.email}</td>
+                  <td className="py-2 pr-3">{member.roles.map(roleLabel).join(", ")}</td>
+                  <td className="py-2">Member</td>
+                </tr>
+              ))}
+              {access.invitations.map((invitation) => (
+                <tr key={`i:${invitation.email}`}>
+                  <td className="py-2 pr-3">{invitation.email}</td>
+                  <td className="py-2 pr-3">{roleLabel(invitation.role)}</td>
+                  <td className="py-2">Invitation pending</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Log in as a member of this studio to see its members.
+        </p>
+      )}
+    </section>
+  );
+}
+
 export default function LocalStudio() {
-  const { studio, accept } = useLoaderData<typeof loader>();
+  const { studio, accept, access } = useLoaderData<typeof loader>();
   const refused = formErrorOf(useActionData<typeof action>()?.result);
   const busy = useIsPending();
   return (
@@ -148,6 +197,7 @@ export default function LocalStudio() {
           when the dashboard runs with its local providers.
         </p>
       )}
+      <StudioMembers access={access} name={studio.displayName} />
     </main>
   );
 }

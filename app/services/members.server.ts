@@ -5,7 +5,8 @@
  * A member row goes invited -> accepted (accept) and is deleted when revoked, removed or when the
  * member leaves. Every change writes its activity-log event in the same transaction; e-mails and
  * their mail jobs are recorded in that transaction too, and so is the job of the content studio
- * invitation that follows an acceptance.
+ * invitation that follows an acceptance, and the job that brings the studio in line after a
+ * removal, a departure or a role change (studio-access.server.ts).
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
@@ -14,10 +15,10 @@ import { members, projects, users } from "~/db/schema";
 import { RETRY, sendJob } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import type { StudioRole } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
 import type { User } from "./accounts.server";
 import { consume } from "./rate-limit.server";
+import { queueStudioSync, STUDIO_ROLE } from "./studio-access.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { addressProof } from "./address-proof.server";
@@ -821,6 +822,8 @@ export async function removeMember(
       );
     }
     await tx.delete(members).where(eq(members.id, row.id));
+    // The content studio follows (an invitation too: a studio invitation may be pending).
+    await queueStudioSync(tx, { projectId: project.id, email: row.invitedEmail });
     const revoked = row.status === "invited";
     await logEvent(tx, {
       projectId: project.id,
@@ -851,6 +854,7 @@ export async function leaveProject(user: User, studioId: string): Promise<{ proj
       )
       .returning();
     if (!row) throw new ProjectNotFoundError();
+    await queueStudioSync(tx, { projectId: project.id, email: row.invitedEmail });
     await logEvent(tx, {
       projectId: project.id,
       type: "members.leaved",
@@ -887,6 +891,10 @@ export async function changeMemberRole(
       .update(members)
       .set({ role: input.role, updatedAt: new Date() })
       .where(eq(members.id, row.id));
+    // An accepted member's studio role follows; an invitee has none yet.
+    if (row.status === "accepted") {
+      await queueStudioSync(tx, { projectId: project.id, email: row.invitedEmail });
+    }
     await logEvent(tx, {
       projectId: project.id,
       type: "members.role.changed",
@@ -904,12 +912,6 @@ export async function changeMemberRole(
 // holds up the request, and pg-boss retries what is retryable).
 
 export const MEMBER_STUDIO_INVITE_JOB = "members.studio-invite";
-
-const STUDIO_ROLE: Record<MemberRole, StudioRole> = {
-  admin: "administrator",
-  developer: "developer",
-  editor: "editor",
-};
 
 /**
  * Invites an accepted member to the project's content studio, once: a member already invited

@@ -17,6 +17,7 @@ import {
   requireProjectAction,
 } from "./permissions.server";
 import { LATEST_SCHEMA_VERSION } from "./project-status";
+import { queueStudioSync } from "./studio-access.server";
 
 export type SchemaVersionView = {
   current: number;
@@ -138,7 +139,8 @@ export async function renameProject(user: User, studioId: string, name: string):
 
 /**
  * Moves ownership to an accepted admin member: they become the owner (their member row goes),
- * the former owner stays as an admin member. One transaction, the project row locked.
+ * the former owner stays as an admin member. One transaction, the project row locked, with the
+ * jobs that bring the content studio in line for both.
  */
 export async function transferOwnership(
   user: User,
@@ -189,6 +191,10 @@ export async function transferOwnership(
       content: `${user.name || user.email} transferred the project to ${target.name || target.email}`,
       actorId: user.id,
     });
+    // The content studio follows both: the new owner administers it, the former one as an admin.
+    for (const email of [user.email, target.email]) {
+      await queueStudioSync(tx, { projectId: project.id, email });
+    }
     return { name: target.name || target.email };
   });
 }

@@ -9,9 +9,9 @@ import { z } from "zod";
 import { db } from "~/db/client.server";
 import { members, projects, users } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import type { StudioRole } from "~/providers/content-studio/types";
 import { ProviderError } from "~/providers/errors";
 import { cachedProviderRead } from "./provider-cache.server";
+import { STUDIO_ROLE } from "./studio-access.server";
 import { env } from "~/utils/env.server";
 import { getUser, type User } from "./accounts.server";
 import {
@@ -118,20 +118,25 @@ async function visibleProject(user: User, ref: string): Promise<Project> {
   }
 }
 
-const STUDIO_ROLE: Record<string, StudioRole> = {
-  owner: "administrator",
-  admin: "administrator",
-  developer: "developer",
-  editor: "editor",
-};
-
-/** The project role behind an e-mail (owner or a member, invited or accepted), if any. */
-async function roleOfEmail(project: Project, address: string): Promise<string | null> {
+/**
+ * The project role behind an e-mail that grants studio access: the owner, or an accepted member.
+ * An invited member has none until they accept (their studio invitation follows the acceptance).
+ */
+async function roleOfEmail(
+  project: Project,
+  address: string,
+): Promise<keyof typeof STUDIO_ROLE | null> {
   if (project.owner.email.toLowerCase() === address) return "owner";
   const [row] = await db()
     .select({ role: members.role })
     .from(members)
-    .where(and(eq(members.projectId, project._id), eq(members.invitedEmail, address)))
+    .where(
+      and(
+        eq(members.projectId, project._id),
+        eq(members.invitedEmail, address),
+        eq(members.status, "accepted"),
+      ),
+    )
     .limit(1);
   return row?.role ?? null;
 }
@@ -179,7 +184,7 @@ export async function resendStudioInvite(
       await provider.resendInvite(studio, address);
       return { outcome: "resent", email: address };
     }
-    await provider.inviteMember(studio, { email: address, role: STUDIO_ROLE[role] ?? "editor" });
+    await provider.inviteMember(studio, { email: address, role: STUDIO_ROLE[role] });
     return { outcome: "invited", email: address };
   } catch (error) {
     return providerFailure(error, failure);

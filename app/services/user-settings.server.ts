@@ -17,6 +17,7 @@ import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { hashPassword } from "./passwords.server";
 import { consume } from "./rate-limit.server";
 import { sessionRowId } from "./sessions.server";
+import { queueStudioSyncForAccount } from "./studio-access.server";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -436,6 +437,7 @@ export async function deleteAccount(
         actorId: user.id,
       });
     }
+    await queueStudioSyncForAccount(tx, user);
     await tx.delete(users).where(eq(users.id, user.id));
   });
 }

@@ -153,9 +153,16 @@ describe("POST /api/app/project-invite", () => {
     expect(asAdmin.status).toBe(200);
     const asOwner = await postApi(await sessionCookie(owner.id), {
       projectId: project.studioId,
-      email: invited.email,
+      email: admin.email,
     });
     expect(asOwner.status).toBe(200);
+    // A member still only invited has no studio access to resend (issue 24: the studio role
+    // comes from accepted rows only; the studio invitation follows the acceptance).
+    const notYet = await postApi(await sessionCookie(owner.id), {
+      projectId: project.studioId,
+      email: invited.email,
+    });
+    expect(notYet.status).toBe(400);
 
     const editorCookie = await sessionCookie(editor.id);
     const forbidden = await postApi(editorCookie, {

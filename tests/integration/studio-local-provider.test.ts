@@ -174,6 +174,8 @@ describe("local content studio", () => {
       expect(body).toEqual({
         studio: { id: projectId, displayName: "Guarded" },
         accept: { state: "login", loginUrl },
+        // Nor the studio's members: they are shown to its members only.
+        access: null,
       });
       expect(JSON.stringify(body)).not.toContain(email);
 

@@ -6,6 +6,11 @@
  * as a whole: the adapter keeps its feature flags there (metadata.stackshiftFeatures).
  * DELETE /projects/{id} removes a project with its datasets, CORS origins and invites (200
  * `{deleted: true}`; 404 once it is gone).
+ * Members, as Sanity's project answer lists them: `{id, role, roles: [{name, title}], isRobot,
+ * isCurrentUser}` (`role` is the older single-role field). DELETE /projects/{id}/members/{userId}
+ * removes one (404 when not a member); PUT /projects/{id}/members/{userId}/roles/{role} grants a
+ * role (400 for an unknown role) and DELETE of the same path takes it back (404 when not held,
+ * 400 for the member's last role: a member always has one).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -19,7 +24,16 @@ export type RecordedRequest = {
   authorization: string | undefined;
 };
 
-type Member = { id: string; email: string; role: string; isRobot?: boolean };
+type Member = { id: string; email: string; roles: string[]; isRobot?: boolean };
+
+/** The roles a Sanity project has by default (and their titles). */
+const ROLE_TITLES: Record<string, string> = {
+  administrator: "Administrator",
+  editor: "Editor",
+  developer: "Developer",
+  viewer: "Viewer",
+  contributor: "Contributor",
+};
 type Invite = { id: string; email: string; roleNames: string[]; status: "pending" };
 type Project = {
   id: string;
@@ -101,7 +115,7 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
         organizationId: typeof b.organizationId === "string" ? b.organizationId : null,
         createdAt: new Date().toISOString(),
         metadata: { color: "#2276fc" },
-        members: [{ id: "robot-1", email: "", role: "administrator", isRobot: true }],
+        members: [{ id: "robot-1", email: "", roles: ["administrator"], isRobot: true }],
         datasets: new Map(),
         cors: [],
         invites: [],
@@ -145,9 +159,11 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
         metadata: project.metadata,
         members: project.members.map((u) => ({
           id: u.id,
-          role: u.role,
+          role: u.roles[0],
+          roles: u.roles.map((name) => ({ name, title: ROLE_TITLES[name] ?? name })),
           isRobot: Boolean(u.isRobot),
-          isCurrentUser: false,
+          // The token is the robot's.
+          isCurrentUser: Boolean(u.isRobot),
         })),
       });
       if (method === "GET" && rest === "") return { status: 200, body: projectJson() };
@@ -179,6 +195,31 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
         }
         project.datasets.set(dataset[1], { aclMode: String(b.aclMode ?? "public") });
         return { status: 200, body: { datasetName: dataset[1], aclMode: b.aclMode } };
+      }
+      const member = rest.match(/^\/members\/([^/]+)(?:\/roles\/([^/]+))?$/);
+      if (member) {
+        const userId = decodeURIComponent(member[1]);
+        const index = project.members.findIndex((u) => u.id === userId);
+        if (index < 0) return vendorError(404, "User is not a member of the project");
+        const target = project.members[index];
+        const role = member[2] ? decodeURIComponent(member[2]) : undefined;
+        if (method === "DELETE" && role === undefined) {
+          project.members.splice(index, 1);
+          return { status: 200, body: { deleted: true } };
+        }
+        if (method === "PUT" && role !== undefined) {
+          if (!ROLE_TITLES[role]) return vendorError(400, `Unknown role "${role}"`);
+          if (!target.roles.includes(role)) target.roles.push(role);
+          return { status: 200, body: { userId, roles: target.roles } };
+        }
+        if (method === "DELETE" && role !== undefined) {
+          if (!target.roles.includes(role)) return vendorError(404, "The member has no such role");
+          if (target.roles.length === 1) {
+            return vendorError(400, "A member must have at least one role");
+          }
+          target.roles = target.roles.filter((r) => r !== role);
+          return { status: 200, body: { userId, roles: target.roles } };
+        }
       }
       if (rest === "/cors" && method === "GET") return { status: 200, body: project.cors };
       if (rest === "/cors" && method === "POST") {
@@ -302,7 +343,13 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
       const index = project?.invites.findIndex((i) => i.email === email.toLowerCase()) ?? -1;
       if (!project || index < 0) throw new Error(`No pending invite for ${email}`);
       const [invite] = project.invites.splice(index, 1);
-      project.members.push({ id: `u${id(9)}`, email: invite.email, role: invite.roleNames[0] });
+      project.members.push({ id: `u${id(9)}`, email: invite.email, roles: [...invite.roleNames] });
+    },
+    /** Adds a member directly, as someone in Sanity's manage UI would (drift to find). */
+    seedMember(projectId: string, email: string, roles: string[] = ["editor"]) {
+      const project = projects.get(projectId);
+      if (!project) throw new Error(`No project ${projectId}`);
+      project.members.push({ id: `u${id(9)}`, email: email.toLowerCase(), roles: [...roles] });
     },
     /** Adds an invite directly (to fill pages beyond the first). */
     seedInvite(projectId: string, email: string, role = "editor") {

@@ -4,9 +4,11 @@
  * e-mailed for real through the outbox, and their link accepts them on the stand-in studio page
  * (app/routes/local.studio.$projectId.tsx). deleteStudio removes the studio row, and its
  * invitations with it (local_studio_invites cascades); an unknown studio is already deleted.
+ * An accepted invitation is a membership: removing a member deletes its row (as Sanity forgets
+ * a removed member), revoking marks a pending one revoked, a role change rewrites its role.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 // The local provider is the vendor here: its state lives in our database (decision 009).
 import { db } from "~/db/client.server";
 import { localStudioInvites, localStudios } from "~/db/schema";
@@ -14,7 +16,13 @@ import { dispatchMail, queueMail } from "~/services/mail.server";
 import { forgetSite } from "~/services/provider-cache.server";
 import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
-import type { ContentStudioProvider, InvitationStatus, Studio, StudioRole } from "./types";
+import type {
+  ContentStudioProvider,
+  InvitationStatus,
+  Studio,
+  StudioAccess,
+  StudioRole,
+} from "./types";
 
 const PROVIDER = "local";
 const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -172,6 +180,62 @@ export function createLocalContentStudio(): ContentStudioProvider {
       return status;
     },
 
+    async listAccess(projectId) {
+      await requireStudio(projectId);
+      return listAccessOf(projectId);
+    },
+
+    async removeMember(projectId, email) {
+      await requireStudio(projectId);
+      await db()
+        .delete(localStudioInvites)
+        .where(
+          and(
+            eq(localStudioInvites.studioId, projectId),
+            eq(localStudioInvites.email, email.trim().toLowerCase()),
+            eq(localStudioInvites.status, "accepted"),
+          ),
+        );
+      forgetSite("studio", projectId);
+    },
+
+    async setMemberRole(projectId, email, role) {
+      await requireStudio(projectId);
+      const address = email.trim().toLowerCase();
+      const [row] = await db()
+        .update(localStudioInvites)
+        .set({ role, updatedAt: new Date() })
+        .where(
+          and(
+            eq(localStudioInvites.studioId, projectId),
+            eq(localStudioInvites.email, address),
+            eq(localStudioInvites.status, "accepted"),
+          ),
+        )
+        .returning({ id: localStudioInvites.id });
+      if (!row) {
+        throw new ProviderError(`${address} is not a member of studio ${projectId}`, {
+          provider: PROVIDER,
+          status: 404,
+          code: "notFound",
+        });
+      }
+    },
+
+    async revokeInvite(projectId, email) {
+      await requireStudio(projectId);
+      await db()
+        .update(localStudioInvites)
+        .set({ status: "revoked", updatedAt: new Date() })
+        .where(
+          and(
+            eq(localStudioInvites.studioId, projectId),
+            eq(localStudioInvites.email, email.trim().toLowerCase()),
+            eq(localStudioInvites.status, "pending"),
+          ),
+        );
+    },
+
     async setFeatureFlag(projectId, flag, enabled) {
       // One statement: two flags switched at once must not overwrite each other.
       const [row] = await db()
@@ -228,6 +292,40 @@ async function invite(projectId: string, address: string, role: StudioRole) {
 
 export type LocalStudioPage = { id: string; displayName: string };
 export type LocalInvite = { id: string; email: string; status: "pending" | "accepted" | "revoked" };
+
+/** Members (accepted invitations) and pending invitations, by e-mail. */
+async function listAccessOf(projectId: string): Promise<StudioAccess> {
+  const rows = await db()
+    .select({
+      email: localStudioInvites.email,
+      role: localStudioInvites.role,
+      status: localStudioInvites.status,
+    })
+    .from(localStudioInvites)
+    .where(eq(localStudioInvites.studioId, projectId))
+    .orderBy(asc(localStudioInvites.email));
+  return {
+    members: rows
+      .filter((r) => r.status === "accepted")
+      .map(({ email, role }) => ({ email, roles: [role] })),
+    invitations: rows
+      .filter((r) => r.status === "pending")
+      .map(({ email, role }) => ({ email, role })),
+  };
+}
+
+/**
+ * The studio page's Members table, shown to the studio's own members only (as the vendor's
+ * members page is): null for anyone else.
+ */
+export async function localStudioAccessFor(
+  projectId: string,
+  email: string,
+): Promise<StudioAccess | null> {
+  const access = await listAccessOf(projectId);
+  const address = email.trim().toLowerCase();
+  return access.members.some((m) => m.email === address) ? access : null;
+}
 
 export async function getLocalStudio(projectId: string): Promise<LocalStudioPage | null> {
   const row = await findStudio(projectId);

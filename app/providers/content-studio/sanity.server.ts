@@ -7,6 +7,10 @@
  * the project's metadata, `metadata.stackshiftFeatures`, which the studio reads when it starts.
  * deleteStudio is DELETE /projects/{projectId} on the Projects API; its 404 counts as done, since
  * a retried cleanup may find the project removed by the attempt whose answer was lost.
+ * Members: listed from the project (GET /projects/{id}, e-mails from GET /users/{ids}), removed
+ * with DELETE /projects/{id}/members/{userId}, and their role changed by granting the new one
+ * (PUT .../members/{userId}/roles/{role}) then taking the others back (DELETE .../roles/{role});
+ * a 404 on a removal counts as done.
  */
 import { createHash } from "node:crypto";
 import { createClient } from "@sanity/client";
@@ -34,6 +38,7 @@ const DISPLAY_NAME_MAX = 64;
 export const FEATURES_METADATA_KEY = "stackshiftFeatures";
 
 type VendorInvite = { id: string; email: string; role: string };
+type VendorMember = { id: string; email: string; roles: string[] };
 
 // ---------------------------------------------------------------------------------------------
 // Errors: `{statusCode, error, message}` bodies and 429 `retry-after` become ProviderErrors.
@@ -225,29 +230,62 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
     return found;
   }
 
-  /** E-mails of the project's (human) members: project members, then their user records. */
-  async function memberEmails(projectId: string): Promise<Set<string>> {
+  /**
+   * The project's people: its members (GET /projects/{id}), then their user records for the
+   * e-mails (GET /users/{ids}, 100 ids a request). Robots and the token's own user are left out:
+   * nothing here may remove or demote them. Roles come from `roles[].name` (current API) or the
+   * single `role` (older answers).
+   */
+  async function projectMembers(projectId: string): Promise<VendorMember[]> {
     const project = await sdk("read the project", () =>
       client.request<{ members?: unknown }>({ uri: `/projects/${encodeURIComponent(projectId)}` }),
     );
-    const ids = (Array.isArray(project?.members) ? project.members : [])
-      .filter((m): m is Record<string, unknown> => Boolean(m) && typeof m === "object")
-      .filter((m) => m.isRobot !== true)
-      .map((m) => str(m.id))
-      .filter((id): id is string => Boolean(id));
-    const emails = new Set<string>();
-    for (let i = 0; i < ids.length; i += 100) {
-      const chunk = ids.slice(i, i + 100).map(encodeURIComponent);
+    const people = (Array.isArray(project?.members) ? project.members : [])
+      .map(record)
+      .filter((m) => m.isRobot !== true && m.isCurrentUser !== true)
+      .flatMap((m) => {
+        const id = str(m.id);
+        if (!id) return [];
+        const named = (Array.isArray(m.roles) ? m.roles : [])
+          .map((r) => str(record(r).name) ?? str(r))
+          .filter((r): r is string => Boolean(r));
+        const roles = named.length > 0 ? named : [str(m.role)].filter((r): r is string => !!r);
+        return [{ id, roles }];
+      });
+    const emails = new Map<string, string>();
+    for (let i = 0; i < people.length; i += 100) {
+      const chunk = people.slice(i, i + 100).map((p) => encodeURIComponent(p.id));
       const users = await sdk("read the project members", () =>
         client.request<unknown>({ uri: `/users/${chunk.join(",")}` }),
       );
       // One id answers with an object, several with an array.
       for (const user of Array.isArray(users) ? users : [users]) {
-        const email = str((user as { email?: unknown } | null)?.email);
-        if (email) emails.add(email.toLowerCase());
+        const id = str(record(user).id);
+        const email = str(record(user).email);
+        if (id && email) emails.set(id, email.toLowerCase());
       }
     }
-    return emails;
+    return people.flatMap((p) => {
+      const email = emails.get(p.id);
+      return email ? [{ ...p, email }] : [];
+    });
+  }
+
+  async function memberEmails(projectId: string): Promise<Set<string>> {
+    return new Set((await projectMembers(projectId)).map((m) => m.email));
+  }
+
+  const memberPath = (projectId: string, userId: string) =>
+    `/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`;
+
+  /** A management API call whose 404 means "already so" (a retried job finds it done). */
+  async function idempotent(what: string, method: string, uri: string) {
+    try {
+      await client.request({ method, uri });
+    } catch (error) {
+      if (sdkStatus(error) === 404) return;
+      throw fromSdk(error, what);
+    }
   }
 
   /** Creates an invitation; "exists" when the vendor says the e-mail is invited or a member. */
@@ -404,6 +442,55 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
       const address = email.trim().toLowerCase();
       if ((await pendingInvites(projectId)).some((i) => i.email === address)) return "pending";
       return (await memberEmails(projectId)).has(address) ? "accepted" : "none";
+    },
+
+    async listAccess(projectId) {
+      const people = await projectMembers(projectId);
+      const invites = await pendingInvites(projectId);
+      return {
+        members: people.map(({ email, roles }) => ({ email, roles })),
+        invitations: invites.map(({ email, role }) => ({ email, role })),
+      };
+    },
+
+    async removeMember(projectId, email) {
+      const address = email.trim().toLowerCase();
+      for (const member of (await projectMembers(projectId)).filter((m) => m.email === address)) {
+        await idempotent("remove the member", "DELETE", memberPath(projectId, member.id));
+      }
+    },
+
+    async setMemberRole(projectId, email, role) {
+      const address = email.trim().toLowerCase();
+      const member = (await projectMembers(projectId)).find((m) => m.email === address);
+      if (!member) {
+        throw new ProviderError(`${address} is not a member of the project`, {
+          provider: PROVIDER,
+          status: 404,
+          code: "notFound",
+        });
+      }
+      const rolesPath = `${memberPath(projectId, member.id)}/roles`;
+      // The new role first: a member is never left without a role in between.
+      if (!member.roles.includes(role)) {
+        await sdk("grant the role", () =>
+          client.request({ method: "PUT", uri: `${rolesPath}/${encodeURIComponent(role)}` }),
+        );
+      }
+      for (const other of member.roles.filter((r) => r !== role)) {
+        await idempotent(
+          "take the role back",
+          "DELETE",
+          `${rolesPath}/${encodeURIComponent(other)}`,
+        );
+      }
+    },
+
+    async revokeInvite(projectId, email) {
+      const address = email.trim().toLowerCase();
+      for (const invite of (await pendingInvites(projectId)).filter((i) => i.email === address)) {
+        await revoke(projectId, invite.id);
+      }
     },
 
     async setFeatureFlag(projectId, flag, enabled) {

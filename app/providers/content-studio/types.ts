@@ -11,6 +11,13 @@ export type Studio = {
 
 export type InvitationStatus = "pending" | "accepted" | "none";
 
+/** A person who joined the studio (robots and the API token's own user are never listed). */
+export type StudioMember = { email: string; roles: string[] };
+/** An invitation not answered yet. */
+export type StudioInvitation = { email: string; role: string };
+/** Who has the studio and who is invited to it, e-mails lowercased. */
+export type StudioAccess = { members: StudioMember[]; invitations: StudioInvitation[] };
+
 export interface ContentStudioProvider {
   /** Idempotent: the same idempotencyKey returns the studio created the first time. */
   createStudio(input: { displayName: string; idempotencyKey: string }): Promise<Studio>;
@@ -24,6 +31,17 @@ export interface ContentStudioProvider {
   /** Sends the pending invitation again (the studio card's 'Resend Invitation'). */
   resendInvite(projectId: string, email: string): Promise<void>;
   invitationStatus(projectId: string, email: string): Promise<InvitationStatus>;
+  /** The studio's members and pending invitations (every page of them). */
+  listAccess(projectId: string): Promise<StudioAccess>;
+  /** Takes the person out of the studio. Idempotent: someone who is not a member resolves. */
+  removeMember(projectId: string, email: string): Promise<void>;
+  /**
+   * Gives a member exactly this role (their other roles go). Idempotent; a person who is not a
+   * member is a ProviderError with status 404.
+   */
+  setMemberRole(projectId: string, email: string, role: StudioRole): Promise<void>;
+  /** Withdraws the pending invitation of the e-mail. Idempotent: none pending resolves. */
+  revokeInvite(projectId: string, email: string): Promise<void>;
   /** Turns a studio feature on or off (the studio reads its flags when it starts); idempotent. */
   setFeatureFlag(projectId: string, flag: string, enabled: boolean): Promise<void>;
   /**

@@ -1,0 +1,292 @@
+/**
+ * Who may use a project's content studio follows the dashboard: the owner is its administrator,
+ * each accepted member has the studio role of their dashboard role, and nobody else is in it or
+ * invited to it. Invited (not yet accepted) members have no studio access: their studio
+ * invitation is sent by the job that follows an acceptance (members.server.ts).
+ *
+ * Two jobs keep the studio in line (docs/decisions/025-studio-member-sync.md):
+ * - STUDIO_SYNC_JOB, sent in the transaction of every dashboard change that ends or changes
+ *   someone's access (remove, revoke, leave, role change, ownership transfer, account deletion),
+ *   brings the studio in line for that one person. It reads the dashboard's rows when it runs, so
+ *   it is idempotent and order does not matter: a person re-invited and accepted meanwhile keeps
+ *   their access.
+ * - STUDIO_RECONCILE_JOB, hourly (a pg-boss schedule: one process of the cluster fires it), walks
+ *   every provisioned project a batch at a time and fixes what drifted (a sync job that gave up,
+ *   a change made in the vendor's own interface).
+ */
+import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
+import { db, type Queryable } from "~/db/client.server";
+import { members, projects, users } from "~/db/schema";
+import { RETRY, sendJob } from "~/jobs/queue.server";
+import type { JobDefinition } from "~/jobs/types";
+import { contentStudioProvider } from "~/providers/content-studio/index.server";
+import type { StudioAccess, StudioRole } from "~/providers/content-studio/types";
+import { ProviderError } from "~/providers/errors";
+import type { MemberRole } from "./member-roles";
+import { forgetSite } from "./provider-cache.server";
+
+export const STUDIO_SYNC_JOB = "studio.sync-access";
+export const STUDIO_RECONCILE_JOB = "studio.reconcile";
+/** Projects a reconciliation job compares; the next batch is a job of its own. */
+export const RECONCILE_BATCH = 25;
+
+/** The studio role of each dashboard role; the owner is an administrator. */
+export const STUDIO_ROLE: Record<MemberRole | "owner", StudioRole> = {
+  owner: "administrator",
+  admin: "administrator",
+  developer: "developer",
+  editor: "editor",
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const log = (message: string) => console.info(`[studio-sync] ${message}`);
+
+/**
+ * Sends the job that brings `email`'s studio access on the project in line with the dashboard,
+ * in `tx`: the job exists exactly when the change commits. `studio` (the content provider's
+ * project id) is for callers whose rows go with the change; the job prefers the project's own.
+ */
+export async function queueStudioSync(
+  tx: Queryable,
+  input: { projectId: string; email: string; studio?: string | null },
+) {
+  await sendJob(
+    STUDIO_SYNC_JOB,
+    {
+      projectId: input.projectId,
+      email: input.email.trim().toLowerCase(),
+      ...(input.studio ? { studio: input.studio } : {}),
+    },
+    RETRY,
+    tx,
+  );
+}
+
+/**
+ * Account deletion: a sync job for every project the account is a member of, sent in the
+ * deletion's transaction before its rows go (the job carries the address and the studio id).
+ */
+export async function queueStudioSyncForAccount(
+  tx: Queryable,
+  user: { id: string; email: string },
+) {
+  const rows = await tx
+    .select({ projectId: members.projectId, studio: projects.studioSanityId })
+    .from(members)
+    .innerJoin(projects, eq(projects.id, members.projectId))
+    .where(and(eq(members.userId, user.id), eq(members.status, "accepted")));
+  for (const row of rows) {
+    await queueStudioSync(tx, { projectId: row.projectId, email: user.email, studio: row.studio });
+  }
+}
+
+/**
+ * The studio access the dashboard grants, by lowercased e-mail: the owner and the accepted
+ * members. `email` narrows it to one person.
+ */
+async function dashboardAccess(
+  projectId: string,
+  ownerId: string,
+  email?: string,
+): Promise<Map<string, StudioRole>> {
+  const wanted = new Map<string, StudioRole>();
+  const rows = await db()
+    .select({ email: members.invitedEmail, role: members.role })
+    .from(members)
+    .where(
+      and(
+        eq(members.projectId, projectId),
+        eq(members.status, "accepted"),
+        email ? eq(members.invitedEmail, email) : undefined,
+      ),
+    );
+  for (const row of rows) wanted.set(row.email.toLowerCase(), STUDIO_ROLE[row.role]);
+  const [owner] = await db()
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, ownerId));
+  // The owner's access wins over a member row of the same address (there should be none).
+  if (owner && (!email || owner.email.toLowerCase() === email)) {
+    wanted.set(owner.email.toLowerCase(), "administrator");
+  }
+  return wanted;
+}
+
+export type StudioFix = {
+  email: string;
+  action: "removed" | "role-changed" | "invitation-revoked" | "invitation-renewed";
+  role?: string;
+};
+
+/**
+ * Makes the studio match `wanted` for the people in `access` (all of them, or `only` one): a
+ * member without dashboard access is removed, one with another role gets the dashboard's; a
+ * pending invitation without access is revoked, one with another role sent again with the right
+ * role. Nobody is invited here: that is the acceptance's job.
+ */
+async function applyAccess(
+  studio: string,
+  wanted: Map<string, StudioRole>,
+  access: StudioAccess,
+  only?: string,
+): Promise<StudioFix[]> {
+  const provider = contentStudioProvider();
+  const fixes: StudioFix[] = [];
+  for (const member of access.members) {
+    if (only && member.email !== only) continue;
+    const role = wanted.get(member.email);
+    if (!role) {
+      await provider.removeMember(studio, member.email);
+      fixes.push({ email: member.email, action: "removed" });
+    } else if (member.roles.length !== 1 || member.roles[0] !== role) {
+      await provider.setMemberRole(studio, member.email, role);
+      fixes.push({ email: member.email, action: "role-changed", role });
+    }
+  }
+  for (const invitation of access.invitations) {
+    if (only && invitation.email !== only) continue;
+    const role = wanted.get(invitation.email);
+    if (!role) {
+      await provider.revokeInvite(studio, invitation.email);
+      fixes.push({ email: invitation.email, action: "invitation-revoked" });
+    } else if (invitation.role !== role) {
+      // An invitation cannot change its role: a new one with the right role replaces it.
+      await provider.revokeInvite(studio, invitation.email);
+      await provider.inviteMember(studio, { email: invitation.email, role });
+      fixes.push({ email: invitation.email, action: "invitation-renewed", role });
+    }
+  }
+  // This process's cached invitation states of the studio are stale now.
+  if (fixes.length > 0) forgetSite("studio", studio);
+  return fixes;
+}
+
+function describe(studio: string, fix: StudioFix) {
+  return `${studio}: ${fix.email} ${fix.action}${fix.role ? ` (${fix.role})` : ""}`;
+}
+
+/**
+ * STUDIO_SYNC_JOB: the studio access of one person on one project, as the dashboard has it now.
+ * A project without a studio yet has nothing to fix; a project deleted meanwhile uses the studio
+ * id the job carries (its studio is being deleted too, and a refusal from a studio already gone
+ * is not retried). Retryable provider failures throw, so pg-boss tries again.
+ */
+export async function syncStudioAccess(input: {
+  projectId: string;
+  email: string;
+  studio?: string;
+}): Promise<StudioFix[] | "skipped"> {
+  const email = input.email.trim().toLowerCase();
+  if (!UUID.test(input.projectId) || !email) return "skipped";
+  const [project] = await db()
+    .select({ ownerId: projects.ownerId, studio: projects.studioSanityId })
+    .from(projects)
+    .where(eq(projects.id, input.projectId));
+  const studio = project ? project.studio : input.studio;
+  if (!studio) return "skipped";
+  const wanted = project
+    ? await dashboardAccess(input.projectId, project.ownerId, email)
+    : new Map<string, StudioRole>();
+  try {
+    const access = await contentStudioProvider().listAccess(studio);
+    const fixes = await applyAccess(studio, wanted, access, email);
+    for (const fix of fixes) log(describe(studio, fix));
+    return fixes;
+  } catch (error) {
+    if (error instanceof ProviderError && !error.retryable) {
+      console.warn(`[studio-sync] ${studio}: ${email} not synced, refused: ${error.message}`);
+      return "skipped";
+    }
+    throw error;
+  }
+}
+
+export type ReconcileOutcome = {
+  projects: number;
+  fixes: StudioFix[];
+  failed: number;
+  /** The last project compared, when more remain (the next batch starts after it). */
+  next: string | null;
+};
+
+/**
+ * One batch of the reconciliation: the next `limit` provisioned projects after `after` (by id),
+ * each compared with its studio and fixed. A project whose provider fails is logged and left for
+ * the next run; the batch goes on.
+ */
+export async function reconcileStudios({
+  after,
+  limit = RECONCILE_BATCH,
+}: { after?: string; limit?: number } = {}): Promise<ReconcileOutcome> {
+  const batch = await db()
+    .select({ id: projects.id, ownerId: projects.ownerId, studio: projects.studioSanityId })
+    .from(projects)
+    .where(
+      and(
+        isNotNull(projects.studioSanityId),
+        after && UUID.test(after) ? gt(projects.id, after) : undefined,
+      ),
+    )
+    .orderBy(asc(projects.id))
+    .limit(limit);
+  const fixes: StudioFix[] = [];
+  let failed = 0;
+  for (const project of batch) {
+    const studio = project.studio!;
+    try {
+      const wanted = await dashboardAccess(project.id, project.ownerId);
+      const access = await contentStudioProvider().listAccess(studio);
+      for (const fix of await applyAccess(studio, wanted, access)) {
+        log(`drift fixed on ${describe(studio, fix)}`);
+        fixes.push(fix);
+      }
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      failed += 1;
+      console.warn(`[studio-sync] ${studio}: not reconciled: ${error.message}`);
+    }
+  }
+  return {
+    projects: batch.length,
+    fixes,
+    failed,
+    next: batch.length === limit ? batch[batch.length - 1].id : null,
+  };
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+export const studioAccessJobs: JobDefinition[] = [
+  {
+    name: STUDIO_SYNC_JOB,
+    handler: async (data) => {
+      await syncStudioAccess({
+        projectId: text(data.projectId),
+        email: text(data.email),
+        ...(text(data.studio) ? { studio: text(data.studio) } : {}),
+      });
+    },
+  },
+  {
+    name: STUDIO_RECONCILE_JOB,
+    // Hourly at :17, on one process of the cluster; each batch hands the rest to a job of its own.
+    schedule: "17 * * * *",
+    handler: async (data) => {
+      const outcome = await reconcileStudios({ after: text(data.after) || undefined });
+      if (outcome.fixes.length > 0 || outcome.failed > 0) {
+        log(
+          `reconciled ${outcome.projects} project(s): ${outcome.fixes.length} fix(es), ${outcome.failed} failed`,
+        );
+      }
+      if (outcome.next) {
+        await sendJob(
+          STUDIO_RECONCILE_JOB,
+          { after: outcome.next },
+          // One continuation per position an hour, however often this batch is retried.
+          { ...RETRY, singletonKey: `after:${outcome.next}`, singletonSeconds: 3600 },
+        );
+      }
+    },
+  },
+];
