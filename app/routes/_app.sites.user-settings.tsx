@@ -6,6 +6,8 @@ import {
   AccountSections,
   USER_SETTINGS_INTENTS as I,
 } from "~/components/user-settings/account-sections";
+import { SupportHistory } from "~/components/user-settings/support-history";
+import { supportHistoryOf } from "~/services/audit-log.server";
 import { DomainError } from "~/services/errors";
 import {
   emailChangeSchema,
@@ -39,11 +41,18 @@ const PAGE = "/sites/user-settings";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const session = await getSession(request);
-  const [account, sessions] = await Promise.all([
+  const [account, sessions, supportHistory] = await Promise.all([
     getAccount(user),
     listSessions(user, session.id ?? ""),
+    supportHistoryOf(user),
   ]);
-  return { account, sessions, theme: await getTheme(request), now: new Date().toISOString() };
+  return {
+    account,
+    sessions,
+    supportHistory,
+    theme: await getTheme(request),
+    now: new Date().toISOString(),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -149,6 +158,7 @@ export default function UserSettingsPage() {
         </p>
       </header>
       <AccountSections {...data} />
+      <SupportHistory entries={data.supportHistory} />
     </article>
   );
 }

@@ -101,7 +101,7 @@ export async function supportHistoryOf(user: User): Promise<SupportHistoryEntry[
     what:
       typeof row.details.what === "string" && row.action !== "project.deleted"
         ? capitalise(row.details.what)
-        : WORDS[row.action as AuditAction] ?? row.action,
+        : (WORDS[row.action as AuditAction] ?? row.action),
     actorEmail: row.actorEmail,
     at: row.createdAt.toISOString(),
   }));
