@@ -153,9 +153,15 @@ describe("POST /api/app/project-invite", () => {
     expect(asAdmin.status).toBe(200);
     const asOwner = await postApi(await sessionCookie(owner.id), {
       projectId: project.studioId,
-      email: invited.email,
+      email: editor.email,
     });
     expect(asOwner.status).toBe(200);
+    // An invitation not accepted yet is no role in the studio (issue 24).
+    const notYet = await postApi(await sessionCookie(owner.id), {
+      projectId: project.studioId,
+      email: invited.email,
+    });
+    expect(notYet.status).toBe(400);
 
     const editorCookie = await sessionCookie(editor.id);
     const forbidden = await postApi(editorCookie, {
