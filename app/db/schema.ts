@@ -682,7 +682,14 @@ export const ticketEvents = pgTable(
     detail: text("detail"),
     createdAt: createdAt(),
   },
-  (t) => [index("ticket_events_ticket_idx").on(t.ticketId, t.createdAt)],
+  (t) => [
+    index("ticket_events_ticket_idx").on(t.ticketId, t.createdAt),
+    // A platform admin's reads of a ticket they see only as support: at most one TicketViewed per
+    // ticket, admin and UTC hour (support-desk/builtin.server.ts inserts with ON CONFLICT DO NOTHING).
+    uniqueIndex("ticket_events_viewed_hour_idx")
+      .on(t.ticketId, t.actorId, sql`date_trunc('hour', ${t.createdAt} at time zone 'UTC')`)
+      .where(sql`${t.eventName} = 'TicketViewed'`),
+  ],
 );
 
 /**
@@ -745,4 +752,32 @@ export const analyticsReferrerDays = pgTable(
     views: integer("views").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day, t.referrer] })],
+);
+
+/**
+ * What support did and who deleted which project, kept whatever happens to the project: no
+ * foreign key to projects or users, so deleting either leaves the rows as written (who by id and
+ * the address they had then, the project by id and name). Append-only: the app inserts and never
+ * updates or deletes a row (app/services/audit-log.server.ts); a trigger refuses UPDATE and
+ * DELETE (the migration's custom SQL). docs/decisions/026-audit-log.md.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** support.viewed, support.changed, project.deleted (AUDIT_ACTIONS in audit-log.server.ts). */
+    action: text("action").notNull(),
+    actorId: uuid("actor_id"),
+    actorEmail: text("actor_email").notNull(),
+    projectId: uuid("project_id").notNull(),
+    projectName: text("project_name").notNull(),
+    /** The project's owner when it happened: whose account lists the entry once it is deleted. */
+    projectOwnerId: uuid("project_owner_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("audit_log_project_idx").on(t.projectId, t.createdAt),
+    index("audit_log_owner_idx").on(t.projectOwnerId, t.action),
+  ],
 );

@@ -6,6 +6,8 @@ import {
   AccountSections,
   USER_SETTINGS_INTENTS as I,
 } from "~/components/user-settings/account-sections";
+import { SupportHistory } from "~/components/user-settings/support-history";
+import { supportHistoryOf } from "~/services/audit-log.server";
 import { DomainError, RateLimitedError } from "~/services/errors";
 import {
   deleteAccountSchema,
@@ -41,14 +43,16 @@ const PAGE = "/sites/user-settings";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const session = await getSession(request);
-  const [account, sessions] = await Promise.all([
+  const [account, sessions, supportHistory] = await Promise.all([
     getAccount(user),
     listSessions(user, session.id ?? ""),
+    supportHistoryOf(user),
   ]);
   return {
     account,
     sessions,
     sso: { enabled: oidcEnabled(), fresh: ssoIsFresh(session) },
+    supportHistory,
     theme: await getTheme(request),
     now: new Date().toISOString(),
   };
@@ -173,6 +177,7 @@ export default function UserSettingsPage() {
         </p>
       </header>
       <AccountSections {...data} />
+      <SupportHistory entries={data.supportHistory} />
     </article>
   );
 }

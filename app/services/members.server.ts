@@ -16,7 +16,7 @@ import { RETRY, sendJob } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { ProviderError } from "~/providers/errors";
-import type { User } from "./accounts.server";
+import { isPlatformAdmin, type User } from "./accounts.server";
 import { consume } from "./rate-limit.server";
 import { queueStudioSync, STUDIO_ROLE } from "./studio-access.server";
 import { logEvent } from "./activity.server";
@@ -39,7 +39,9 @@ import {
   findProjectRow,
   projectRowFor,
   invitationsAddressedTo,
+  isSupport,
   type Action,
+  type Actor,
 } from "./permissions.server";
 
 type ProjectRow = typeof projects.$inferSelect;
@@ -236,6 +238,22 @@ export async function listMembers(
 // ---------------------------------------------------------------------------------------------
 // Invite and resend
 
+export const SUPPORT_INVITES_STAFF_MESSAGE =
+  "Support cannot invite a platform admin as a member: the project's owner or admins can";
+
+/**
+ * Support (a platform admin outside the project, decision 011) adds members for the customer,
+ * never itself or another platform admin: a member row would turn support into a member, no
+ * longer logged as support, with a studio account of the customer's.
+ */
+function refuseStaffBySupport(actor: Actor, address: string) {
+  if (isSupport(actor) && isPlatformAdmin(address)) {
+    throw new InvalidError(SUPPORT_INVITES_STAFF_MESSAGE, {
+      email: [SUPPORT_INVITES_STAFF_MESSAGE],
+    });
+  }
+}
+
 /** The e-mail is already invited or a member: 409 with `DUPLICATE_MEMBER_MESSAGE`. */
 export class DuplicateMemberError extends ConflictError {
   readonly fieldErrors = { email: [DUPLICATE_MEMBER_MESSAGE] };
@@ -306,7 +324,8 @@ export async function inviteMember(
   const address = input.email.trim().toLowerCase();
   await consume("invite", `user:${user.id}`);
   const { mailId, outcome } = await db().transaction(async (tx) => {
-    const { project } = await authorize(tx, user, input.studioId, "members.add");
+    const { project, actor } = await authorize(tx, user, input.studioId, "members.add");
+    refuseStaffBySupport(actor, address);
     const owner = await ownerOf(tx, project);
     if (owner?.email === address) throw new DuplicateMemberError();
 
@@ -388,13 +407,14 @@ export async function resendInvitation(
   input: { studioId: string; memberId: string },
 ): Promise<{ email: string }> {
   const { mailId, email } = await db().transaction(async (tx) => {
-    const { project } = await authorize(tx, user, input.studioId, "members.add");
+    const { project, actor } = await authorize(tx, user, input.studioId, "members.add");
     const [row] = await tx
       .select()
       .from(members)
       .where(and(eq(members.id, input.memberId), eq(members.projectId, project.id)))
       .for("update");
     if (!row) throw new NotFoundError("This invitation no longer exists");
+    refuseStaffBySupport(actor, row.invitedEmail);
     if (row.status !== "invited") {
       throw new ConflictError("This invitation was already accepted");
     }

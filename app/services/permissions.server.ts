@@ -40,8 +40,8 @@
  *   project.rename         -     -        -       -       -       x     x    x
  *   project.transfer       -     -        -       -       -       -     x    -    (11)
  *   project.delete         -     -        -       -       -       -     x    x    (11)
- *   site.redeploy          -     -        -       -       x       x     x    x    (12)
- *   site.rollback          -     -        -       -       x       x     x    x    (12)
+ *   site.redeploy          -     -        -       -       x       x     x    -    (12)
+ *   site.rollback          -     -        -       -       x       x     x    -    (12)
  *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
@@ -86,7 +86,9 @@
  *     support does not take projects from customers. Deleting is the owner's, and support's
  *     (a customer who asks support to close their project).
  * (12) The Website page's Redeploy and Roll back publish a different site: the people who build
- *     it (developers, admins, the owner) and support; editors deploy through their content.
+ *     it (developers, admins, the owner); editors deploy through their content. Not support:
+ *     like deploying (2), choosing what the customer's visitors see is the customer's team's
+ *     call, not the help desk's (decision 011, amended 2026-12).
  *
  * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -98,6 +100,7 @@ import { db, type Queryable } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
 import { eventLogs, members, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
+import { appendAuditFor } from "./audit-log.server";
 import { ForbiddenError, NotFoundError } from "./errors";
 import { memo } from "~/utils/request-memo.server";
 
@@ -178,8 +181,8 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "project.rename": { kinds: ["admin", "owner"], pa: true },
   "project.transfer": { kinds: ["owner"] },
   "project.delete": { kinds: ["owner"], pa: true },
-  "site.redeploy": { kinds: ["developer", "admin", "owner"], pa: true },
-  "site.rollback": { kinds: ["developer", "admin", "owner"], pa: true },
+  "site.redeploy": { kinds: ["developer", "admin", "owner"] },
+  "site.rollback": { kinds: ["developer", "admin", "owner"] },
   "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
@@ -225,35 +228,46 @@ const CHANGE_WORDS: Partial<Record<Action, string>> = {
   "forms.manage": "changed a form or its submissions",
   "project.rename": "renamed the project",
   "project.delete": "deleted the project",
-  "site.redeploy": "redeployed the website",
-  "site.rollback": "rolled the website back",
 };
 
 /**
- * Writes 'Support access by {name}' to the project's Activity Log when `actor` is support. Pass
- * the transaction of the change, so a change and its entry commit together. Views go through
- * a unique index on (project, admin, hour) (event_logs_support_view_hour_idx), which makes the
- * once-per-hour rule hold across concurrent requests and server instances.
+ * Writes 'Support access by {name}' to the project's Activity Log when `actor` is support, and
+ * the same to the audit log (audit-log.server.ts), which outlives the project. Pass the
+ * transaction of the change, so a change and its entries commit together. Views go through a
+ * unique index on (project, admin, hour) (event_logs_support_view_hour_idx), which makes the
+ * once-per-hour rule hold across concurrent requests and server instances; the audit row is
+ * written exactly when the Activity Log's is. `change` names a change that has no action of its
+ * own (e.g. 'resent the studio invitation of ...').
  */
 export async function recordSupportAccess(
   tx: Queryable,
   user: User,
   actor: Actor,
   action: Action,
+  change?: string,
 ): Promise<void> {
   if (!isSupport(actor) || !actor.project) return;
-  const read = READ_ACTIONS.has(action);
-  const what = read ? "viewed the project" : (CHANGE_WORDS[action] ?? "made a change");
-  await tx
+  const read = !change && READ_ACTIONS.has(action);
+  const what = read ? "viewed the project" : (change ?? CHANGE_WORDS[action] ?? "made a change");
+  const type = read ? "support.viewed" : "support.changed";
+  const written = await tx
     .insert(eventLogs)
     .values({
       projectId: actor.project.id,
-      type: read ? "support.viewed" : "support.changed",
+      type,
       content: `Support access by ${user.name}: ${what}`,
       metadata: { role: "platform admin", email: user.email },
       actorId: user.id,
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ key: eventLogs.key });
+  // A deletion writes its own audit row (project-deletion.server.ts), with who was told.
+  if (written.length === 0 || action === "project.delete") return;
+  await appendAuditFor(tx, actor.project.id, {
+    action: type,
+    actor: user,
+    details: { what, permission: action, name: user.name },
+  });
 }
 
 /** Whether the actor owns the project or is one of its member admins (owner-like). */

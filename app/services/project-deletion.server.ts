@@ -4,10 +4,15 @@
  * and a job removes its hosted sites and content studio at the providers, retrying while they
  * cannot be reached (the job is sent in the same transaction: it exists exactly when the delete
  * commits).
+ *
+ * Every deletion leaves a row in the audit log (audit-log.server.ts), which outlives the project.
+ * A platform admin deleting a project they do not own also mails its owner and admins, through
+ * the outbox in the deletion's transaction: the customer learns of it from us, not from a
+ * missing site.
  */
-import { eq } from "drizzle-orm";
-import { db } from "~/db/client.server";
-import { projects, projectSites } from "~/db/schema";
+import { and, eq, or } from "drizzle-orm";
+import { db, type Queryable } from "~/db/client.server";
+import { members, projects, projectSites, users } from "~/db/schema";
 import { sendJob } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
@@ -15,7 +20,9 @@ import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import type { HostingProviderName } from "~/providers/hosting/types";
 import type { User } from "./accounts.server";
+import { appendAudit } from "./audit-log.server";
 import { InvalidError } from "./errors";
+import { dispatchMail, queueMail } from "./mail.server";
 import { actorOn, assertCan, authorizeOn } from "./permissions.server";
 
 export const PROJECT_CLEANUP_JOB = "project.cleanup";
@@ -28,6 +35,40 @@ type CleanupData = {
 
 const NAME_MISMATCH = "Type the project's name exactly to delete it";
 
+/** The owner and the accepted member admins of a project: who hears of its deletion. */
+async function ownerAndAdmins(tx: Queryable, projectId: string, ownerId: string) {
+  const rows = await tx
+    .selectDistinct({ id: users.id, email: users.email })
+    .from(users)
+    .leftJoin(
+      members,
+      and(
+        eq(members.userId, users.id),
+        eq(members.projectId, projectId),
+        eq(members.status, "accepted"),
+        eq(members.role, "admin"),
+      ),
+    )
+    .where(or(eq(users.id, ownerId), eq(members.projectId, projectId)));
+  return rows;
+}
+
+function deletionMail(to: string, projectName: string, by: User) {
+  return {
+    to,
+    subject: `Your project ${projectName} was deleted`,
+    text: [
+      "Hello,",
+      "",
+      `${by.name || by.email} (${by.email}) of the StackShift support team deleted the project ${projectName}, with its website and content studio.`,
+      "",
+      "The owner finds this in their User Settings, under 'Support on deleted projects'. If you did not ask for it, reply to this email or open a support ticket.",
+      "",
+      "The StackShift team",
+    ].join("\n"),
+  };
+}
+
 export async function deleteProject(
   user: User,
   studioId: string,
@@ -36,7 +77,7 @@ export async function deleteProject(
   const actor = await actorOn(user, studioId);
   assertCan(actor, "project.delete");
   const project = actor.project!;
-  return db().transaction(async (tx) => {
+  const { name, mailIds } = await db().transaction(async (tx) => {
     await authorizeOn(user, project, "project.delete", tx);
     const [row] = await tx.select().from(projects).where(eq(projects.id, project.id)).for("update");
     if (row.name !== typedName.trim()) {
@@ -53,6 +94,32 @@ export async function deleteProject(
         Boolean(s.siteId),
       ),
     };
+    // A platform admin deleting someone else's project (support, or a member using the
+    // platform-admin right): the owner and admins are told.
+    const byPlatformAdmin = user.isAdmin && row.ownerId !== user.id;
+    const told = byPlatformAdmin
+      ? (await ownerAndAdmins(tx, row.id, row.ownerId)).filter((p) => p.id !== user.id)
+      : [];
+    const [owner] = await tx
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, row.ownerId));
+    await appendAudit(tx, {
+      action: "project.deleted",
+      actor: user,
+      project: { id: row.id, name: row.name, ownerId: row.ownerId },
+      details: {
+        studioId: row.studioId,
+        name: user.name,
+        byPlatformAdmin,
+        ownerEmail: owner?.email ?? null,
+        mailedTo: told.map((p) => p.email.toLowerCase()),
+      },
+    });
+    const mailIds: string[] = [];
+    for (const person of told) {
+      mailIds.push(await queueMail(tx, deletionMail(person.email, row.name, user)));
+    }
     await tx.delete(projects).where(eq(projects.id, row.id));
     await sendJob(
       PROJECT_CLEANUP_JOB,
@@ -61,8 +128,10 @@ export async function deleteProject(
       tx,
     );
     console.info(`[projects] ${row.name} (${row.studioId}) deleted by ${user.email}`);
-    return { name: row.name };
+    return { name: row.name, mailIds };
   });
+  await dispatchMail(mailIds);
+  return { name };
 }
 
 /**

@@ -21,7 +21,12 @@ import {
   NotFoundError,
   UpstreamError,
 } from "./errors";
-import { requireProjectAction, type Action } from "./permissions.server";
+import {
+  actorOn,
+  recordSupportAccess,
+  requireProjectAction,
+  type Action,
+} from "./permissions.server";
 import { SCHEMA_VERSION_THEME_PREVIEW, upgradeRequired } from "./project-status";
 import { getProject, type Project } from "./projects.server";
 import { LAUNCH_TOKEN_TTL_SECONDS } from "./studio.schema";
@@ -147,6 +152,8 @@ export type ResendOutcome = "resent" | "invited" | "accepted";
  * Resend Invitation (POST /api/app/project-invite): asks the content provider to e-mail the
  * invitation again. Members may resend their own; the owner and admins also a member's. An
  * e-mail the provider never invited gets a first invitation; an accepted one needs nothing.
+ * Support (decision 011) may resend a member's; each invitation it has sent is a support
+ * change in the Activity Log and the audit log.
  */
 export async function resendStudioInvite(
   user: User,
@@ -174,6 +181,7 @@ export async function resendStudioInvite(
 
   const provider = contentStudioProvider();
   const failure = "Failed to resend sanity email!";
+  let outcome: ResendOutcome;
   try {
     const status = await provider.invitationStatus(studio, address);
     if (status === "accepted") {
@@ -182,13 +190,25 @@ export async function resendStudioInvite(
     }
     if (status === "pending") {
       await provider.resendInvite(studio, address);
-      return { outcome: "resent", email: address };
+      outcome = "resent";
+    } else {
+      await provider.inviteMember(studio, { email: address, role: STUDIO_ROLE[role] });
+      outcome = "invited";
     }
-    await provider.inviteMember(studio, { email: address, role: STUDIO_ROLE[role] });
-    return { outcome: "invited", email: address };
   } catch (error) {
     return providerFailure(error, failure);
   }
+  if (project.role === "support") {
+    const actor = await actorOn(user, project._id);
+    await recordSupportAccess(
+      db(),
+      user,
+      actor,
+      "members.add",
+      `resent the studio invitation of ${address}`,
+    );
+  }
+  return { outcome, email: address };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,7 +18,13 @@ export function isTicketStatus(value: unknown): value is TicketStatus {
   return typeof value === "string" && (TICKET_STATUSES as readonly string[]).includes(value);
 }
 
-export const TICKET_EVENTS = ["TicketCreated", "TicketUpdated", "CommentAdded"] as const;
+/** TicketViewed: a platform admin read the ticket as support (at most once an hour each). */
+export const TICKET_EVENTS = [
+  "TicketCreated",
+  "TicketUpdated",
+  "CommentAdded",
+  "TicketViewed",
+] as const;
 export type TicketEventName = (typeof TICKET_EVENTS)[number];
 
 export const SUBJECT_MAX = 200;

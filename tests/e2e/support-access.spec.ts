@@ -8,7 +8,8 @@ import { otherPerson, PASSWORD } from "./support/members";
  * A customer (not an admin) is let in through a request for access the platform admin approves,
  * and creates a project; the platform admin finds it under 'All projects', opens it (a support
  * banner, no studio note), adds a member; the customer sees 'Support access by ...' in the
- * project's Activity Log.
+ * project's Activity Log. Then support deletes the project: the customer is mailed and finds
+ * support's entries under 'Support on deleted projects' in User Settings.
  */
 
 const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
@@ -124,5 +125,26 @@ test("a platform admin opens a stranger's project, adds a member, and the owner 
     customer.getByText("Support access by Sol Support: viewed the project"),
   ).toBeVisible();
   await expect(customer.getByText("Support access by Sol Support: added a member")).toBeVisible();
+
+  // 6. The customer asked support to close the project: support deletes it; the customer is
+  //    mailed, and their User Settings keep what support did, the Activity Log being gone
+  //    (issue 24, decision 026).
+  await customer.goto("/sites/user-settings");
+  const history = customer.getByRole("region", { name: "Support on deleted projects" });
+  await expect(history.getByText("No support access to deleted projects.")).toBeVisible();
+  await page.goto(`/sites/settings/${dashboard.split("/").pop()}`);
+  await page.getByRole("link", { name: "Delete project" }).click();
+  const confirm = page.getByRole("alertdialog", { name: `Delete ${projectName}?` });
+  await confirm.getByLabel(`Type ${projectName} to confirm`).fill(projectName);
+  await confirm.getByRole("button", { name: "Delete project" }).click();
+  await expect(toast(page, `Project ${projectName} deleted`)).toBeVisible();
+  expect(await waitForMail(customerEmail, /support team deleted the project/)).toContain(
+    projectName,
+  );
+  await customer.reload();
+  const deleted = history.getByRole("row", { name: /Deleted the project/ });
+  await expect(deleted).toContainText(projectName);
+  await expect(deleted).toContainText(`support-${tag}@example.com`);
+  await expect(history.getByRole("row", { name: /Added a member/ })).toContainText(projectName);
   expect(problems).toEqual([]);
 });

@@ -8,8 +8,8 @@ import { invitationLink, PASSWORD } from "./support/members";
  * The help desk, once with JavaScript and once without: a member of a project (no platform
  * admin: invited by the owner, signed up from the mail) opens a ticket about it and finds it Open,
  * updated 'Just now', on /sites/support; a platform admin in another browser opens it, replies and
- * sets it In Progress; the member sees the reply and the status, the event log expands and
- * collapses, and the member's notification mails arrive.
+ * sets it In Progress; the member sees the reply and the status, the event log (with support's
+ * read of the ticket) expands and collapses, and the member's notification mails arrive.
  */
 
 const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
@@ -99,16 +99,19 @@ test("a member's ticket is answered by support, who sets it In Progress; the mem
   await expect(supportReply).toContainText("Support");
   await expect(member.getByRole("button", { name: "Update status" })).toHaveCount(0);
 
-  // The event log: the 3 latest, then all 4 with 'Show more', and back with 'Collapse'.
+  // The event log: the 3 latest, then all 5 with 'Show more' (support's read of the ticket is
+  // one of them), and back with 'Collapse'.
   const events = member.getByRole("region", { name: "Events" }).getByRole("table");
   await expect(events.getByRole("row")).toHaveCount(4); // the header and 3 events
   await expect(events.getByRole("row").nth(1)).toContainText("TicketUpdated");
   await expect(events.getByRole("row").nth(1)).toContainText("Status: Open -> In Progress");
+  await expect(events.getByRole("row").nth(3)).toContainText("TicketViewed");
+  await expect(events.getByRole("row").nth(3)).toContainText("Read by the support team");
   await member.getByRole("link", { name: "Show more" }).click();
   await expect(member).toHaveURL(/events=all/);
-  await expect(events.getByRole("row")).toHaveCount(5);
-  await expect(events.getByRole("row").nth(4)).toContainText("TicketCreated");
-  await expect(events.getByRole("row").nth(4)).toContainText("Mia Member");
+  await expect(events.getByRole("row")).toHaveCount(6);
+  await expect(events.getByRole("row").nth(5)).toContainText("TicketCreated");
+  await expect(events.getByRole("row").nth(5)).toContainText("Mia Member");
   await member.getByRole("link", { name: "Collapse" }).click();
   await expect(events.getByRole("row")).toHaveCount(4);
 

@@ -1,16 +1,17 @@
 /**
- * The support desk (/sites/support): which tickets each person sees (requester, the project's
- * owner and accepted members, platform admins: everyone else gets a 404), newest activity first
+ * The support desk (/sites/support): which tickets each person sees (the requester while a member
+ * of its project, the project's owner and admins, platform admins, whose reads are on the
+ * ticket's history: everyone else gets a 404), newest activity first
  * in keyset pages of 20 with a search; 'New ticket' with its field errors; the ticket page with
  * its conversation and event log ('Show more' / 'Collapse'); replies; status changes by platform
  * admins only; who is mailed. Also that /sites/support is not taken for a project's studioId.
  */
 import { UNSAFE_flatRoutes } from "@remix-run/dev";
 import { matchRoutes } from "@remix-run/react";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { outbox, supportTickets, ticketComments, ticketEvents } from "~/db/schema";
+import { members, outbox, supportTickets, ticketComments, ticketEvents } from "~/db/schema";
 import remixConfig from "../../remix.config.js";
 import { action as listAction, loader as listLoader } from "~/routes/_app.sites.support._index";
 import {
@@ -313,10 +314,11 @@ describe("the ticket page", () => {
   it("is a 404 for everyone who may not see the ticket, as for one that does not exist", async () => {
     const t = await team();
     const id = await openTicket(t.owner, { subject: "Private", projectId: t.project.id });
-    for (const who of [t.owner, t.editor, t.projectAdmin, admin]) {
+    for (const who of [t.owner, t.projectAdmin, admin]) {
       expect((await viewTicket(who, id)).status, who.name).toBe(200);
     }
-    for (const who of [t.invited, t.outsider]) {
+    // Editors and developers read only the tickets they opened (decision 019, amended).
+    for (const who of [t.editor, t.invited, t.outsider]) {
       expect((await viewTicket(who, id)).status, who.name).toBe(404);
     }
     const stranger = await person("Sid Stranger");
@@ -512,5 +514,88 @@ describe("status", () => {
     const res = await setStatus(admin, id, "closed");
     expect(res.status).toBe(400);
     expect((await ticket(someone, id)).status).toBe("open");
+  });
+});
+
+describe("who reads a ticket (issue 24)", () => {
+  it("the owner and admins read every ticket of the project; editors and developers their own", async () => {
+    const t = await team();
+    const developer = await person("Dev Developer");
+    await addMember(t.project.id, developer, "developer");
+    const ownersTicket = await openTicket(t.owner, { subject: "Billing", projectId: t.project.id });
+    const editorsTicket = await openTicket(t.editor, {
+      subject: "Images",
+      projectId: t.project.id,
+    });
+    const ids = async (who: Person) => (await list(who)).page.tickets.map((x) => x.id);
+
+    for (const who of [t.owner, t.projectAdmin]) {
+      expect(await ids(who), who.name).toEqual(
+        expect.arrayContaining([ownersTicket, editorsTicket]),
+      );
+      for (const id of [ownersTicket, editorsTicket]) {
+        expect((await viewTicket(who, id)).status, who.name).toBe(200);
+      }
+    }
+    expect(await ids(t.editor)).toEqual([editorsTicket]);
+    expect((await viewTicket(t.editor, ownersTicket)).status).toBe(404);
+    expect(await ids(developer)).toEqual([]);
+    for (const id of [ownersTicket, editorsTicket]) {
+      expect((await viewTicket(developer, id)).status).toBe(404);
+      expect((await reply(developer, id, "Me too")).status).toBe(404);
+    }
+  });
+
+  it("a requester removed from the project no longer reads, lists or hears of their ticket", async () => {
+    const t = await team();
+    const id = await openTicket(t.editor, { subject: "Before I go", projectId: t.project.id });
+    expect((await viewTicket(t.editor, id)).status).toBe(200);
+    await db()
+      .delete(members)
+      .where(and(eq(members.projectId, t.project.id), eq(members.userId, t.editor.id)));
+
+    expect((await viewTicket(t.editor, id)).status).toBe(404);
+    expect((await list(t.editor)).page.tickets).toEqual([]);
+    expect((await reply(t.editor, id, "Still there?")).status).toBe(404);
+    // The project's owner still reads it, and support's answer is not mailed to the editor.
+    expect((await viewTicket(t.owner, id)).status).toBe(200);
+    expect((await reply(admin, id, "Looking into it")).status).toBe(302);
+    expect((await mailsTo([t.editor.email])).map((m) => m.to)).toEqual([]);
+    expect((await mailsTo([t.owner.email])).length).toBe(1);
+  });
+
+  it("a platform admin's read is on the ticket's history, once an hour; customers' reads are not", async () => {
+    const t = await team();
+    const id = await openTicket(t.owner, { subject: "Read receipts", projectId: t.project.id });
+    await ticket(t.owner, id);
+    await ticket(t.projectAdmin, id);
+    const viewed = () =>
+      db()
+        .select()
+        .from(ticketEvents)
+        .where(and(eq(ticketEvents.ticketId, id), eq(ticketEvents.eventName, "TicketViewed")));
+    expect(await viewed()).toEqual([]);
+
+    await ticket(admin, id);
+    const seen = await ticket(admin, id);
+    expect(await viewed()).toEqual([
+      expect.objectContaining({ actorId: admin.id, actorName: "Sam Support" }),
+    ]);
+    // Shown in the ticket's events, to the customer too.
+    const history = (await ticket(t.owner, id)).events;
+    expect(history[0]).toMatchObject({
+      eventName: "TicketViewed",
+      actorName: "Sam Support",
+      detail: "Read by the support team",
+    });
+    expect(seen.events.map((e) => e.eventName)).toContain("TicketViewed");
+
+    // An hour later the next read is recorded again.
+    await db()
+      .update(ticketEvents)
+      .set({ createdAt: sql`now() - interval '61 minutes'` })
+      .where(and(eq(ticketEvents.ticketId, id), eq(ticketEvents.eventName, "TicketViewed")));
+    await ticket(admin, id);
+    expect(await viewed()).toHaveLength(2);
   });
 });

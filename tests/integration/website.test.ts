@@ -114,7 +114,7 @@ describe("the Website page", () => {
     expect(row.siteCreationStatus).toBe("success");
   });
 
-  it("lets developers and platform admins redeploy, not editors", async () => {
+  it("lets developers redeploy, not editors or support", async () => {
     const { project } = await deployedProject();
     const editor = await createUser();
     const developer = await createUser();
@@ -135,11 +135,13 @@ describe("the Website page", () => {
     expect(await toastOf(ok)).toMatchObject({ type: "success" });
     const [existing] = await db().select().from(users).where(eq(users.email, "admin@example.com"));
     const pa = existing ?? (await createUser({ email: "admin@example.com" }));
-    const byPa = await post(
-      project.studioId,
-      { intent: "site-redeploy" },
-      await sessionCookie(pa.id),
-    );
-    expect(await toastOf(byPa)).toMatchObject({ type: "success" });
+    // Support sees the page but not the buttons, and is refused (decision 011, issue 24).
+    const paCookie = await sessionCookie(pa.id);
+    expect(await view(project.studioId, paCookie)).toMatchObject({
+      canRedeploy: false,
+      canRollback: false,
+    });
+    const byPa = await post(project.studioId, { intent: "site-redeploy" }, paCookie);
+    expect(await toastOf(byPa)).toMatchObject({ type: "error", title: "Redeploy failed" });
   });
 });

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { DomainError } from "~/services/errors";
+import { DomainError, InvalidError } from "~/services/errors";
 import {
   changeRoleSchema,
   DUPLICATE_MEMBER_MESSAGE,
@@ -87,6 +87,13 @@ export async function membersAction(request: Request, studioId: string, form?: F
         return formReply(
           { result: submission.reply({ fieldErrors: { email: [DUPLICATE_MEMBER_MESSAGE] } }) },
           409,
+        );
+      }
+      // An address the form may not invite (support inviting a platform admin): by the field.
+      if (error instanceof InvalidError && error.fieldErrors.email) {
+        return formReply(
+          { result: submission.reply({ fieldErrors: { email: error.fieldErrors.email } }) },
+          400,
         );
       }
       return failed(error);

@@ -5,7 +5,20 @@
  * (./types.ts). Mails go through the outbox in the transaction of the change, and to the mail
  * job once it has committed.
  */
-import { and, count, desc, eq, exists, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  exists,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import {
   members,
@@ -18,7 +31,7 @@ import {
 import type { User } from "~/services/accounts.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "~/services/errors";
 import { absoluteUrl, dispatchMail, queueMail } from "~/services/mail.server";
-import { actorForProject, can } from "~/services/permissions.server";
+import { actorForProject, can, isProjectAdmin } from "~/services/permissions.server";
 import {
   EVENTS_MAX,
   EVENTS_SHOWN,
@@ -61,38 +74,61 @@ const eventOf = (value: string): TicketEventName =>
 // Who sees a ticket
 
 /**
- * The tickets `user` sees, as SQL: those they requested, and those about projects they own or
- * have accepted membership of. Platform admins see every ticket (no condition).
+ * The tickets `user` sees, as SQL (docs/decisions/019, amended): those they requested while they
+ * may still view the ticket's project (or it is about none), and every ticket of projects they
+ * own or are an accepted admin of. Editors and developers see only their own. Platform admins
+ * see every ticket (no condition).
  */
 function visibleTo(user: User): SQL | undefined {
   if (user.isAdmin) return undefined;
+  const owned = db()
+    .select({ id: projects.id })
+    .from(projects)
+    .where(eq(projects.ownerId, user.id));
+  const memberOf = (adminOnly: boolean) =>
+    db()
+      .select({ id: members.projectId })
+      .from(members)
+      .where(
+        and(
+          eq(members.userId, user.id),
+          eq(members.status, "accepted"),
+          adminOnly ? eq(members.role, "admin") : undefined,
+        ),
+      );
   return or(
-    eq(supportTickets.requesterId, user.id),
-    inArray(
-      supportTickets.projectId,
-      db().select({ id: projects.id }).from(projects).where(eq(projects.ownerId, user.id)),
+    and(
+      eq(supportTickets.requesterId, user.id),
+      or(
+        isNull(supportTickets.projectId),
+        inArray(supportTickets.projectId, owned),
+        inArray(supportTickets.projectId, memberOf(false)),
+      ),
     ),
-    inArray(
-      supportTickets.projectId,
-      db()
-        .select({ id: members.projectId })
-        .from(members)
-        .where(and(eq(members.userId, user.id), eq(members.status, "accepted"))),
-    ),
+    inArray(supportTickets.projectId, owned),
+    inArray(supportTickets.projectId, memberOf(true)),
   );
 }
 
-/** The same rule for one ticket, through the project permissions. */
-async function maySee(
+/**
+ * The same rule for one ticket, through the project permissions: "customer" for the requester
+ * (while they may view its project) and the project's owner and admins, "support" for a
+ * platform admin who sees it only as the support team, null for everyone else.
+ */
+async function accessTo(
   tx: Queryable,
   user: User,
   ticket: TicketRow,
   project: ProjectRow | null,
-): Promise<boolean> {
-  if (user.isAdmin || ticket.requesterId === user.id) return true;
-  if (!project) return false;
+): Promise<"customer" | "support" | null> {
+  const support = user.isAdmin ? ("support" as const) : null;
+  if (!project) return ticket.requesterId === user.id ? "customer" : support;
   const actor = await actorForProject(user, project, tx);
-  return can(actor, "project.view");
+  if (isProjectAdmin(actor)) return "customer";
+  // can() would let a platform admin view any project: ask about the relation alone.
+  const member = can({ ...actor, platformAdmin: false }, "project.view");
+  if (ticket.requesterId === user.id && member) return "customer";
+  return support;
 }
 
 async function ticketRow(tx: Queryable, ticketId: string, lock = false) {
@@ -121,9 +157,9 @@ async function visibleTicket(tx: Queryable, user: User, ticketId: string, lock =
   const ticket = await ticketRow(tx, ticketId, lock);
   if (!ticket) throw new NotFoundError(SUPPORT_MESSAGES.notFound);
   const project = await projectRow(tx, ticket.projectId);
-  if (!(await maySee(tx, user, ticket, project)))
-    throw new NotFoundError(SUPPORT_MESSAGES.notFound);
-  return { ticket, project };
+  const access = await accessTo(tx, user, ticket, project);
+  if (!access) throw new NotFoundError(SUPPORT_MESSAGES.notFound);
+  return { ticket, project, access };
 }
 
 /**
@@ -140,16 +176,39 @@ const toProject = (project: ProjectRow | null): TicketProject | null =>
 // Mail
 
 /**
- * Who hears about support's replies and status changes: the requester, and the owner and admins
- * (accepted) of the ticket's project, except the person who acted. One mail per address.
+ * Who hears about support's replies and status changes: the requester (while they may still read
+ * the ticket), and the owner and admins (accepted) of the ticket's project, except the person who
+ * acted. One mail per address.
  */
 async function recipients(tx: Queryable, ticket: TicketRow, actorId: string): Promise<string[]> {
+  const requesterStays = ticket.projectId
+    ? or(
+        exists(
+          tx
+            .select({ one: sql`1` })
+            .from(projects)
+            .where(and(eq(projects.id, ticket.projectId), eq(projects.ownerId, users.id))),
+        ),
+        exists(
+          tx
+            .select({ one: sql`1` })
+            .from(members)
+            .where(
+              and(
+                eq(members.projectId, ticket.projectId),
+                eq(members.userId, users.id),
+                eq(members.status, "accepted"),
+              ),
+            ),
+        ),
+      )
+    : undefined;
   const people = await tx
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(
       or(
-        eq(users.id, ticket.requesterId),
+        and(eq(users.id, ticket.requesterId), requesterStays),
         ticket.projectId
           ? or(
               exists(
@@ -315,7 +374,21 @@ async function getTicket(
   ticketId: string,
   options: { allEvents?: boolean } = {},
 ): Promise<TicketDetail> {
-  const { ticket, project } = await visibleTicket(db(), user, ticketId);
+  const { ticket, project, access } = await visibleTicket(db(), user, ticketId);
+  if (access === "support") {
+    // Support reading a customer's ticket is on the ticket's history: once per admin and hour
+    // (ticket_events_viewed_hour_idx), however often the page is opened.
+    await db()
+      .insert(ticketEvents)
+      .values({
+        ticketId: ticket.id,
+        eventName: "TicketViewed",
+        actorId: user.id,
+        actorName: nameOf(user),
+        detail: "Read by the support team",
+      })
+      .onConflictDoNothing();
+  }
   const [requester] = await db()
     .select({ name: users.name, email: users.email })
     .from(users)

@@ -4,8 +4,9 @@
  * outside desk (the original product used Zoho Desk) can take its place behind the same calls.
  *
  * Every call gets the signed-in user and applies the same rules, whoever stores the tickets:
- * - a ticket is seen by its requester, by the people who may view its project (owner, accepted
- *   members) and by platform admins, the support team; to anyone else it does not exist
+ * - a ticket is seen by its requester while they may view its project (or it is about none), by
+ *   the project's owner and accepted admins, and by platform admins, the support team, whose
+ *   reads are recorded on the ticket (TicketViewed); to anyone else it does not exist
  *   (NotFoundError, never ForbiddenError, so ticket ids cannot be probed);
  * - whoever sees a ticket may reply; only platform admins change its status (ForbiddenError);
  * - the requester and the project's owner and admins hear about support's replies and status
