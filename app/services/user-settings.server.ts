@@ -51,7 +51,7 @@ async function assertHolder(user: User, reauth: Reauth, field = "currentPassword
 }
 
 export const SSO_AGAIN =
-  "Sign in with single sign-on again first (the button below); then you have 10 minutes.";
+  "Sign in with single sign-on again first ('Sign in again with single sign-on' under Profile); then you have 10 minutes.";
 
 export type AccountView = {
   name: string;

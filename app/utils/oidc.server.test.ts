@@ -18,6 +18,7 @@ const valid = {
   exp: now / 1000 + 300,
   sub: "user-1",
   email: "Person@Example.com",
+  email_verified: true,
   name: "Person",
 };
 
@@ -48,8 +49,19 @@ describe("idTokenClaims", () => {
     ["a token without subject", { ...valid, sub: "" }],
     ["an unverified email", { ...valid, email_verified: false }],
     ["an unverified email sent as a string", { ...valid, email_verified: "false" }],
+    ["a token without email_verified", { ...valid, email_verified: undefined }],
   ])("refuses %s", (_name, payload) => {
     expect(() => claimsOf(payload)).toThrow(UnauthorizedError);
+  });
+
+  it("takes a missing email_verified as verified only with OIDC_TRUST_EMAIL (trustEmail)", () => {
+    const missing = token({ ...valid, email_verified: undefined });
+    expect(idTokenClaims(missing, { issuer, clientId, now, trustEmail: true }).sub).toBe("user-1");
+    expect(claimsOf({ ...valid, email_verified: "true" }).sub).toBe("user-1");
+    const refused = token({ ...valid, email_verified: false });
+    expect(() => idTokenClaims(refused, { issuer, clientId, now, trustEmail: true })).toThrow(
+      UnauthorizedError,
+    );
   });
 
   it.each(["", "abc", "a.b", "a.!!!.c", `x.${Buffer.from("null").toString("base64url")}.y`])(
