@@ -149,7 +149,19 @@ describe("readJson", () => {
     expect(await readJson(json('{"a":"é"}', "application/json; charset=utf-8"))).toEqual({
       a: "é",
     });
-    expect(await readJson(json("[1]", "Application/JSON;charset=UTF-8"))).toEqual([1]);
+    expect(await readJson(json('{"b":[1]}', "Application/JSON;charset=UTF-8"))).toEqual({ b: [1] });
+  });
+
+  it("answers JSON that is not an object (null, a list, a bare value) with 400", async () => {
+    for (const body of ["null", "[1]", "5", '"text"', "true"]) {
+      const thrown = await readJson(json(body, "application/json")).catch((e: unknown) => e);
+      expect(thrown, body).toBeInstanceOf(Response);
+      expect((thrown as Response).status, body).toBe(400);
+      expect(await (thrown as Response).json()).toEqual({
+        error: "Request body must be a JSON object",
+        fieldErrors: { form: ["Request body must be a JSON object"] },
+      });
+    }
   });
 
   it("answers another or a missing Content-Type with 415", async () => {

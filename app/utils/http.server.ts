@@ -122,7 +122,9 @@ export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<
   // Every body the product reads is an object of named fields: `null`, a list or a bare value
   // would reach code that reads fields of it.
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw badRequest("Request body must be a JSON object");
+    const message = "Request body must be a JSON object";
+    // The API's error shape: the message once more as the whole form's field error.
+    throw Response.json({ error: message, fieldErrors: { form: [message] } }, { status: 400 });
   }
   return parsed;
 }

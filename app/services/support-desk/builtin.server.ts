@@ -74,9 +74,9 @@ const eventOf = (value: string): TicketEventName =>
 // Who sees a ticket
 
 /**
- * The tickets `user` sees, as SQL (docs/decisions/019, amended): those they requested while they
- * may still view the ticket's project (or it is about none), and every ticket of projects they
- * own or are an accepted admin of. Editors and developers see only their own. Platform admins
+ * The tickets `user` sees, as SQL (docs/decisions/019-support-desk-behind-an-interface.md,
+ * amended): those they requested while they may still view the ticket's project (or it is about
+ * none), and every ticket of projects they own or are an accepted admin of. Editors and developers see only their own. Platform admins
  * see every ticket (no condition).
  */
 function visibleTo(user: User): SQL | undefined {
