@@ -49,7 +49,7 @@ const log = (message: string) => console.info(`[studio-sync] ${message}`);
  */
 export async function queueStudioSync(
   tx: Queryable,
-  input: { projectId: string; email: string; studio?: string | null },
+  input: { projectId: string; email: string; studio?: string | null; invite?: boolean },
 ) {
   await sendJob(
     STUDIO_SYNC_JOB,
@@ -57,6 +57,7 @@ export async function queueStudioSync(
       projectId: input.projectId,
       email: input.email.trim().toLowerCase(),
       ...(input.studio ? { studio: input.studio } : {}),
+      ...(input.invite ? { invite: true } : {}),
     },
     RETRY,
     tx,
@@ -78,6 +79,42 @@ export async function queueStudioSyncForAccount(
     .where(and(eq(members.userId, user.id), eq(members.status, "accepted")));
   for (const row of rows) {
     await queueStudioSync(tx, { projectId: row.projectId, email: user.email, studio: row.studio });
+  }
+}
+
+/**
+ * An address change, applied or reverted (user-settings.server.ts): the studios follow the
+ * person. For every project the account owns or is an accepted member of, the old address is
+ * taken out and the new one brought in (invited when it has no studio access yet), in the
+ * change's transaction. Without this the hourly reconciliation would remove the old address and
+ * nothing would invite the new one.
+ */
+export async function queueStudioAddressChange(
+  tx: Queryable,
+  userId: string,
+  from: string,
+  to: string,
+) {
+  const owned = await tx
+    .select({ projectId: projects.id, studio: projects.studioSanityId })
+    .from(projects)
+    .where(eq(projects.ownerId, userId));
+  const memberOf = await tx
+    .select({ projectId: members.projectId, studio: projects.studioSanityId })
+    .from(members)
+    .innerJoin(projects, eq(projects.id, members.projectId))
+    .where(and(eq(members.userId, userId), eq(members.status, "accepted")));
+  const seen = new Set<string>();
+  for (const row of [...owned, ...memberOf]) {
+    if (seen.has(row.projectId) || !row.studio) continue;
+    seen.add(row.projectId);
+    await queueStudioSync(tx, { projectId: row.projectId, email: from, studio: row.studio });
+    await queueStudioSync(tx, {
+      projectId: row.projectId,
+      email: to,
+      studio: row.studio,
+      invite: true,
+    });
   }
 }
 
@@ -115,7 +152,7 @@ async function dashboardAccess(
 
 export type StudioFix = {
   email: string;
-  action: "removed" | "role-changed" | "invitation-revoked" | "invitation-renewed";
+  action: "removed" | "role-changed" | "invitation-revoked" | "invitation-renewed" | "invited";
   role?: string;
 };
 
@@ -176,6 +213,8 @@ export async function syncStudioAccess(input: {
   projectId: string;
   email: string;
   studio?: string;
+  /** Invite the person when the dashboard grants access and the studio has none (an address change). */
+  invite?: boolean;
 }): Promise<StudioFix[] | "skipped"> {
   const email = input.email.trim().toLowerCase();
   if (!UUID.test(input.projectId) || !email) return "skipped";
@@ -191,6 +230,13 @@ export async function syncStudioAccess(input: {
   try {
     const access = await contentStudioProvider().listAccess(studio);
     const fixes = await applyAccess(studio, wanted, access, email);
+    const role = wanted.get(email);
+    const known = [...access.members, ...access.invitations].some((p) => p.email === email);
+    if (input.invite && role && !known) {
+      await contentStudioProvider().inviteMember(studio, { email, role });
+      forgetSite("studio", studio);
+      fixes.push({ email, action: "invited", role });
+    }
     for (const fix of fixes) log(describe(studio, fix));
     return fixes;
   } catch (error) {
@@ -265,6 +311,7 @@ export const studioAccessJobs: JobDefinition[] = [
         projectId: text(data.projectId),
         email: text(data.email),
         ...(text(data.studio) ? { studio: text(data.studio) } : {}),
+        invite: data.invite === true,
       });
     },
   },

@@ -17,7 +17,7 @@ import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { hashPassword } from "./passwords.server";
 import { consume } from "./rate-limit.server";
 import { sessionRowId } from "./sessions.server";
-import { queueStudioSyncForAccount } from "./studio-access.server";
+import { queueStudioAddressChange, queueStudioSyncForAccount } from "./studio-access.server";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -228,6 +228,7 @@ export async function confirmEmailChange(
         .set({ email: change.newEmail, emailVerifiedAt: now, updatedAt: now })
         .where(eq(users.id, user.id));
       await moveMemberRows(tx, user.id, change.newEmail);
+      await queueStudioAddressChange(tx, user.id, before.email, change.newEmail);
       await tx
         .delete(sessions)
         .where(and(eq(sessions.userId, user.id), ne(sessions.id, sessionRowId(currentSessionId))));
@@ -289,11 +290,18 @@ export async function revertEmailChange(token: string): Promise<{ email: string 
         )
         .returning();
       if (!change?.oldEmail) throw invalid();
+      const [current] = await tx
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.id, change.userId));
       await tx
         .update(users)
         .set({ email: change.oldEmail, emailVerifiedAt: now, updatedAt: now })
         .where(eq(users.id, change.userId));
       await moveMemberRows(tx, change.userId, change.oldEmail);
+      if (current && current.email !== change.oldEmail) {
+        await queueStudioAddressChange(tx, change.userId, current.email, change.oldEmail);
+      }
       await tx.delete(sessions).where(eq(sessions.userId, change.userId));
       await tx
         .update(emailChanges)

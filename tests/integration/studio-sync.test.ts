@@ -7,7 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
-import { localStudioInvites, members } from "~/db/schema";
+import { localStudioInvites, members, outbox } from "~/db/schema";
 import { queue } from "~/jobs/queue.server";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { acceptLocalInvite } from "~/providers/content-studio/local.server";
@@ -26,7 +26,12 @@ import {
   STUDIO_SYNC_JOB,
   studioAccessJobs,
 } from "~/services/studio-access.server";
-import { deleteAccount } from "~/services/user-settings.server";
+import {
+  confirmEmailChange,
+  deleteAccount,
+  requestEmailChange,
+  revertEmailChange,
+} from "~/services/user-settings.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest } from "../helpers";
 import { startSanityStandIn, type SanityStandIn } from "../stand-ins/sanity";
@@ -171,6 +176,50 @@ function scenarios() {
     await removeMember(ann.user, { studioId: project.studioId, memberId: formerOwner.id });
     await runJobs();
     expect((await accessOf(project)).members.map((m) => m.email)).toEqual([ann.email]);
+  });
+
+  it("an e-mail change moves the person's studio access to the new address, and a revert moves it back", async () => {
+    const { owner, project } = await ownerWithProject();
+    const ann = await studioMember(owner, project, "developer");
+    const moved = `moved-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+    const reauth = { currentPassword: ann.password, ssoFresh: false, clientIp: "203.0.113.8" };
+    await requestEmailChange(ann.user, moved, reauth);
+    const [request] = await db().select().from(outbox).where(eq(outbox.to, moved));
+    const token = /\/auth\/email-change\/([\w-]+)/.exec(request.text)![1];
+    await confirmEmailChange(token, ann.user, "the-session-confirming-it");
+    await runJobs();
+    // Out under the old address, invited under the new one with the same role.
+    expect(await rolesOf(project, ann.email)).toBeUndefined();
+    expect(await invitedIn(project, ann.email)).toBeUndefined();
+    expect(await invitedIn(project, moved)).toBe("developer");
+    // The owner's own address change: the owner stays the studio's administrator.
+    const ownerMoved = `owner-${moved}`;
+    await requestEmailChange(owner.user, ownerMoved, {
+      currentPassword: owner.password,
+      ssoFresh: false,
+      clientIp: "203.0.113.8",
+    });
+    const [ownerMail] = await db().select().from(outbox).where(eq(outbox.to, ownerMoved));
+    const ownerToken = /\/auth\/email-change\/([\w-]+)/.exec(ownerMail.text)![1];
+    await confirmEmailChange(ownerToken, owner.user, "the-owner-session");
+    await runJobs();
+    expect(await rolesOf(project, owner.email)).toBeUndefined();
+    expect(await invitedIn(project, ownerMoved)).toBe("administrator");
+    // Ann's old address reverts the change from the notice: the studio follows back.
+    const [notice] = await db()
+      .select()
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.to, ann.email),
+          eq(outbox.subject, "Your StackShift e-mail address was changed"),
+        ),
+      );
+    const revertToken = /\/auth\/email-revert\/([\w-]+)/.exec(notice.text)![1];
+    await revertEmailChange(revertToken);
+    await runJobs();
+    expect(await invitedIn(project, moved)).toBeUndefined();
+    expect(await invitedIn(project, ann.email)).toBe("developer");
   });
 
   it("an account deletion sends, with the deletion, the job that takes the person out of every studio", async () => {
