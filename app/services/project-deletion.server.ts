@@ -113,7 +113,7 @@ export async function deleteProject(
         name: user.name,
         byPlatformAdmin,
         ownerEmail: owner?.email ?? null,
-        mailedTo: told.map((p) => p.email.toLowerCase()),
+        mailedTo: told.map((p) => p.email.toLowerCase()).sort(),
       },
     });
     const mailIds: string[] = [];
