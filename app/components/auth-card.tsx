@@ -25,3 +25,32 @@ export function AuthCard({
     </main>
   );
 }
+
+/**
+ * A mailed link that no longer works (spent, expired, unknown): what happened, and where to go
+ * instead. Shown by the pages the links open; nothing changes on opening them.
+ */
+export function UnusableLink({
+  title,
+  message,
+  links,
+}: {
+  title: string;
+  message: string;
+  links: { to: string; label: string }[];
+}) {
+  return (
+    <AuthCard title={title}>
+      <p role="alert" className="text-sm text-slate-700 dark:text-slate-300">
+        {message}
+      </p>
+      <p className="mt-6 flex justify-between text-sm">
+        {links.map((link) => (
+          <Link key={link.to} to={link.to} className="text-brand underline">
+            {link.label}
+          </Link>
+        ))}
+      </p>
+    </AuthCard>
+  );
+}

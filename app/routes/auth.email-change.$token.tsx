@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthCard } from "~/components/auth-card";
+import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
 import { DomainError } from "~/services/errors";
@@ -76,16 +76,11 @@ export default function ConfirmEmailChange() {
   const failure = actionData?.result.error?.[""]?.[0];
   if (view.state === "invalid") {
     return (
-      <AuthCard title="This confirmation link cannot be used">
-        <p role="alert" className="text-sm text-slate-700 dark:text-slate-300">
-          This confirmation link is invalid or has expired. Ask for a new one in your settings.
-        </p>
-        <p className="mt-6 text-sm">
-          <Link to="/sites/user-settings" className="text-brand underline">
-            Your settings
-          </Link>
-        </p>
-      </AuthCard>
+      <UnusableLink
+        title="This confirmation link cannot be used"
+        message="This confirmation link is invalid or has expired. Ask for a new one in your settings."
+        links={[{ to: "/sites/user-settings", label: "Your settings" }]}
+      />
     );
   }
   if (view.state === "signedOut") {

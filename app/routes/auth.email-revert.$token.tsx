@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthCard } from "~/components/auth-card";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
 import { DomainError } from "~/services/errors";
@@ -60,17 +60,11 @@ export default function RevertEmailChange() {
   const busy = useIsPending({ state: "submitting" });
   if (!oldEmail) {
     return (
-      <AuthCard title="This link cannot be used">
-        <p role="alert" className="text-sm text-slate-700 dark:text-slate-300">
-          This link is invalid or has expired (it works once, for 7 days). Contact support if your
-          account was taken over.
-        </p>
-        <p className="mt-6 text-sm">
-          <Link to="/auth/login" className="text-brand underline">
-            Log in
-          </Link>
-        </p>
-      </AuthCard>
+      <UnusableLink
+        title="This link cannot be used"
+        message="This link is invalid or has expired (it works once, for 7 days). Contact support if your account was taken over."
+        links={[{ to: "/auth/login", label: "Log in" }]}
+      />
     );
   }
   return (

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthCard } from "~/components/auth-card";
+import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { confirmSignupSchema } from "~/services/accounts.schema";
@@ -78,19 +78,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 function Unusable({ message }: { message: string }) {
   return (
-    <AuthCard title="This confirmation link cannot be used">
-      <p role="alert" className="text-sm text-slate-700 dark:text-slate-300">
-        {message}
-      </p>
-      <p className="mt-6 flex justify-between text-sm">
-        <Link to="/auth/login" className="text-brand underline">
-          Log in
-        </Link>
-        <Link to="/signup" className="text-brand underline">
-          Sign up
-        </Link>
-      </p>
-    </AuthCard>
+    <UnusableLink
+      title="This confirmation link cannot be used"
+      message={message}
+      links={[
+        { to: "/auth/login", label: "Log in" },
+        { to: "/signup", label: "Sign up" },
+      ]}
+    />
   );
 }
 

@@ -158,19 +158,26 @@ async function moveMemberRows(tx: Queryable, userId: string, address: string) {
 
 const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
 
-/** The change a confirmation link names, while it can still be confirmed. Reads only. */
-export async function pendingEmailChange(token: string) {
-  if (!plausibleToken(token)) return null;
+/**
+ * The e-mail change a mailed link names while that link still works: the confirmation link (to
+ * the new address) until used or expired, the revert link (to the old one) for 7 days after.
+ */
+async function liveChange(token: string, link: "confirm" | "revert") {
+  if (!plausibleToken(token)) return undefined;
+  const [hash, done, expires] =
+    link === "confirm"
+      ? [emailChanges.tokenHash, emailChanges.usedAt, emailChanges.expiresAt]
+      : [emailChanges.revertTokenHash, emailChanges.revertedAt, emailChanges.revertExpiresAt];
   const [row] = await db()
     .select()
     .from(emailChanges)
-    .where(
-      and(
-        eq(emailChanges.tokenHash, sha256(token)),
-        isNull(emailChanges.usedAt),
-        gt(emailChanges.expiresAt, new Date()),
-      ),
-    );
+    .where(and(eq(hash, sha256(token)), isNull(done), gt(expires, new Date())));
+  return row;
+}
+
+/** The change a confirmation link names, while it can still be confirmed. Reads only. */
+export async function pendingEmailChange(token: string) {
+  const row = await liveChange(token, "confirm");
   return row ? { userId: row.userId, newEmail: row.newEmail } : null;
 }
 
@@ -252,17 +259,7 @@ export async function confirmEmailChange(
 
 /** The applied change a revert link names, while it can still be reverted. Reads only. */
 export async function pendingRevert(token: string) {
-  if (!plausibleToken(token)) return null;
-  const [row] = await db()
-    .select()
-    .from(emailChanges)
-    .where(
-      and(
-        eq(emailChanges.revertTokenHash, sha256(token)),
-        isNull(emailChanges.revertedAt),
-        gt(emailChanges.revertExpiresAt, new Date()),
-      ),
-    );
+  const row = await liveChange(token, "revert");
   return row?.oldEmail ? { oldEmail: row.oldEmail, newEmail: row.newEmail } : null;
 }
 

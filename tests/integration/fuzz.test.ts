@@ -17,7 +17,7 @@ import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database, db } from "~/db/client.server";
+import { db } from "~/db/client.server";
 import { members, projects, supportTickets } from "~/db/schema";
 import { QUEUES } from "~/jobs/index.server";
 import { queue } from "~/jobs/queue.server";
@@ -42,6 +42,7 @@ import {
   type ProjectFixture,
   type TestUser,
 } from "./project-fixture";
+import { changedTables, checksumQuery, readChecksums } from "./table-checksums";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
@@ -177,49 +178,18 @@ async function restore(f: Fixture) {
 // Every table's rows, as one comparable value
 
 /**
- * Columns a refused request may still touch, by design: a session's last use, and the rate
- * limiter's counters (counting refused attempts is what the limiter is for).
+ * Columns a refused request may still touch, by design: a session's last use and end (the rate
+ * limiter's counters are left out for every check, table-checksums.ts).
  */
-const IGNORED_TABLES = new Set(["rate_limits", "__drizzle_migrations"]);
 const IGNORED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"] };
 
 let checksumSql = "";
 
 async function prepareChecksum() {
-  const { rows } = await database().raw(
-    `select table_name, string_agg(quote_ident(column_name), ',' order by ordinal_position) as cols,
-            string_agg(column_name, ',' order by ordinal_position) as names
-       from information_schema.columns
-      where table_schema = 'public'
-      group by table_name order by table_name`,
-  );
-  const parts: string[] = [];
-  for (const r of rows as { table_name: string; cols: string; names: string }[]) {
-    if (IGNORED_TABLES.has(r.table_name)) continue;
-    const ignored = IGNORED_COLUMNS[r.table_name] ?? [];
-    const names = r.names.split(",");
-    const cols = r.cols.split(",").filter((_, i) => !ignored.includes(names[i]));
-    const row = `md5(row(${cols.join(",")})::text)`;
-    parts.push(
-      `select '${r.table_name}' as t, count(*)::int as n, md5(coalesce(string_agg(${row}, '' order by ${row}), '')) as sum from public.${JSON.stringify(r.table_name)}`,
-    );
-  }
-  parts.push(
-    `select 'pgboss.job' as t, count(*)::int as n, md5(coalesce(string_agg(md5(row(name, data)::text), '' order by md5(row(name, data)::text)), '')) as sum from pgboss.job where name not like '\\_\\_pgboss%'`,
-  );
-  checksumSql = parts.join(" union all ");
+  checksumSql = await checksumQuery(IGNORED_COLUMNS, { jobs: true });
 }
 
-async function checksum(): Promise<Map<string, string>> {
-  const { rows } = await database().raw(checksumSql);
-  return new Map(
-    (rows as { t: string; n: number; sum: string }[]).map((r) => [r.t, `${r.n}:${r.sum}`]),
-  );
-}
-
-function changedTables(before: Map<string, string>, after: Map<string, string>) {
-  return [...after.keys()].filter((t) => before.get(t) !== after.get(t));
-}
+const checksum = () => readChecksums(checksumSql);
 
 // ---------------------------------------------------------------------------------------------
 // Requests

@@ -44,6 +44,7 @@ import {
   sessionCookie,
 } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
+import { changedTables, checksumQuery, readChecksums } from "./table-checksums";
 
 const stamp = `${Date.now()}${Math.random().toString(36).slice(2, 6)}`;
 /** A second platform admin whose account does not exist yet (the issue's target). */
@@ -62,44 +63,20 @@ afterAll(() => {
 // ---------------------------------------------------------------------------------------------
 // Every table's rows, as fuzz.test.ts checks "rows changed": a count and checksum per table.
 
-const IGNORED_TABLES = new Set(["rate_limits", "__drizzle_migrations"]);
 /** A read of a session may note when it was last seen; nothing else may change. */
 const IGNORED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at"] };
 let checksumSql = "";
 
 async function tableChecksums(): Promise<Map<string, string>> {
-  if (!checksumSql) {
-    const { rows } = await database().raw(
-      `select table_name, string_agg(quote_ident(column_name), ',' order by ordinal_position) as cols,
-              string_agg(column_name, ',' order by ordinal_position) as names
-         from information_schema.columns where table_schema = 'public'
-        group by table_name order by table_name`,
-    );
-    const parts: string[] = [];
-    for (const r of rows as { table_name: string; cols: string; names: string }[]) {
-      if (IGNORED_TABLES.has(r.table_name)) continue;
-      const ignored = IGNORED_COLUMNS[r.table_name] ?? [];
-      const names = r.names.split(",");
-      const cols = r.cols.split(",").filter((_, i) => !ignored.includes(names[i]));
-      const row = `md5(row(${cols.join(",")})::text)`;
-      parts.push(
-        `select '${r.table_name}' as t, count(*)::int as n, md5(coalesce(string_agg(${row}, '' order by ${row}), '')) as sum from public.${JSON.stringify(r.table_name)}`,
-      );
-    }
-    checksumSql = parts.join(" union all ");
-  }
-  const { rows } = await database().raw(checksumSql);
-  return new Map(
-    (rows as { t: string; n: number; sum: string }[]).map((r) => [r.t, `${r.n}:${r.sum}`]),
-  );
+  checksumSql ||= await checksumQuery(IGNORED_COLUMNS);
+  return readChecksums(checksumSql);
 }
 
 async function expectNoRowChanged(what: string, act: () => Promise<unknown>) {
   const before = await tableChecksums();
   await act();
   const after = await tableChecksums();
-  const changed = [...after.keys()].filter((t) => before.get(t) !== after.get(t));
-  expect(changed, `${what} changed rows`).toEqual([]);
+  expect(changedTables(before, after), `${what} changed rows`).toEqual([]);
 }
 
 // ---------------------------------------------------------------------------------------------

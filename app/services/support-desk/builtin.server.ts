@@ -176,62 +176,49 @@ const toProject = (project: ProjectRow | null): TicketProject | null =>
 // Mail
 
 /**
+ * The user row of the outer query owns `projectId`, or is its accepted member (an admin, when
+ * `adminOnly`): who stays on a ticket's mail.
+ */
+function onProject(tx: Queryable, projectId: string, adminOnly: boolean) {
+  return or(
+    exists(
+      tx
+        .select({ one: sql`1` })
+        .from(projects)
+        .where(and(eq(projects.id, projectId), eq(projects.ownerId, users.id))),
+    ),
+    exists(
+      tx
+        .select({ one: sql`1` })
+        .from(members)
+        .where(
+          and(
+            eq(members.projectId, projectId),
+            eq(members.userId, users.id),
+            adminOnly ? eq(members.role, "admin") : undefined,
+            eq(members.status, "accepted"),
+          ),
+        ),
+    ),
+  );
+}
+
+/**
  * Who hears about support's replies and status changes: the requester (while they may still read
  * the ticket), and the owner and admins (accepted) of the ticket's project, except the person who
  * acted. One mail per address.
  */
 async function recipients(tx: Queryable, ticket: TicketRow, actorId: string): Promise<string[]> {
-  const requesterStays = ticket.projectId
-    ? or(
-        exists(
-          tx
-            .select({ one: sql`1` })
-            .from(projects)
-            .where(and(eq(projects.id, ticket.projectId), eq(projects.ownerId, users.id))),
-        ),
-        exists(
-          tx
-            .select({ one: sql`1` })
-            .from(members)
-            .where(
-              and(
-                eq(members.projectId, ticket.projectId),
-                eq(members.userId, users.id),
-                eq(members.status, "accepted"),
-              ),
-            ),
-        ),
-      )
-    : undefined;
   const people = await tx
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(
       or(
-        and(eq(users.id, ticket.requesterId), requesterStays),
-        ticket.projectId
-          ? or(
-              exists(
-                tx
-                  .select({ one: sql`1` })
-                  .from(projects)
-                  .where(and(eq(projects.id, ticket.projectId), eq(projects.ownerId, users.id))),
-              ),
-              exists(
-                tx
-                  .select({ one: sql`1` })
-                  .from(members)
-                  .where(
-                    and(
-                      eq(members.projectId, ticket.projectId),
-                      eq(members.userId, users.id),
-                      eq(members.role, "admin"),
-                      eq(members.status, "accepted"),
-                    ),
-                  ),
-              ),
-            )
-          : undefined,
+        and(
+          eq(users.id, ticket.requesterId),
+          ticket.projectId ? onProject(tx, ticket.projectId, false) : undefined,
+        ),
+        ticket.projectId ? onProject(tx, ticket.projectId, true) : undefined,
       ),
     );
   const addresses = people.filter((p) => p.id !== actorId).map((p) => p.email.toLowerCase());
