@@ -37,7 +37,19 @@ test("the catalogue, an integration's project search, Load More and Configure", 
   await expect(page.getByRole("heading", { name: "Stripe", level: 1 })).toBeVisible();
 
   const search = page.getByRole("searchbox", { name: "Find StackShift to configure" });
+  let releaseScripts = () => {};
+  if (!jsDisabled(testInfo)) {
+    // Typed before the page's scripts have run (a slow phone, a busy machine): once they run,
+    // the search is taken up and sent like one typed afterwards.
+    const held = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: "commit" });
+  }
   await search.fill(prefix.toUpperCase());
+  releaseScripts();
   // Lowercased as typed with JavaScript; by the server without (the box then shows its search).
   if (jsDisabled(testInfo)) await search.press("Enter");
   await expect(page).toHaveURL(/[?&]q=integrate/i);

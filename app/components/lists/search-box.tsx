@@ -34,6 +34,16 @@ export function SearchBox({
   const location = useLocation();
   const [value, setValue] = useState(query);
 
+  // What was typed before the scripts ran (React keeps it in the box when it hydrates, but the
+  // keystrokes went to no handler): take it up, so it is searched like text typed afterwards.
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const typed = input.current?.value;
+    if (typed != null && typed !== query) setValue(typed.toLowerCase());
+    // Once, on hydration: later changes arrive through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   // Back/forward to another search shows that search in the box.
   const shown = useRef(query);
   useEffect(() => {
@@ -64,6 +74,7 @@ export function SearchBox({
         {label}
       </label>
       <input
+        ref={input}
         id={id}
         type="search"
         name="q"
