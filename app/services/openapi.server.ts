@@ -5,6 +5,7 @@
  * nothing to write twice; tests/integration/openapi.test.ts checks every response against it.
  */
 import { z } from "zod";
+import { env } from "~/utils/env.server";
 import {
   listDeploymentsSchema,
   requestDeploymentSchema,
@@ -57,7 +58,23 @@ import { socialExchangeApiSchema, socialUnlinkApiSchema } from "./social-account
 import { formSettingsApiSchema, submissionsDeleteApiSchema } from "./forms.schema";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
+/** The document's groups of operations, in the order the document lists them. */
+const TAGS = [
+  { name: "Projects", description: "Projects: list, read, create" },
+  { name: "Deployments", description: "A site's deployments: list, deploy now, retry" },
+  { name: "Add-ons", description: "The project's add-ons and the End To End Tests runs" },
+  { name: "Integrations", description: "Stripe accounts and linked Instagram accounts" },
+  { name: "Newsletter", description: "The AI Newsletter's sender domains" },
+  { name: "Forms", description: "Forms and their submissions" },
+  { name: "Domains", description: "A site's custom domain" },
+  { name: "Members", description: "Members, invitations and the content studio's invitation" },
+] as const;
+type Tag = (typeof TAGS)[number]["name"];
+
 type Operation = {
+  /** Stable: client generators name their methods after it. */
+  operationId: string;
+  tags: [Tag];
   summary: string;
   pathParams?: string[];
   query?: z.ZodObject;
@@ -70,8 +87,10 @@ type Operation = {
 const ERRORS = { 400: errorBody, 401: errorBody, 404: errorBody };
 const WRITE_ERRORS = { ...ERRORS, 403: errorBody, 413: errorBody, 415: errorBody };
 
-const addonPut = (summary: string, body: z.ZodType) => ({
+const addonPut = (operationId: string, summary: string, body: z.ZodType): { put: Operation } => ({
   put: {
+    operationId,
+    tags: ["Add-ons"],
     summary,
     body,
     responses: { 200: addonChangeBody, ...WRITE_ERRORS, 403: errorBody, 409: errorBody },
@@ -81,6 +100,8 @@ const addonPut = (summary: string, body: z.ZodType) => ({
 export const API: Record<string, Partial<Record<Method, Operation>>> = {
   "/api/app": {
     get: {
+      operationId: "listProjects",
+      tags: ["Projects"],
       summary: "The caller's projects, newest first (keyset pagination)",
       query: listProjectsSchema,
       responses: { 200: projectListBody, ...ERRORS },
@@ -88,6 +109,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/{id}": {
     get: {
+      operationId: "getProject",
+      tags: ["Projects"],
       summary: "One project (its _id or studioId) with members, event logs and integrations",
       pathParams: ["id"],
       query: z.object({ eventLogsCursor: z.string().optional() }),
@@ -96,6 +119,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/create": {
     post: {
+      operationId: "createProject",
+      tags: ["Projects"],
       summary: "Creates a project; the same idempotency key again returns the same project",
       body: createProjectSchema,
       responses: { 200: projectBody, 201: projectBody, ...WRITE_ERRORS, 429: errorBody },
@@ -103,6 +128,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/retry": {
     post: {
+      operationId: "retryDeployment",
+      tags: ["Deployments"],
       summary: "Retries a failed deployment (at most 3 times)",
       body: retryDeploymentSchema,
       responses: { 202: retryBody, ...WRITE_ERRORS, 409: errorBody },
@@ -110,22 +137,43 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/deployments": {
     post: {
+      operationId: "requestDeployment",
+      tags: ["Deployments"],
       summary: "Deploys the project now",
       body: requestDeploymentSchema,
       responses: { 202: deployQueuedBody, ...WRITE_ERRORS, 409: errorBody },
     },
   },
-  "/api/app/activate-cstudio": addonPut("Switches Ecommerce on or off (value)", addonValueSchema),
-  "/api/app/gpt3": addonPut("Switches GPT on or off (value)", addonValueSchema),
-  "/api/app/newsletter": addonPut("Switches AI Newsletter on or off", addonActionSchema),
-  "/api/app/studios/social-media": addonPut("Switches Social Media on or off", addonActionSchema),
-  "/api/app/e2e-tests": addonPut("Switches End To End Tests on or off", addonActionSchema),
+  "/api/app/activate-cstudio": addonPut(
+    "setEcommerceAddon",
+    "Switches Ecommerce on or off (value)",
+    addonValueSchema,
+  ),
+  "/api/app/gpt3": addonPut("setGptAddon", "Switches GPT on or off (value)", addonValueSchema),
+  "/api/app/newsletter": addonPut(
+    "setNewsletterAddon",
+    "Switches AI Newsletter on or off",
+    addonActionSchema,
+  ),
+  "/api/app/studios/social-media": addonPut(
+    "setSocialMediaAddon",
+    "Switches Social Media on or off",
+    addonActionSchema,
+  ),
+  "/api/app/e2e-tests": addonPut(
+    "setEndToEndTestsAddon",
+    "Switches End To End Tests on or off",
+    addonActionSchema,
+  ),
   "/api/app/chromatic": addonPut(
+    "setVisualTestsAddon",
     "Switches Visual Tests on or off; the first time with the Chromatic project token",
     chromaticActionSchema,
   ),
   "/api/app/e2e-test-runs": {
     get: {
+      operationId: "listEndToEndTestRuns",
+      tags: ["Add-ons"],
       summary: "The latest GitHub Actions runs of a project's site repository (owner/name)",
       query: testRunsQuerySchema,
       responses: { 200: testRunsBody, ...ERRORS, 503: errorBody },
@@ -133,12 +181,16 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/integrations/{integrationId}": {
     get: {
+      operationId: "listPaymentAccounts",
+      tags: ["Integrations"],
       summary: "The Stripe accounts of a project (integrationId payments; action get-accounts)",
       pathParams: ["integrationId"],
       query: paymentsQuerySchema,
       responses: { 200: paymentAccountsBody, ...ERRORS },
     },
     post: {
+      operationId: "changePaymentAccounts",
+      tags: ["Integrations"],
       summary:
         "Adds (add-account, the secret key checked with Stripe; connect-account, a Stripe Connect code and its state) or removes (remove-account) a Stripe account",
       pathParams: ["integrationId"],
@@ -155,6 +207,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/integrations/social-accounts": {
     post: {
+      operationId: "linkSocialAccount",
+      tags: ["Integrations"],
       summary:
         "Links an Instagram account (exchange_token): the code and state from Instagram's return page",
       body: socialExchangeApiSchema,
@@ -167,6 +221,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       },
     },
     patch: {
+      operationId: "unlinkSocialAccount",
+      tags: ["Integrations"],
       summary: "Unlinks an Instagram account (unlink_account) by its id or user name",
       body: socialUnlinkApiSchema,
       responses: { 200: okBody, ...WRITE_ERRORS },
@@ -174,6 +230,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/newsletter": {
     get: {
+      operationId: "getNewsletterDomains",
+      tags: ["Newsletter"],
       summary:
         "Sender domains of a project (path=domains&studioId=) or one domain's DNS records (path=domains/{id}/dns-records); errors in `error`",
       query: z.object({
@@ -183,6 +241,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       responses: { 200: senderDomainsBody.or(dnsRecordsBody), ...ERRORS },
     },
     post: {
+      operationId: "addOrVerifyNewsletterDomain",
+      tags: ["Newsletter"],
       summary:
         "Adds a sender domain (path=domains, body {studioId, domain, region}) or verifies one (path=domains/{id}/verify)",
       query: z.object({ path: z.string() }),
@@ -201,6 +261,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       },
     },
     patch: {
+      operationId: "updateNewsletterDomain",
+      tags: ["Newsletter"],
       summary:
         "Replaces the metadata kept with a sender domain (path=domains/{id}, body {metadata})",
       query: z.object({ path: z.string() }),
@@ -208,6 +270,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       responses: { 200: senderDomainBody, ...WRITE_ERRORS },
     },
     delete: {
+      operationId: "deleteNewsletterDomain",
+      tags: ["Newsletter"],
       summary: "Deletes a sender domain (path=domains/{id}) at the provider and here",
       query: z.object({ path: z.string() }),
       responses: { 200: okFlagBody, ...WRITE_ERRORS, 502: errorBody, 503: errorBody },
@@ -215,6 +279,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/forms/{id}": {
     get: {
+      operationId: "getForm",
+      tags: ["Forms"],
       summary: "A form (settings and submission count) and a page of its submissions, newest first",
       pathParams: ["id"],
       query: z.object({ q: z.string().optional(), after: z.string().optional() }),
@@ -223,6 +289,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/forms/settings": {
     post: {
+      operationId: "updateFormSettings",
+      tags: ["Forms"],
       summary: "Changes a form's settings (on/off, notification e-mails, address after submitting)",
       body: formSettingsApiSchema,
       responses: { 200: formSettingsBody, ...WRITE_ERRORS },
@@ -230,6 +298,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/forms/submissions/delete/{id}": {
     post: {
+      operationId: "deleteFormSubmission",
+      tags: ["Forms"],
       summary: "Deletes one submission (id) of the form (formId)",
       pathParams: ["id"],
       body: submissionsDeleteApiSchema,
@@ -238,6 +308,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/forms/submissions/deleteAll/{id}": {
     post: {
+      operationId: "deleteAllFormSubmissions",
+      tags: ["Forms"],
       summary: "Deletes every submission of the form (id, the same as formId)",
       pathParams: ["id"],
       body: submissionsDeleteApiSchema,
@@ -246,6 +318,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/payments/stripe": {
     post: {
+      operationId: "listStripeCatalog",
+      tags: ["Integrations"],
       summary:
         "One page of a stored Stripe account's products or prices (resource products|prices, action list)",
       query: stripeListQuerySchema,
@@ -255,6 +329,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/domains": {
     put: {
+      operationId: "changeCustomDomain",
+      tags: ["Domains"],
       summary: "Sets (action update) or reverts (action revert) the custom domain of a site",
       body: domainApiSchema,
       responses: { 200: domainChangeBody, ...WRITE_ERRORS, 409: errorBody, 429: errorBody },
@@ -262,6 +338,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/members": {
     post: {
+      operationId: "inviteMember",
+      tags: ["Members"],
       summary: "Invites an e-mail, or resends a pending invitation",
       body: inviteMemberSchema,
       responses: {
@@ -273,11 +351,15 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       },
     },
     patch: {
+      operationId: "changeMember",
+      tags: ["Members"],
       summary: "Accepts an invitation, leaves the project, or changes a member's role",
       body: patchMemberSchema,
       responses: { 200: memberChangeBody, ...WRITE_ERRORS, 409: errorBody, 410: errorBody },
     },
     delete: {
+      operationId: "removeMember",
+      tags: ["Members"],
       summary: "Revokes an invitation or removes a member",
       body: removeMemberSchema,
       responses: { 200: memberChangeBody, ...WRITE_ERRORS, 409: errorBody },
@@ -285,6 +367,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/app/project-invite": {
     post: {
+      operationId: "resendStudioInvite",
+      tags: ["Members"],
       summary: "Resends the content studio's invitation",
       body: projectInviteSchema,
       responses: { 200: studioInviteBody, ...WRITE_ERRORS, 409: errorBody, 502: errorBody },
@@ -292,6 +376,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/deployments/{studioId}": {
     get: {
+      operationId: "listDeployments",
+      tags: ["Deployments"],
       summary: "The site's deployments: ?page= (first provider) or ?next= / ?prev= (second)",
       pathParams: ["studioId"],
       query: listDeploymentsSchema,
@@ -322,10 +408,14 @@ const DESCRIPTIONS: Record<number, string> = {
   503: "The provider is unavailable: see Retry-After",
 };
 
-let cached: Record<string, unknown> | undefined;
+/** Every operation takes the signed-in person's session. */
+const SECURITY = [{ session: [] }];
+
+/** Built once per configuration (the servers and the cookie's name come from it). */
+let cached: { for: unknown; document: Record<string, unknown> } | undefined;
 
 export function openApiDocument(): Record<string, unknown> {
-  if (cached) return cached;
+  if (cached?.for === env()) return cached.document;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [path, operations] of Object.entries(API)) {
     paths[path] = {};
@@ -345,7 +435,10 @@ export function openApiDocument(): Record<string, unknown> {
         })),
       ];
       paths[path][method] = {
+        operationId: op.operationId,
+        tags: op.tags,
         summary: op.summary,
+        security: SECURITY,
         ...(parameters.length ? { parameters } : {}),
         ...(op.body
           ? {
@@ -367,7 +460,8 @@ export function openApiDocument(): Record<string, unknown> {
       };
     }
   }
-  cached = {
+  const { APP_URL, secureCookies } = env();
+  const document = {
     openapi: "3.1.0",
     info: {
       title: "StackShift dashboard API",
@@ -375,9 +469,28 @@ export function openApiDocument(): Record<string, unknown> {
       description:
         "The JSON API of the StackShift dashboard. Sessions are cookies (log in through /auth/login); " +
         "state-changing requests need Origin (or Sec-Fetch-Site: same-origin) and a JSON body.",
+      contact: { name: "StackShift support", url: `${APP_URL}/sites/support` },
+      // Not open source: an SPDX reference to the customer terms (SPDX's form for other licenses).
+      license: {
+        name: "StackShift customer terms",
+        identifier: "LicenseRef-StackShift-Customer-Terms",
+      },
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    servers: [{ url: APP_URL, description: "This dashboard" }],
+    tags: TAGS,
+    components: {
+      securitySchemes: {
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: secureCookies ? "__Host-stackshift_session" : "stackshift_session",
+          description: "The session cookie set by logging in through /auth/login",
+        },
+      },
+    },
     paths,
   };
-  return cached;
+  cached = { for: env(), document };
+  return document;
 }
