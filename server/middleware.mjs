@@ -73,6 +73,12 @@ export function sameOrigin(appUrl) {
   const allowed = new URL(appUrl).origin;
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method) || PUBLIC_POSTS.test(req.path)) return next();
+    // A script with a personal access token is not a browser: no page of another site can send
+    // an Authorization header here (that needs CORS, which the API does not grant), and the API
+    // judges such a request by its token alone, never by a cookie (requireApiUser).
+    if (req.path.startsWith("/api/") && /^bearer\s/i.test(req.headers.authorization ?? "")) {
+      return next();
+    }
     const origin = req.headers.origin;
     const ok =
       origin !== undefined ? origin === allowed : req.headers["sec-fetch-site"] === "same-origin";

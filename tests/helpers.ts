@@ -8,6 +8,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import { desc, eq } from "drizzle-orm";
 import { outbox, projects, users } from "~/db/schema";
+import { inRequestScope } from "~/utils/request-memo.server";
 import { sessionStorage } from "~/utils/session.server";
 import { childEnv } from "../scripts/child-env.mjs";
 
@@ -86,7 +87,8 @@ export async function call(
 ): Promise<Response> {
   let result: unknown;
   try {
-    result = await fn({ request, params, context } as never);
+    // In a request's scope, as the HTTP server runs every route (server/index.mjs).
+    result = await inRequestScope(request.method, () => fn({ request, params, context } as never));
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;

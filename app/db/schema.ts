@@ -781,3 +781,40 @@ export const auditLog = pgTable(
     index("audit_log_owner_idx").on(t.projectOwnerId, t.action),
   ],
 );
+
+/**
+ * Personal access tokens for scripts calling the JSON API (`Authorization: Bearer ...`). Only the
+ * sha256 of a token is kept, like sessions: the person sees the token once, when it is made. A
+ * token acts as its owner with at most `scope`, on `projectIds` when set (else every project the
+ * owner can reach), and ends at `expiresAt` or when revoked (by its owner or a platform admin).
+ * app/services/api-tokens.server.ts; docs/decisions/029-personal-access-tokens.md.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** sha256 (hex) of the whole token. */
+    tokenHash: text("token_hash").notNull(),
+    /** The token's last four characters, to tell tokens apart in the list. */
+    lastFour: text("last_four").notNull(),
+    /** `read` (GET only) or `read-write`. */
+    scope: text("scope").$type<"read" | "read-write">().notNull(),
+    /** The projects the token may reach; null: every project its owner can. */
+    projectIds: uuid("project_ids").array(),
+    createdAt: createdAt(),
+    /** Written at most once a minute per token. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Who revoked it: the owner, or a platform admin (a leaked token). */
+    revokedBy: uuid("revoked_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_hash_key").on(t.tokenHash),
+    index("api_tokens_user_idx").on(t.userId, t.createdAt),
+  ],
+);

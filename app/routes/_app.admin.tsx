@@ -131,9 +131,14 @@ export default function ManageRequests() {
             approval.
           </p>
         </div>
-        <ButtonLink to="/" variant="secondary">
-          Go Back
-        </ButtonLink>
+        <div className="flex flex-wrap gap-2">
+          <ButtonLink to="/admin/tokens" variant="secondary">
+            Revoke a leaked API token
+          </ButtonLink>
+          <ButtonLink to="/" variant="secondary">
+            Go Back
+          </ButtonLink>
+        </div>
       </div>
 
       <SearchBox q={q} />

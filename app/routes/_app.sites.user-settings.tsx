@@ -1,12 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import {
   AccountSections,
   USER_SETTINGS_INTENTS as I,
 } from "~/components/user-settings/account-sections";
 import { SupportHistory } from "~/components/user-settings/support-history";
+import { buttonClass } from "~/components/ui/button";
 import { supportHistoryOf } from "~/services/audit-log.server";
 import { DomainError, RateLimitedError } from "~/services/errors";
 import {
@@ -177,6 +178,20 @@ export default function UserSettingsPage() {
         </p>
       </header>
       <AccountSections {...data} />
+      <section
+        aria-labelledby="api-tokens-heading"
+        className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+      >
+        <h2 id="api-tokens-heading" className="text-lg font-semibold">
+          API tokens
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Personal access tokens let your scripts and CI pipelines call the StackShift API as you.
+        </p>
+        <Link to="/sites/user-settings/tokens" className={buttonClass("secondary")}>
+          Manage API tokens
+        </Link>
+      </section>
       <SupportHistory entries={data.supportHistory} />
     </article>
   );

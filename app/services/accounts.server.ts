@@ -40,6 +40,17 @@ export type User = {
   name: string;
   email: string;
   isAdmin: boolean;
+  /** Set when this request came with a personal access token (app/services/api-tokens.server.ts). */
+  apiToken?: ApiTokenGrant;
+};
+
+/** What a personal access token allows, within its owner's rights. */
+export type ApiTokenGrant = {
+  id: string;
+  name: string;
+  scope: "read" | "read-write";
+  /** null: every project the owner can reach. */
+  projectIds: string[] | null;
 };
 
 export function isPlatformAdmin(userEmail: string) {

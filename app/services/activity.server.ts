@@ -1,5 +1,6 @@
 import { eventLogs } from "~/db/schema";
 import type { Queryable } from "~/db/client.server";
+import { viaToken } from "~/utils/request-memo.server";
 
 /**
  * The activity log's event types. `sites.create` is recorded but hidden
@@ -68,10 +69,12 @@ export async function logEvent(
     actorId?: string | null;
   },
 ) {
+  // A change a script made with a personal access token says so (decision 029).
+  const token = viaToken();
   await tx.insert(eventLogs).values({
     projectId: event.projectId,
     type: event.type,
-    content: event.content,
+    content: token ? `${event.content} via token ${token}` : event.content,
     label: event.label ?? null,
     metadata: event.metadata ?? {},
     actorId: event.actorId ?? null,

@@ -408,8 +408,8 @@ const DESCRIPTIONS: Record<number, string> = {
   503: "The provider is unavailable: see Retry-After",
 };
 
-/** Every operation takes the signed-in person's session. */
-const SECURITY = [{ session: [] }];
+/** Every operation takes the signed-in person's session, or a personal access token. */
+const SECURITY = [{ session: [] }, { token: [] }];
 
 /** Built once per configuration (the servers and the cookie's name come from it). */
 let cached: { for: unknown; document: Record<string, unknown> } | undefined;
@@ -467,8 +467,10 @@ export function openApiDocument(): Record<string, unknown> {
       title: "StackShift dashboard API",
       version: "1.0.0",
       description:
-        "The JSON API of the StackShift dashboard. Sessions are cookies (log in through /auth/login); " +
-        "state-changing requests need Origin (or Sec-Fetch-Site: same-origin) and a JSON body.",
+        "The JSON API of the StackShift dashboard. Scripts send a personal access token " +
+        "(`Authorization: Bearer stackshift_pat_...`, made in User Settings > API tokens); browsers " +
+        "use the session cookie (log in through /auth/login), and their state-changing requests " +
+        "need Origin (or Sec-Fetch-Site: same-origin). Bodies are JSON.",
       contact: { name: "StackShift support", url: `${APP_URL}/sites/support` },
       // Not open source: an SPDX reference to the customer terms (SPDX's form for other licenses).
       license: {
@@ -485,7 +487,14 @@ export function openApiDocument(): Record<string, unknown> {
           type: "apiKey",
           in: "cookie",
           name: secureCookies ? "__Host-stackshift_session" : "stackshift_session",
-          description: "The session cookie set by logging in through /auth/login",
+          description:
+            "The session cookie set by logging in through /auth/login; state-changing requests also need Origin",
+        },
+        token: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A personal access token (stackshift_pat_...) made in User Settings > API tokens: read tokens may only GET; tokens limited to projects see only those. No Origin needed.",
         },
       },
     },

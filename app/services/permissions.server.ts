@@ -352,6 +352,11 @@ export async function actorForProject(
   };
   if (!user) return { ...base, kind: "anonymous" };
   if (!project) return { ...base, kind: "outsider" };
+  // A token limited to chosen projects sees no other, whatever its owner may (decision 029).
+  const limitedTo = user.apiToken?.projectIds;
+  if (limitedTo && !limitedTo.includes(project.id)) {
+    return { ...base, platformAdmin: false, kind: "outsider" };
+  }
   if (project.ownerId === user.id) return { ...base, kind: "owner" };
   if (tx !== db()) return membershipActor(user, project, base, tx);
   return memo(`actor:${user.id}:${project.id}`, () => membershipActor(user, project, base, tx));

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { unionAll, type SelectedFields } from "drizzle-orm/pg-core";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import { db, type Queryable } from "~/db/client.server";
@@ -222,6 +222,9 @@ export async function listProjects(
   const limit = Math.min(Math.max(Math.trunc(opts.limit ?? LIST_LIMIT_DEFAULT), 1), LIST_LIMIT_MAX);
   const now = opts.now ?? new Date();
   const extra = searchConditions(opts.query);
+  // A token limited to chosen projects lists only those (decision 029).
+  const limitedTo = user.apiToken?.projectIds;
+  if (limitedTo) extra.push(inArray(projects.id, limitedTo));
   if (opts.cursor) {
     const after = decodeCursor(opts.cursor);
     extra.push(
@@ -431,6 +434,9 @@ export async function createProject(
   user: User,
   input: CreateProjectInput,
 ): Promise<{ project: Project; created: boolean }> {
+  if (user.apiToken?.projectIds) {
+    throw new ForbiddenError("This token is limited to chosen projects: it cannot create one");
+  }
   const type = checkSiteType(user, input.siteType);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const outcome = await db().transaction(async (tx) => {

@@ -46,6 +46,12 @@ export const POLICIES = {
    * behind one address sends a few a minute at most; a script sending more is refused.
    */
   formSubmitAddress: { points: 30, durationSeconds: MINUTE },
+  /**
+   * Requests per personal access token. A busy script polls a deployment every few seconds or
+   * creates a few dozen projects in a run (under 100 a minute); a leaked token used for scraping
+   * or flooding sends thousands.
+   */
+  apiToken: { points: 600, durationSeconds: MINUTE },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;

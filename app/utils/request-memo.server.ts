@@ -13,10 +13,30 @@ import { AsyncLocalStorage } from "node:async_hooks";
  */
 const views = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
 
-/** Runs `handle` as one view when the request only reads, else as it is. */
+/**
+ * What every request (reads and changes) carries beside its Request: the personal access token it
+ * came with, so the activity log can say a change was made 'via token {name}' without every
+ * service passing it along.
+ */
+const requests = new AsyncLocalStorage<{ viaToken?: string }>();
+
+/** Runs `handle` as one request; when it only reads, as one view too. */
 export function inRequestScope<T>(method: string, handle: () => T): T {
-  if (method !== "GET" && method !== "HEAD") return views.exit(handle);
-  return views.run(new Map(), handle);
+  return requests.run({}, () => {
+    if (method !== "GET" && method !== "HEAD") return views.exit(handle);
+    return views.run(new Map(), handle);
+  });
+}
+
+/** This request acts through the personal access token named `name`. */
+export function attributeToToken(name: string) {
+  const request = requests.getStore();
+  if (request) request.viaToken = name;
+}
+
+/** The token this request acts through, if any (outside a request, jobs: none). */
+export function viaToken(): string | undefined {
+  return requests.getStore()?.viaToken;
 }
 
 /** `read()` once per `key` in this view; a plain `read()` outside one. */

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, redirect } from "@remix-run/node";
 import { getUser, type User } from "~/services/accounts.server";
+import { authenticateApiToken } from "~/services/api-tokens.server";
+import { DomainError, ForbiddenError, UnauthorizedError } from "~/services/errors";
 import {
   createSessionRow,
   deleteSessionRow,
@@ -10,7 +12,8 @@ import {
   type SessionData,
 } from "~/services/sessions.server";
 import { env } from "./env.server";
-import { memo } from "./request-memo.server";
+import { apiError } from "./http.server";
+import { attributeToToken, memo } from "./request-memo.server";
 import { invariantResponse } from "./responses.server";
 
 export {
@@ -106,11 +109,40 @@ export async function requireUser(request: Request): Promise<User> {
   throw redirect(`/auth/login?redirectTo=${encodeURIComponent(back)}`);
 }
 
-/** For JSON API routes: a 401 JSON error instead of a redirect. */
+/**
+ * For JSON API routes: the session's user, or a personal access token's owner with its grant
+ * (`Authorization: Bearer ...`); a 401 JSON error instead of a redirect. A request carrying a
+ * token is judged by the token alone, never by a cookie beside it: only token requests skip the
+ * Origin check (server/middleware.mjs), so a cookie must never ride along on one.
+ */
 export async function requireApiUser(request: Request): Promise<User> {
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) return tokenUser(request, authorization);
   const user = await getOptionalUser(request);
   if (user) return user;
   throw Response.json({ error: "You must be logged in" }, { status: 401 });
+}
+
+async function tokenUser(request: Request, authorization: string): Promise<User> {
+  const [kind, token] = authorization.trim().split(/\s+/, 2);
+  try {
+    if (kind?.toLowerCase() !== "bearer" || !token) {
+      throw new UnauthorizedError("Send the token as 'Authorization: Bearer <token>'");
+    }
+    const user = await authenticateApiToken(token);
+    if (user.apiToken?.scope === "read" && request.method !== "GET" && request.method !== "HEAD") {
+      throw new ForbiddenError("This token can only read: make a read-write token to change things");
+    }
+    attributeToToken(user.apiToken!.name);
+    return user;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const response = apiError(error);
+    if (error instanceof UnauthorizedError) {
+      response.headers.set("WWW-Authenticate", 'Bearer realm="StackShift API"');
+    }
+    throw response;
+  }
 }
 
 export async function requirePlatformAdmin(request: Request): Promise<User> {

@@ -63,14 +63,16 @@ describe("/api/openapi.json for client generators", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it("applies the session cookie's scheme to every operation", () => {
+  it("applies the session cookie's and the token's schemes to every operation", () => {
     expect(doc.components.securitySchemes.session).toMatchObject({
       type: "apiKey",
       in: "cookie",
       name: "__Host-stackshift_session",
     });
+    expect(doc.components.securitySchemes.token).toMatchObject({ type: "http", scheme: "bearer" });
     for (const ops of Object.values(doc.paths)) {
-      for (const op of Object.values(ops)) expect(op.security).toEqual([{ session: [] }]);
+      for (const op of Object.values(ops))
+        expect(op.security).toEqual([{ session: [] }, { token: [] }]);
     }
   });
 });

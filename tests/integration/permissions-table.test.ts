@@ -15,6 +15,7 @@ import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import {
+  apiTokens,
   accessRequests,
   eventLogs,
   localDeploys,
@@ -39,6 +40,7 @@ import {
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
 import { createLaunchToken } from "~/services/studio.server";
+import { createApiToken } from "~/services/api-tokens.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { BASE, call, createUser, makeRequest, sessionCookie } from "../helpers";
@@ -101,6 +103,8 @@ type Fixture = {
   invitationKeyA: string;
   invitationKeyB: string;
   accessRequestId: string;
+  /** A token of B's owner, that a platform admin revokes as leaked (un-revoked before each). */
+  leakedToken: string;
 };
 
 /** The Stripe account of project A the remove case removes (re-created before each actor). */
@@ -306,6 +310,10 @@ async function buildFixture(): Promise<Fixture> {
     .insert(accessRequests)
     .values({ fullName: "Rita Requester", businessEmail: `rita-${uuid()}@example.com` })
     .returning();
+  const { token: leakedToken } = await createApiToken(
+    { id: ownerB.id, name: ownerB.name, email: ownerB.email, isAdmin: false },
+    { name: "Leaked", scope: "read", lifetimeDays: 30, projectIds: [] },
+  );
   const signedIn = { owner, outsider, invited, editor, developer, admin, platformAdmin };
   const cookies = { anonymous: undefined } as Record<ActorName, string | undefined>;
   for (const [name, u] of Object.entries(signedIn)) {
@@ -321,6 +329,7 @@ async function buildFixture(): Promise<Fixture> {
     invitationKeyA,
     invitationKeyB,
     accessRequestId: request.id,
+    leakedToken,
   };
 }
 
@@ -345,6 +354,7 @@ async function baseline(f: Fixture) {
     .update(accessRequests)
     .set({ requestStatus: "Pending", decidedAt: null, decidedBy: null })
     .where(eq(accessRequests.id, f.accessRequestId));
+  await db().update(apiTokens).set({ revokedAt: null, revokedBy: null });
   await db()
     .delete(members)
     .where(inArray(members.projectId, [f.a.id, f.b.id]));
@@ -622,6 +632,23 @@ const ROWS: Row[] = [
         name: "POST /admin approve",
         fn: "action",
         request: (f) => ({ path: "/admin", form: { intent: "approve", id: f.accessRequestId } }),
+        expect: PLATFORM_ADMIN,
+      },
+    ],
+  },
+  {
+    file: "_app.admin_.tokens.tsx",
+    cases: [
+      {
+        name: "GET /admin/tokens",
+        fn: "loader",
+        request: () => ({ path: "/admin/tokens" }),
+        expect: PLATFORM_ADMIN,
+      },
+      {
+        name: "POST /admin/tokens revoke a leaked token of B's owner",
+        fn: "action",
+        request: (f) => ({ path: "/admin/tokens", form: { token: f.leakedToken } }),
         expect: PLATFORM_ADMIN,
       },
     ],
@@ -1234,6 +1261,26 @@ const ROWS: Row[] = [
             intent: "account-name",
             name: actor === "anonymous" ? "Nobody" : f.users[actor].name,
           },
+        }),
+        expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
+    file: "_app.sites.user-settings_.tokens.tsx",
+    cases: [
+      {
+        name: "GET one's own API tokens",
+        fn: "loader",
+        request: () => ({ path: "/sites/user-settings/tokens" }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST make a read token for oneself",
+        fn: "action",
+        request: () => ({
+          path: "/sites/user-settings/tokens",
+          form: { intent: "token-create", name: "Table", scope: "read", lifetimeDays: "7" },
         }),
         expect: SIGNED_IN,
       },
@@ -3025,7 +3072,8 @@ describe("the permission table", () => {
       problems.push(...caseProblems(row, await importRoute(row.file)));
     }
     expect(problems).toEqual([]);
-  });
+    // Imports every route module: on a busy 2-core machine that alone took over 20 s.
+  }, 90_000);
 
   it("fails, naming the file, when a route has no row (fixture with a made-up route)", () => {
     const files = [...routeFiles, "api.app.made-up-route.ts"];
