@@ -27,7 +27,8 @@ test("a visitor's Contact form reaches the Forms page and the inbox, and is dele
   page,
   signIn,
 }, testInfo) => {
-  test.setTimeout(150_000);
+  // Project creation, publishing and two mailed round trips; slow on a loaded machine.
+  test.setTimeout(240_000);
   await signIn(page, { name: "Ada Admin", email: `admin-${testInfo.project.name}@example.com` });
   const name = uniqueName(testInfo, "Forms");
   const studioId = await createProject(page, name);
