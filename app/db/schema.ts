@@ -606,6 +606,53 @@ export const forms = pgTable(
 );
 
 /**
+ * Whether each notification address of a form may be mailed: one row per address in the form's
+ * `notification_emails`, made when the address is added and deleted when it is removed (so
+ * adding it again asks again). Members of the project are mailed without confirming; anyone else
+ * once they confirmed the mailed link (`confirmed_at`). docs/decisions/028-mail-for-others.md.
+ */
+export const formNotificationAddresses = pgTable(
+  "form_notification_addresses",
+  {
+    formId: uuid("form_id")
+      .notNull()
+      .references(() => forms.id, { onDelete: "cascade" }),
+    /** Lowercased. */
+    email: text("email").notNull(),
+    /** sha256 of the token of the last confirmation link mailed (null once confirmed). */
+    tokenHash: text("token_hash"),
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }),
+    /** When the last confirmation link was mailed (null: never, e.g. the address's mails were limited). */
+    mailedAt: timestamp("mailed_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.formId, t.email] }),
+    uniqueIndex("form_notification_addresses_token_key").on(t.tokenHash),
+  ],
+);
+
+/**
+ * Notification mails of a project's forms per UTC day: `sent` counts up to the daily cap, in
+ * place (the row lock makes the check and the count one step for every process); past the cap
+ * the mails are `held` (not sent), from `first_held_at`.
+ */
+export const formMailDays = pgTable(
+  "form_mail_days",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    sent: integer("sent").notNull().default(0),
+    held: integer("held").notNull().default(0),
+    firstHeldAt: timestamp("first_held_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);
+
+/**
  * One submission of a form: its fields as sent (text values only), and their text lowercased for
  * search. Listed newest first by (created_at, id), which the index serves for each form.
  */

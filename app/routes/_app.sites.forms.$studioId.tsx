@@ -5,6 +5,9 @@ import {
   FORM_SETTINGS_INTENT,
   FormSettings,
   FormsList,
+  HeldMailsNotice,
+  NOTIFICATION_RESEND_INTENT,
+  resendErrorKey,
   SUBMISSION_DELETE_INTENT,
   SUBMISSIONS_DELETE_ALL_INTENT,
   Submissions,
@@ -12,12 +15,14 @@ import {
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { DomainError, NotFoundError } from "~/services/errors";
+import { DomainError, ForbiddenError, NotFoundError } from "~/services/errors";
+import { resendConfirmation } from "~/services/form-notifications.server";
 import {
   deleteAllSchema,
   deleteSubmissionSchema,
   FORM_MESSAGES,
   formSettingsSchema,
+  resendConfirmationSchema,
 } from "~/services/forms.schema";
 import {
   deleteAllSubmissions,
@@ -65,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-/** Form settings, delete one submission, delete all. */
+/** Form settings, a notification address's link sent again, delete one submission, delete all. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
@@ -81,6 +86,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(page(submission.value.formId), {
         type: "success",
         title: FORM_MESSAGES.settingsSaved,
+      });
+    }
+    if (intent === NOTIFICATION_RESEND_INTENT) {
+      const parsed = resendConfirmationSchema.safeParse(Object.fromEntries(formData));
+      if (!parsed.success) throw new NotFoundError("Form not found");
+      const { formId, email } = parsed.data;
+      try {
+        await resendConfirmation(user, studioId, formId, email);
+      } catch (error) {
+        // Refused (limited, already confirmed, no longer listed): said beside the address. Not
+        // allowed at all: the toast, like the page's other forms.
+        if (
+          !(error instanceof DomainError) ||
+          error instanceof ForbiddenError ||
+          error.message === "Project not found"
+        ) {
+          throw error;
+        }
+        return formReply(
+          { result: { status: "error", error: { [resendErrorKey(email)]: [error.message] } } },
+          error,
+        );
+      }
+      return redirectWithToast(page(formId), {
+        type: "success",
+        title: FORM_MESSAGES.linkResent,
+        description: `A new confirmation link went to ${email}.`,
       });
     }
     if (intent === SUBMISSION_DELETE_INTENT) {
@@ -127,6 +159,7 @@ export default function FormsPage() {
           What visitors send through your site&apos;s forms.
         </p>
       </header>
+      <HeldMailsNotice held={forms.heldMails} />
       <FormsList forms={forms.forms} current={submissions.form.id} />
       <Submissions
         key={`${submissions.form.id}|${submissions.q}`}

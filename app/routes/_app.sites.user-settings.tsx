@@ -146,8 +146,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     let fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
-    // Too many wrong current passwords: said beside the password field (429 with Retry-After).
-    if (error instanceof RateLimitedError) fields = { currentPassword: [error.message] };
+    // A limit: said beside its field (429 with Retry-After): too many wrong current passwords
+    // beside the password, too many e-mail changes or mails to the address beside the Email.
+    if (error instanceof RateLimitedError) {
+      fields = { [error.field ?? "currentPassword"]: [error.message] };
+    }
     if (intent === I.deleteAccount && Object.keys(fields).length > 0) {
       // A wrong password or address: said beside the field of the dialog, which stays open.
       return formReply({ result: { status: "error", error: fields } }, error);

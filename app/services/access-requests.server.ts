@@ -16,19 +16,6 @@ export type Decision = "Approved" | "Rejected";
 
 export const PAGE_SIZE = 20;
 
-function summary(input: RequestAccessInput) {
-  const rows: [string, string | undefined][] = [
-    ["Name", input.fullName],
-    ["Business Email", input.businessEmail],
-    ["Telephone Number", input.telephoneNumber],
-    ["Company", input.companyName],
-    ["Number of employees", input.numberOfEmployees],
-    ["Website", input.websiteAddress],
-    ["Additional Info", input.additionalInfo],
-  ];
-  return rows.map(([label, value]) => `${label}: ${value || "Not specified"}`).join("\n");
-}
-
 export const ACCESS_REQUEST_JOB = "access-requests.submit";
 
 /**
@@ -46,6 +33,8 @@ export async function submitAccessRequest(
 
 /**
  * The job: records the request (status Pending) and mails the requester that it was received.
+ * Every mail to the address is a fixed text: the address is not proved, so nothing typed into
+ * the form (name, company, notes) is echoed to it (decision 028).
  * One pending request per e-mail: a second one, or one for an approved address, is not recorded;
  * the mail tells the address's owner where they stand instead.
  */
@@ -75,7 +64,7 @@ export async function recordAccessRequest(
       const mailId = await queueMail(tx, {
         to: address,
         subject: "Your access to StackShift is already approved",
-        text: `Hello ${input.fullName},\n\nSomeone (hopefully you) asked for access to StackShift with this email, which is already approved. Create your account here:\n\n${signupLink(address, proof)}\n\nThe StackShift team`,
+        text: `Hello,\n\nSomeone (hopefully you) asked for access to StackShift with this email, which is already approved. Create your account here:\n\n${signupLink(address, proof)}\n\nThe StackShift team`,
         secrets: [proof],
       });
       return { row: null, mailId };
@@ -84,7 +73,7 @@ export async function recordAccessRequest(
       const mailId = await queueMail(tx, {
         to: address,
         subject: "Your request for access to StackShift is waiting for review",
-        text: `Hello ${input.fullName},\n\nSomeone (hopefully you) asked for access to StackShift with this email. A request for it is already waiting for our review; we will email you once it has been reviewed.\n\nThe StackShift team`,
+        text: `Hello,\n\nSomeone (hopefully you) asked for access to StackShift with this email. A request for it is already waiting for our review; we will email you once it has been reviewed.\n\nThe StackShift team`,
       });
       return { row: null, mailId };
     }
@@ -103,7 +92,7 @@ export async function recordAccessRequest(
     const mailId = await queueMail(tx, {
       to: address,
       subject: "We received your request for access to StackShift",
-      text: `Hello ${input.fullName},\n\nThank you for your interest in StackShift. We received your request for access and it is waiting for our approval. We will email you at this address once it has been reviewed.\n\nWhat you sent us:\n\n${summary(input)}\n\nThe StackShift team`,
+      text: `Hello,\n\nThank you for your interest in StackShift. We received your request for access and it is waiting for our approval. We will email you at this address once it has been reviewed.\n\nIf you did not ask for access, ignore this email.\n\nThe StackShift team`,
     });
     return { row, mailId };
   });
@@ -205,13 +194,13 @@ export async function decideAccessRequest(
         ? {
             to: row.businessEmail,
             subject: "Your request for access to StackShift was approved",
-            text: `Hello ${row.fullName},\n\nGood news: your request for access to StackShift was approved. Create your account here:\n\n${signupLink(row.businessEmail, proof)}\n\nThe StackShift team`,
+            text: `Hello,\n\nGood news: your request for access to StackShift was approved. Create your account here:\n\n${signupLink(row.businessEmail, proof)}\n\nThe StackShift team`,
             secrets: [proof],
           }
         : {
             to: row.businessEmail,
             subject: "Your request for access to StackShift",
-            text: `Hello ${row.fullName},\n\nThank you for your interest in StackShift. We are unable to approve your request for access at this time.\n\nThe StackShift team`,
+            text: `Hello,\n\nThank you for your interest in StackShift. We are unable to approve your request for access at this time.\n\nThe StackShift team`,
           },
     );
     return { row, mailId };

@@ -189,21 +189,19 @@ export async function signUp(
       redirectTo,
       expiresAt: new Date(Date.now() + VERIFY_TTL_MS),
     });
-    return queueVerificationMail(tx, { email: address, name: input.name, token });
+    return queueVerificationMail(tx, { email: address, token });
   });
   await dispatchMail([mailId]);
   return { kind: "confirm", email: address, redirectTo };
 }
 
-function queueVerificationMail(
-  tx: Queryable,
-  pending: { email: string; name: string; token: string },
-) {
+/** A fixed greeting: the name was typed by whoever signed up, and the address is not proved yet. */
+function queueVerificationMail(tx: Queryable, pending: { email: string; token: string }) {
   const link = absoluteUrl(`/auth/verify/${pending.token}`);
   return queueMail(tx, {
     to: pending.email,
     subject: "Confirm your email to finish signing up for StackShift",
-    text: `Hello ${pending.name},\n\nTo finish creating your StackShift account, open this link and type the password you chose when you signed up:\n\n${link}\n\nThe link works once, within 24 hours. If you did not sign up, ignore this email: no account is created without it (and without that password).`,
+    text: `Hello,\n\nTo finish creating your StackShift account, open this link and type the password you chose when you signed up:\n\n${link}\n\nThe link works once, within 24 hours. If you did not sign up, ignore this email: no account is created without it (and without that password).`,
     secrets: [pending.token],
   });
 }
@@ -237,7 +235,7 @@ export async function resendConfirmation(address: string) {
         and(eq(emailVerifications.tokenHash, pending.tokenHash), isNull(emailVerifications.usedAt)),
       )
       .returning();
-    return row ? queueVerificationMail(tx, { email: row.email, name: row.name, token }) : null;
+    return row ? queueVerificationMail(tx, { email: row.email, token }) : null;
   });
   if (mailId) await dispatchMail([mailId]);
 }

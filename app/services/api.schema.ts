@@ -296,6 +296,14 @@ const formSummary = z.object({
   name: text,
   enabled: z.boolean(),
   notificationEmails: z.array(text),
+  /** Each address: mailed as a project member, confirmed, or waiting for its mailed link. */
+  recipients: z.array(
+    z.object({
+      email: text,
+      state: z.enum(["member", "confirmed", "waiting"]),
+      mailedAt: maybe,
+    }),
+  ),
   redirectUrl: maybe,
   submissions: z.number().int(),
   endpoint: text,

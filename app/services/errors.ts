@@ -40,10 +40,12 @@ export class UpstreamError extends DomainError {
     super(message);
   }
 }
+/** A limit was reached; `field` names the form field the page shows the wait beside. */
 export class RateLimitedError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    readonly field?: string,
   ) {
     super(message);
   }

@@ -2,12 +2,15 @@
  * The public side of forms: what a hosted site's form posts to /forms/{formId}. Only the
  * project's own site addresses may post from a browser (CORS), a filled honeypot is answered as
  * a success and stored nowhere, each client address may send a form 30 times a minute, and each
- * accepted submission mails the form's notification addresses through the outbox and mail job.
+ * accepted submission mails the form's notification addresses that are members of the project or
+ * confirmed, through the outbox and mail job, within the project's daily cap (past it the mails
+ * are held and the submission is still stored: form-notifications.server.ts).
  */
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { formSubmissions, forms, projects } from "~/db/schema";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import { mailedRecipients, reserveFormMails } from "./form-notifications.server";
 import { FORM_MESSAGES, HONEYPOT_FIELD } from "./forms.schema";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { consume } from "./rate-limit.server";
@@ -95,10 +98,12 @@ export async function acceptSubmission(
       .values({ formId: form.id, data, searchText, createdAt: new Date() })
       .returning({ id: formSubmissions.id });
     const mailIds: string[] = [];
-    for (const to of form.notificationEmails) {
+    const to = await mailedRecipients(tx, form.projectId, form.id, form.notificationEmails);
+    const within = await reserveFormMails(tx, form.projectId, to.length);
+    for (const address of within ? to : []) {
       mailIds.push(
         await queueMail(tx, {
-          to,
+          to: address,
           subject: `New ${form.name} form submission on ${form.projectName}`,
           text: [
             `A visitor sent the ${form.name} form of ${form.projectName}:`,

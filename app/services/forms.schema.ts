@@ -10,6 +10,7 @@ export const FORM_MESSAGES = {
   tooLarge: "The form is too large: at most 64 KB.",
   foreignOrigin: "This site may not post to this form.",
   thanks: "Thank you! Your message has been sent.",
+  linkResent: "Confirmation link sent",
 } as const;
 
 /** The name of the hidden field robots fill and people do not (the site's forms render it). */
@@ -57,6 +58,12 @@ export type FormSettingsInput = z.output<typeof formSettingsSchema>;
 export const deleteSubmissionSchema = z.object({
   formId: z.uuid({ error: "Unknown form" }),
   submissionId: z.uuid({ error: "Unknown submission" }),
+});
+
+/** Resend: a waiting notification address of the form. */
+export const resendConfirmationSchema = z.object({
+  formId: z.uuid({ error: "Unknown form" }),
+  email: z.string().trim().toLowerCase().max(320),
 });
 
 export const deleteAllSchema = z.object({ formId: z.uuid({ error: "Unknown form" }) });

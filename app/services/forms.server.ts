@@ -11,7 +11,15 @@ import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { NotFoundError } from "./errors";
 import { SUBMISSIONS_PAGE, type FormSettingsInput } from "./forms.schema";
-import { absoluteUrl } from "./mail.server";
+import {
+  confirmationsToMail,
+  heldFormMails,
+  recipientStates,
+  syncNotificationAddresses,
+  type HeldMails,
+  type NotificationRecipient,
+} from "./form-notifications.server";
+import { absoluteUrl, dispatchMail } from "./mail.server";
 import {
   actorOn,
   assertCan,
@@ -41,6 +49,8 @@ export type FormSummary = {
   name: string;
   enabled: boolean;
   notificationEmails: string[];
+  /** Each notification address and whether it is mailed (members and confirmed addresses). */
+  recipients: NotificationRecipient[];
   redirectUrl: string | null;
   submissions: number;
   /** Where the site's form posts. */
@@ -52,6 +62,8 @@ export type FormsView = {
   studioId: string;
   forms: FormSummary[];
   canManage: boolean;
+  /** Notification mails the project's daily cap held lately (null: none). */
+  heldMails: HeldMails;
 };
 
 export async function listForms(user: User, studioId: string): Promise<FormsView> {
@@ -76,15 +88,18 @@ export async function listForms(user: User, studioId: string): Promise<FormsView
         .groupBy(formSubmissions.formId)
     : [];
   const byForm = new Map(counts.map((c) => [c.formId, Number(c.n)]));
+  const recipients = await recipientStates(project.id, rows);
   return {
     projectId: project.id,
     studioId: project.studioId,
     canManage: can(actor, "forms.manage"),
+    heldMails: await heldFormMails(project.id),
     forms: rows.map((r) => ({
       id: r.id,
       name: r.name,
       enabled: r.enabled,
       notificationEmails: r.notificationEmails,
+      recipients: recipients.get(r.id) ?? [],
       redirectUrl: r.redirectUrl,
       submissions: byForm.get(r.id) ?? 0,
       endpoint: absoluteUrl(`/forms/${r.id}`),
@@ -243,12 +258,17 @@ export async function deleteAllSubmissions(
   });
 }
 
+/**
+ * Saves a form's settings. A new notification address that is not a member's is mailed a link
+ * to confirm it first (form-notifications.server.ts); a removed one loses its confirmation.
+ */
 export async function saveFormSettings(user: User, studioId: string, input: FormSettingsInput) {
   const actor = await actorOn(user, studioId);
   assertCan(actor, "forms.manage");
   const project = actor.project!;
   const form = await formOf(project.id, input.formId);
-  await db().transaction(async (tx) => {
+  const toMail = await confirmationsToMail(project.id, form.id, input.notificationEmails);
+  const mailIds = await db().transaction(async (tx) => {
     await authorizeOn(user, project, "forms.manage", tx);
     await tx
       .update(forms)
@@ -259,13 +279,16 @@ export async function saveFormSettings(user: User, studioId: string, input: Form
         updatedAt: new Date(),
       })
       .where(eq(forms.id, form.id));
+    const mailIds = await syncNotificationAddresses(tx, form.id, input.notificationEmails, toMail);
     await logEvent(tx, {
       projectId: project.id,
       type: "forms.settings.saved",
       content: `${user.name || user.email} saved the settings of the ${form.name} form`,
       actorId: user.id,
     });
+    return mailIds;
   });
+  await dispatchMail(mailIds);
 }
 
 /**

@@ -52,6 +52,16 @@ export const POLICIES = {
    * or flooding sends thousands.
    */
   apiToken: { points: 600, durationSeconds: MINUTE },
+  /**
+   * Links asking an address to confirm it wants a form's notification mails (adding it, Resend),
+   * per address: 1-2 for a person being set up, a stream for someone mailing a victim.
+   */
+  formNotificationConfirmMails: { points: 5, durationSeconds: 24 * HOUR },
+  /**
+   * E-mail change requests (each mails a link to the new address) per user: a person changes
+   * their address once, with a typo or a resend; a relay needs a mail to a new address each time.
+   */
+  emailChangeUser: { points: 10, durationSeconds: 24 * HOUR },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;
@@ -88,22 +98,36 @@ function limiter(name: PolicyName): RateLimiterDrizzle {
 /** RATE_LIMITS=off exists for the benchmark scripts only (README); tests run with limits on. */
 const disabled = () => env().RATE_LIMITS === "off";
 
-function refused(msBeforeNext: number, what = "Too many attempts."): RateLimitedError {
+function refused(
+  msBeforeNext: number,
+  what = "Too many attempts.",
+  field?: string,
+): RateLimitedError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
-  return new RateLimitedError(`${what} Please wait ${wait} and try again.`, seconds);
+  const wait =
+    seconds < 90
+      ? `${seconds} seconds`
+      : seconds < 90 * MINUTE
+        ? `${Math.ceil(seconds / 60)} minutes`
+        : `${Math.ceil(seconds / HOUR)} hours`;
+  return new RateLimitedError(`${what} Please wait ${wait} and try again.`, seconds, field);
 }
+
+/** What a refusal says first, and the form field it is shown beside. */
+export type Refusal = { what?: string; field?: string };
 
 /**
  * Counts one use against `key`; throws RateLimitedError (429 with Retry-After) once the policy's
  * points are spent.
  */
-export async function consume(name: PolicyName, key: string) {
+export async function consume(name: PolicyName, key: string, refusal: Refusal = {}) {
   if (disabled()) return;
   try {
     await limiter(name).consume(key);
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw refused(error.msBeforeNext);
+    if (error instanceof RateLimiterRes) {
+      throw refused(error.msBeforeNext, refusal.what, refusal.field);
+    }
     throw error;
   }
 }

@@ -119,7 +119,16 @@ export async function requestEmailChange(
       email: ["Another account uses this address"],
     });
   }
-  await consume("verificationMails", address);
+  // Each request mails a stranger's mailbox: limited per user (a relay would need many), and per
+  // address like every confirmation mail. Both waits are shown beside the Email field.
+  await consume("emailChangeUser", user.id, {
+    what: "Too many e-mail changes asked today.",
+    field: "email",
+  });
+  await consume("verificationMails", address, {
+    what: `Too many mails to ${address}.`,
+    field: "email",
+  });
   const token = randomBytes(32).toString("base64url");
   const mailId = await db().transaction(async (tx) => {
     await tx.insert(emailChanges).values({
@@ -132,7 +141,7 @@ export async function requestEmailChange(
     return queueMail(tx, {
       to: address,
       subject: "Confirm your new StackShift e-mail address",
-      text: `Hello ${user.name},\n\nOpen this link within 24 hours, in the browser where you are signed in to StackShift as ${user.email}, and confirm to make ${address} the e-mail address of that account:\n\n${link}\n\nIf you did not ask for this, ignore this email; nothing changes.`,
+      text: `Hello,\n\nOpen this link within 24 hours, in the browser where you are signed in to StackShift as ${user.email}, and confirm to make ${address} the e-mail address of that account:\n\n${link}\n\nIf you did not ask for this, ignore this email; nothing changes.`,
       secrets: [token],
     });
   });

@@ -1,11 +1,11 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { waitForMail } from "./support/mail";
+import { linkIn, waitForMail } from "./support/mail";
 import { createProject, reloadUntil, uniqueName } from "./support/lifecycle";
 
 /**
  * Once with JavaScript and once without: the owner sets a notification address on the project's
- * Contact form; a visitor sends the published local site's Contact form (a plain HTML post to
+ * Contact form, which waits until the link mailed to it is confirmed on its page; a visitor sends the published local site's Contact form (a plain HTML post to
  * the public endpoint) and is thanked on the site; the submission shows on the Forms page and
  * its notification mail arrives through the SMTP test server; it is deleted, and 'Delete all'
  * (naming the count) empties the form.
@@ -27,7 +27,8 @@ test("a visitor's Contact form reaches the Forms page and the inbox, and is dele
   page,
   signIn,
 }, testInfo) => {
-  test.setTimeout(150_000);
+  // Project creation, publishing and two mailed round trips; slow on a loaded machine.
+  test.setTimeout(240_000);
   await signIn(page, { name: "Ada Admin", email: `admin-${testInfo.project.name}@example.com` });
   const name = uniqueName(testInfo, "Forms");
   const studioId = await createProject(page, name);
@@ -41,6 +42,17 @@ test("a visitor's Contact form reaches the Forms page and the inbox, and is dele
   await page.getByLabel("Notification e-mails").fill(alerts);
   await page.getByRole("button", { name: "Save form settings" }).click();
   await expect(toast(page, "Form settings saved")).toBeVisible();
+  // Not a member's address: it gets nothing until it confirms the link mailed to it.
+  const addresses = page.getByRole("list").filter({ hasText: alerts });
+  await expect(addresses).toContainText("Waiting for confirmation");
+  const ask = await waitForMail(alerts, /\/form-notifications\//);
+  await page.goto(linkIn(ask, "/form-notifications/"));
+  await expect(page.getByRole("heading", { name: "Confirm form notifications" })).toBeVisible();
+  await expect(page.getByText(`website's Contact form to ${alerts}`)).toBeVisible();
+  await page.getByRole("button", { name: "Confirm these mails" }).click();
+  await expect(page.getByRole("heading", { name: "Form notifications confirmed" })).toBeVisible();
+  await page.goto(formsPage);
+  await expect(addresses).toContainText("Confirmed: gets the mails");
 
   // The site is published a few seconds after the project is created.
   let siteUrl = "";

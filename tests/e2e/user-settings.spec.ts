@@ -102,3 +102,40 @@ test("a user changes their e-mail with their password, and the old address can u
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
 });
+
+/**
+ * E-mail change requests are limited per person (10 a day): the eleventh is refused beside the
+ * E-mail field with the wait, once with JavaScript and once without.
+ */
+test("the eleventh e-mail change of a day is refused beside the E-mail field", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const account = { name: "Lee Limit", email: `email-limit-${testInfo.project.name}@example.com` };
+  await signIn(page, account);
+  const stamp = Date.now();
+  await page.goto("/sites/user-settings");
+  const profile = page.getByRole("region", { name: "Profile" });
+  const ask = async (i: number) => {
+    await profile
+      .getByLabel("E-mail")
+      .fill(`limit-${testInfo.project.name}-${stamp}-${i}@example.com`);
+    await profile.getByLabel("Current password").fill(PASSWORD);
+    await profile.getByRole("button", { name: "Change e-mail" }).click();
+  };
+  for (let i = 0; i < 10; i += 1) {
+    await ask(i);
+    await expect(
+      profile.getByText(
+        `Waiting for confirmation of limit-${testInfo.project.name}-${stamp}-${i}@`,
+      ),
+    ).toBeVisible();
+  }
+  await ask(10);
+  const email = profile.getByLabel("E-mail");
+  await expect(email).toHaveAccessibleDescription(
+    /Too many e-mail changes asked today\. Please wait \d+ hours and try again\./,
+  );
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+});

@@ -122,10 +122,45 @@ describe("/request-access", () => {
     const mails = await mailsTo(values.businessEmail);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe("We received your request for access to StackShift");
-    expect(mails[0].text).toContain("Company: Analytical Engines Ltd");
+    // A fixed text: nothing typed into the form is echoed to the unproved address.
+    for (const value of Object.values(values)) {
+      if (value !== values.businessEmail) expect(mails[0].text).not.toContain(value);
+    }
 
     const page = await call(requestLoader, makeRequest("/request-access?sent=1"));
     expect(await page.json()).toEqual({ sent: true });
+  });
+
+  it("acknowledges with a fixed text that echoes none of the submitted fields, whatever the case", async () => {
+    const spam = {
+      fullName: "WIN A PRIZE at prize.example",
+      companyName: "Click prize.example now",
+      websiteAddress: "prize.example",
+      additionalInfo: "Visit https://prize.example/claim for your prize",
+      telephoneNumber: "+1 555 0100",
+    };
+    const values = valid(spam);
+    // A new request, then a second one while it is pending, then one after it was approved.
+    await submit({ ...values, intent: "confirm" });
+    await submit({ ...values, intent: "confirm" });
+    const [row] = await rowsFor(values.businessEmail);
+    await db()
+      .update(accessRequests)
+      .set({ requestStatus: "Approved" })
+      .where(eq(accessRequests.id, row.id));
+    await submit({ ...values, intent: "confirm" });
+    const mails = (await mailsTo(values.businessEmail)).sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+    );
+    expect(mails.map((m) => m.subject)).toEqual([
+      "We received your request for access to StackShift",
+      "Your request for access to StackShift is waiting for review",
+      "Your access to StackShift is already approved",
+    ]);
+    for (const mail of mails) {
+      expect(mail.text).toMatch(/^Hello,\n/);
+      expect(mail.text).not.toMatch(/prize|555 0100/i);
+    }
   });
 
   it("edit (Cancel without JavaScript) hands the values back to the form", async () => {

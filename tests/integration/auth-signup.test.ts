@@ -137,6 +137,15 @@ describe("signup without a mailed link", () => {
     expect((await login("admin@example.com", password)).status).toBe(302);
   });
 
+  it("greets the unproved address without the name the sender chose", async () => {
+    await invitation("greeted@example.com");
+    await signup({ name: "Cheap pills at pills.example", email: "greeted@example.com", password });
+    const mail = await newestMailTo("greeted@example.com");
+    expect(mail.subject).toBe("Confirm your email to finish signing up for StackShift");
+    expect(mail.text).toMatch(/^Hello,\n/);
+    expect(mail.text).not.toContain("pills");
+  });
+
   it("hands the invitation over once an invitee without the mailed link confirms", async () => {
     const member = await invitation("invited@example.com");
     const res = await signup({ name: "Invited", email: "invited@example.com", password });

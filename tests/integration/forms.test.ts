@@ -5,16 +5,30 @@
  * (counts, newest first, keyset pages, search, one submission, delete one and all, settings, CSV
  * export streamed); who may; the JSON API.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { formSubmissions, localDeploys, localSites, outbox, projectSites } from "~/db/schema";
+import {
+  formMailDays,
+  formNotificationAddresses,
+  formSubmissions,
+  localDeploys,
+  localSites,
+  outbox,
+  projectSites,
+} from "~/db/schema";
 import { action as pageAction, loader as pageLoader } from "~/routes/_app.sites.forms.$studioId";
 import { loader as formApi } from "~/routes/api.app.forms.$id";
 import { action as settingsApi } from "~/routes/api.app.forms.settings";
 import { action as deleteAllApi } from "~/routes/api.app.forms.submissions.deleteAll.$id";
 import { action as deleteApi } from "~/routes/api.app.forms.submissions.delete.$id";
 import { action as submitAction } from "~/routes/forms.$formId";
+import {
+  action as confirmAction,
+  loader as confirmLoader,
+} from "~/routes/form-notifications.$token";
+import { FORM_MAIL_DAILY_CAP } from "~/services/form-notifications.server";
+import { POLICIES } from "~/services/rate-limit.server";
 import { loader as localSiteLoader } from "~/routes/local.sites.$siteId";
 import { loader as exportLoader } from "~/routes/resources.forms-export.$formId";
 import { ensureDefaultForm, type SubmissionsView } from "~/services/forms.server";
@@ -208,22 +222,251 @@ describe("the public form endpoint", () => {
     expect((await submit("00000000-0000-4000-8000-000000000000", CONTACT)).status).toBe(404);
   });
 
-  it("mails each notification address about a new submission", async () => {
+  it("mails members' notification addresses about a new submission at once", async () => {
+    const { project, formId } = await projectWithForm();
+    const colleague = await createUser();
+    await addMember(project.id, colleague, "editor");
+    const saved = await saveAddresses(
+      project.studioId,
+      formId,
+      `${colleague.email}, ${owner.email}`,
+    );
+    expect(await toastOf(saved)).toMatchObject({ title: "Form settings saved" });
+    // Members prove their address by their account: no confirmation mail.
+    expect(await mailsTo(colleague.email)).toHaveLength(0);
+    await submit(formId, CONTACT, { json: true });
+    const [mail] = await mailsTo(colleague.email);
+    expect(mail.subject).toBe(`New Contact form submission on ${project.name}`);
+    expect(mail.text).toContain("message: Do you bake rye?");
+    const ownersMails = await mailsTo(owner.email);
+    expect(ownersMails.filter((m) => m.subject.endsWith(` on ${project.name}`))).toHaveLength(1);
+    const { forms } = await load(project.studioId);
+    expect(forms.forms[0].recipients).toEqual([
+      { email: colleague.email, state: "member", mailedAt: null },
+      { email: owner.email, state: "member", mailedAt: null },
+    ]);
+  });
+});
+
+/** Saves the Contact form's notification addresses through the page's action. */
+function saveAddresses(studioId: string, formId: string, addresses: string, cookie = ownerCookie) {
+  return call(
+    pageAction,
+    makeRequest(page(studioId), {
+      cookie,
+      form: { intent: "form-settings", formId, enabled: "on", notificationEmails: addresses },
+    }),
+    { studioId },
+  );
+}
+
+const mailsTo = (to: string) =>
+  db().select().from(outbox).where(eq(outbox.to, to)).orderBy(outbox.createdAt);
+
+const submissionMailsTo = async (to: string) =>
+  (await mailsTo(to)).filter((m) => m.subject.startsWith("New Contact form submission"));
+
+/** The token of the newest confirmation link mailed to `to`. */
+async function confirmationToken(to: string) {
+  const mail = (await mailsTo(to)).filter((m) => m.text.includes("/form-notifications/")).at(-1);
+  expect(mail, `a confirmation link mailed to ${to}`).toBeTruthy();
+  return /\/form-notifications\/([\w-]+)/.exec(mail!.text)![1];
+}
+
+const openLink = (token: string, method: "GET" | "HEAD" = "GET", cookie?: string) =>
+  call(confirmLoader, makeRequest(`/form-notifications/${token}`, { method, cookie }), { token });
+const confirmLink = (token: string) =>
+  call(confirmAction, makeRequest(`/form-notifications/${token}`, { form: {} }), { token });
+
+describe("notification addresses that are not members", () => {
+  it("get nothing until they confirm the mailed link; then the next submission is mailed", async () => {
     const { project, formId } = await projectWithForm();
     const to = `alerts-${Date.now()}@example.com`;
-    const saved = await call(
+    await saveAddresses(project.studioId, formId, to);
+    // A fixed text: nothing the project's admin typed is mailed to the unproved address.
+    const [ask] = await mailsTo(to);
+    expect(ask.subject).toBe("Confirm that you want StackShift form notifications");
+    expect(ask.text).not.toContain(project.name);
+    expect(ask.text).not.toContain("Contact");
+    expect((await load(project.studioId)).forms.forms[0].recipients).toEqual([
+      { email: to, state: "waiting", mailedAt: expect.any(String) },
+    ]);
+
+    expect((await submit(formId, CONTACT, { json: true })).status).toBe(201);
+    expect(await submissionMailsTo(to)).toHaveLength(0);
+
+    const token = await confirmationToken(to);
+    const shown = await openLink(token);
+    expect(shown.status).toBe(200);
+    expect(await shown.json()).toMatchObject({
+      pending: { email: to, formName: "Contact", projectName: project.name },
+    });
+    expect((await confirmLink(token)).status).toBe(200);
+    expect((await load(project.studioId)).forms.forms[0].recipients[0].state).toBe("confirmed");
+    // The submission that came while it waited is not mailed afterwards; the next one is.
+    expect(await submissionMailsTo(to)).toHaveLength(0);
+    await submit(formId, { ...CONTACT, message: "After confirming" }, { json: true });
+    const mails = await submissionMailsTo(to);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain("message: After confirming");
+    // The link works once.
+    expect((await confirmLink(token)).status).toBe(400);
+    expect((await openLink(token)).status).toBe(400);
+  });
+
+  it("opening the link with GET or HEAD confirms nothing", async () => {
+    const { project, formId } = await projectWithForm();
+    const to = `scanned-${Date.now()}@example.com`;
+    await saveAddresses(project.studioId, formId, to);
+    const token = await confirmationToken(to);
+    const stranger = await sessionCookie((await createUser()).id);
+    for (const cookie of [undefined, ownerCookie, stranger]) {
+      for (const method of ["GET", "HEAD"] as const) {
+        expect((await openLink(token, method, cookie)).status).toBe(200);
+      }
+    }
+    const [row] = await db()
+      .select()
+      .from(formNotificationAddresses)
+      .where(eq(formNotificationAddresses.email, to));
+    expect(row.confirmedAt).toBeNull();
+    await submit(formId, CONTACT, { json: true });
+    expect(await submissionMailsTo(to)).toHaveLength(0);
+  });
+
+  it("removed and added again must confirm again; the old link stops working", async () => {
+    const { project, formId } = await projectWithForm();
+    const to = `readded-${Date.now()}@example.com`;
+    await saveAddresses(project.studioId, formId, to);
+    const first = await confirmationToken(to);
+    await saveAddresses(project.studioId, formId, "");
+    expect((await openLink(first)).status).toBe(400);
+    expect((await confirmLink(first)).status).toBe(400);
+    await saveAddresses(project.studioId, formId, to);
+    const second = await confirmationToken(to);
+    expect(second).not.toBe(first);
+    await submit(formId, CONTACT, { json: true });
+    expect(await submissionMailsTo(to)).toHaveLength(0);
+    // Confirmed, removed, added again: waiting again.
+    await confirmLink(second);
+    await saveAddresses(project.studioId, formId, "");
+    await saveAddresses(project.studioId, formId, to);
+    expect((await load(project.studioId)).forms.forms[0].recipients[0].state).toBe("waiting");
+    await submit(formId, CONTACT, { json: true });
+    expect(await submissionMailsTo(to)).toHaveLength(0);
+  });
+
+  it("Resend mails a new link (the old one stops working), limited per address beside it", async () => {
+    const { project, formId } = await projectWithForm();
+    const to = `resend-${Date.now()}@example.com`;
+    await saveAddresses(project.studioId, formId, to);
+    const first = await confirmationToken(to);
+    const resend = () =>
+      call(
+        pageAction,
+        makeRequest(page(project.studioId), {
+          cookie: ownerCookie,
+          form: { intent: "notification-resend", formId, email: to },
+        }),
+        { studioId: project.studioId },
+      );
+    expect(await toastOf(await resend())).toMatchObject({ title: "Confirmation link sent" });
+    expect((await openLink(first)).status).toBe(400);
+    const second = await confirmationToken(to);
+    expect((await openLink(second)).status).toBe(200);
+    // The save's mail and this one counted; the rest of the day's allowance, then a refusal.
+    const allowance = POLICIES.formNotificationConfirmMails.points;
+    for (let i = 2; i < allowance; i += 1) expect((await resend()).status).toBe(302);
+    const refused = await resend();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = (await refused.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error[`resend:${to}`]?.[0]).toMatch(
+      /^Too many confirmation mails to .+ Please wait \d+ hours and try again\.$/,
+    );
+    expect((await mailsTo(to)).length).toBe(allowance);
+    // An editor may not resend.
+    const editor = await createUser();
+    await addMember(project.id, editor, "editor");
+    const byEditor = await call(
       pageAction,
       makeRequest(page(project.studioId), {
-        cookie: ownerCookie,
-        form: { intent: "form-settings", formId, enabled: "on", notificationEmails: to },
+        cookie: await sessionCookie(editor.id),
+        form: { intent: "notification-resend", formId, email: to },
       }),
       { studioId: project.studioId },
     );
+    expect(await toastOf(byEditor)).toMatchObject({ type: "error" });
+  });
+
+  it("an address past its limit of confirmation mails is saved and waits, not mailed", async () => {
+    const { project, formId } = await projectWithForm();
+    const to = `limited-${Date.now()}@example.com`;
+    // Other projects asked this address to confirm all day.
+    for (let i = 0; i < POLICIES.formNotificationConfirmMails.points; i += 1) {
+      const other = await projectWithForm();
+      await saveAddresses(other.project.studioId, other.formId, to);
+    }
+    const before = (await mailsTo(to)).length;
+    const saved = await saveAddresses(project.studioId, formId, to);
     expect(await toastOf(saved)).toMatchObject({ title: "Form settings saved" });
-    await submit(formId, CONTACT, { json: true });
-    const [mail] = await db().select().from(outbox).where(eq(outbox.to, to));
-    expect(mail.subject).toBe(`New Contact form submission on ${project.name}`);
-    expect(mail.text).toContain("message: Do you bake rye?");
+    expect((await mailsTo(to)).length).toBe(before);
+    expect((await load(project.studioId)).forms.forms[0].recipients).toEqual([
+      { email: to, state: "waiting", mailedAt: null },
+    ]);
+  });
+});
+
+describe("the daily cap of notification mails", () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  it("holds the mails past the cap, keeps the submissions, and the Forms page says so", async () => {
+    const { project, formId } = await projectWithForm();
+    await saveAddresses(project.studioId, formId, owner.email);
+    // The day's mails so far: one short of the cap.
+    await db()
+      .insert(formMailDays)
+      .values({ projectId: project.id, day: today(), sent: FORM_MAIL_DAILY_CAP - 1 });
+    expect((await load(project.studioId)).forms.heldMails).toBeNull();
+    await submit(formId, { ...CONTACT, message: "the last one mailed" }, { json: true });
+    for (let i = 0; i < 3; i += 1) {
+      const res = await submit(formId, { ...CONTACT, message: `held ${i}` }, { json: true });
+      expect(res.status).toBe(201);
+    }
+    const mails = (await mailsTo(owner.email)).filter((m) =>
+      m.text.includes(`/sites/forms/${project.studioId}`),
+    );
+    expect(mails.map((m) => /message: (.*)/.exec(m.text)?.[1])).toEqual(["the last one mailed"]);
+    const view = await load(project.studioId);
+    expect(view.forms.forms[0].submissions).toBe(4);
+    expect(view.forms.heldMails).toEqual({
+      count: 3,
+      since: expect.any(String),
+      cap: FORM_MAIL_DAILY_CAP,
+    });
+    expect(Date.now() - Date.parse(view.forms.heldMails!.since)).toBeLessThan(60_000);
+  });
+
+  it("never sends past the cap when submissions arrive at once", async () => {
+    const { project, formId } = await projectWithForm();
+    await saveAddresses(project.studioId, formId, owner.email);
+    await db()
+      .insert(formMailDays)
+      .values({ projectId: project.id, day: today(), sent: FORM_MAIL_DAILY_CAP - 5 });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        submit(formId, { ...CONTACT, message: `burst ${i}` }, { json: true }),
+      ),
+    );
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    const [day] = await db()
+      .select()
+      .from(formMailDays)
+      .where(and(eq(formMailDays.projectId, project.id), eq(formMailDays.day, today())));
+    expect(day).toMatchObject({ sent: FORM_MAIL_DAILY_CAP, held: 7 });
+    const mailed = (await mailsTo(owner.email)).filter((m) => m.text.includes("burst"));
+    expect(mailed).toHaveLength(5);
+    expect((await load(project.studioId)).forms.forms[0].submissions).toBe(12);
   });
 });
 

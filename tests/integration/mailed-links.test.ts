@@ -25,10 +25,12 @@ import {
 import { action as revertAction, loader as revertLoader } from "~/routes/auth.email-revert.$token";
 import { loader as resetLoader } from "~/routes/auth.reset.$token";
 import { action as verifyAction, loader as verifyLoader } from "~/routes/auth.verify.$token";
+import { loader as formNotificationLoader } from "~/routes/form-notifications.$token";
 import { loader as invitationLoader } from "~/routes/invitations.$invitationKey";
 import { action as signupAction, loader as signupLoader } from "~/routes/signup";
 import { addressProof } from "~/services/address-proof.server";
 import { requestPasswordReset } from "~/services/accounts.server";
+import { ensureDefaultForm, saveFormSettings } from "~/services/forms.server";
 import { newInvitationKey } from "~/services/members.server";
 import { POLICIES } from "~/services/rate-limit.server";
 import { readSessionRow, sessionRowId } from "~/services/sessions.server";
@@ -44,6 +46,7 @@ import {
   sessionCookie,
 } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
+import { asUser } from "./studio-fixtures";
 import { changedTables, checksumQuery, readChecksums } from "./table-checksums";
 
 const stamp = `${Date.now()}${Math.random().toString(36).slice(2, 6)}`;
@@ -122,6 +125,9 @@ function loaderFor(url: URL): { fn: Loader; params: Record<string, string> } {
   if (first === "signup") return { fn: signupLoader as Loader, params: {} };
   if (first === "invitations") {
     return { fn: invitationLoader as Loader, params: { invitationKey: second } };
+  }
+  if (first === "form-notifications") {
+    return { fn: formNotificationLoader as Loader, params: { token: second } };
   }
   const byPath: Record<string, Loader> = {
     verify: verifyLoader as Loader,
@@ -395,7 +401,19 @@ describe("every mailed link", () => {
         .status,
     ).toBe(302);
     links.push(await mailedLink(reverter.email, "/auth/email-revert/"));
-    expect(links).toHaveLength(6);
+    // A form's new notification address (decision 028).
+    const formOwner = await createUser();
+    const formProject = await insertProject(formOwner.id);
+    const formId = await ensureDefaultForm(formProject.id);
+    const alerts = `alerts-${stamp}@example.com`;
+    await saveFormSettings(asUser(formOwner), formProject.studioId, {
+      formId,
+      enabled: true,
+      notificationEmails: [alerts],
+      redirectUrl: null,
+    });
+    links.push(await mailedLink(alerts, "/form-notifications/"));
+    expect(links).toHaveLength(7);
 
     const someone = await createUser();
     const cookies = [undefined, await sessionCookie(someone.id), moverCookie, reverterCookie];

@@ -1313,6 +1313,32 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "form-notifications.$token.tsx",
+    public:
+      "the link mailed to a new notification address of a form (the token is the proof); it only shows",
+    cases: [
+      {
+        name: "GET with a token that was never issued",
+        fn: "loader",
+        request: () => ({
+          path: "/form-notifications/not-a-token",
+          params: { token: "not-a-token" },
+        }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST confirm with a token that was never issued",
+        fn: "action",
+        request: () => ({
+          path: "/form-notifications/not-a-token",
+          params: { token: "not-a-token" },
+          form: {},
+        }),
+        expect: everyone(status(400)),
+      },
+    ],
+  },
+  {
     file: "auth.email-revert.$token.tsx",
     public:
       "the revert link mailed to the old address after an e-mail change (the token is the proof)",

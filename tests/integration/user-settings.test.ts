@@ -17,6 +17,7 @@ import { action as loginAction } from "~/routes/auth.login";
 import { action, loader } from "~/routes/_app.sites.user-settings";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
 import { verifyLogin } from "~/services/accounts.server";
+import { POLICIES } from "~/services/rate-limit.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";
@@ -124,6 +125,55 @@ describe("profile", () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { result: { error: Record<string, string[]> } };
     expect(body.result.error.email).toEqual(["Another account uses this address"]);
+  });
+});
+
+describe("e-mail change requests", () => {
+  it("are limited per user, the wait said beside the Email field", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookie(user.id);
+    const stamp = Date.now();
+    const ask = (email: string) =>
+      post(cookie, { intent: "account-email", email, currentPassword: user.password });
+    const allowance = POLICIES.emailChangeUser.points;
+    for (let i = 0; i < allowance; i += 1) {
+      expect(await toastOf(await ask(`change-${i}-${stamp}@example.com`))).toMatchObject({
+        title: "Confirmation link sent",
+      });
+    }
+    const refusedTo = `change-refused-${stamp}@example.com`;
+    const refused = await ask(refusedTo);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = (await refused.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error.email).toEqual([
+      expect.stringMatching(
+        /^Too many e-mail changes asked today\. Please wait \d+ hours and try again\.$/,
+      ),
+    ]);
+    expect(body.result.error.currentPassword).toBeUndefined();
+    expect(await db().select().from(outbox).where(eq(outbox.to, refusedTo))).toHaveLength(0);
+    // Another person is not affected.
+    const other = await createUser();
+    const fine = await post(await sessionCookie(other.id), {
+      intent: "account-email",
+      email: `other-${stamp}@example.com`,
+      currentPassword: other.password,
+    });
+    expect(await toastOf(fine)).toMatchObject({ title: "Confirmation link sent" });
+  });
+
+  it("greets the new address without the account's chosen name", async () => {
+    const user = await createUser({ name: "Buy cheap pills at pills.example" });
+    const next = `greeting-${Date.now()}@example.com`;
+    await post(await sessionCookie(user.id), {
+      intent: "account-email",
+      email: next,
+      currentPassword: user.password,
+    });
+    const [mail] = await db().select().from(outbox).where(eq(outbox.to, next));
+    expect(mail.text).toMatch(/^Hello,\n/);
+    expect(mail.text).not.toContain("pills");
   });
 });
 

@@ -11,6 +11,7 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
+import type { HeldMails } from "~/services/form-notifications.server";
 import type { FormSummary, SubmissionRow, SubmissionsView } from "~/services/forms.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -20,6 +21,22 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 export const FORM_SETTINGS_INTENT = "form-settings";
 export const SUBMISSION_DELETE_INTENT = "submission-delete";
 export const SUBMISSIONS_DELETE_ALL_INTENT = "submissions-delete-all";
+export const NOTIFICATION_RESEND_INTENT = "notification-resend";
+/** The key of a Resend refusal in the action's reply: shown beside that address. */
+export const resendErrorKey = (email: string) => `resend:${email}`;
+
+/** Notification mails the project's daily cap held: how many, since when, and that nothing was lost. */
+export function HeldMailsNotice({ held }: { held: HeldMails }) {
+  if (!held) return null;
+  return (
+    <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      {held.count} notification mail{held.count === 1 ? " was" : "s were"} held since{" "}
+      <LocalDate value={held.since} style="dateTime" />: this project reached its limit of{" "}
+      {held.cap} notification mails a day. Every submission is stored below; held mails are not sent
+      later.
+    </p>
+  );
+}
 
 /** The project's forms with their submission counts; the chosen one is marked. */
 export function FormsList({ forms, current }: { forms: FormSummary[]; current: string | null }) {
@@ -80,7 +97,7 @@ export function FormSettings({ form, canManage }: { form: FormSummary; canManage
             name="notificationEmails"
             rows={2}
             defaultValue={form.notificationEmails.join(", ")}
-            hint="Each new submission is mailed to these addresses (separate them with commas)."
+            hint="Each new submission is mailed to these addresses (separate them with commas). An address that is not a project member's gets a link to confirm first."
             errors={errors.notificationEmails}
           />
           <Field
@@ -103,7 +120,75 @@ export function FormSettings({ form, canManage }: { form: FormSummary; canManage
           </p>
         )}
       </Form>
+      <NotificationRecipients form={form} canManage={canManage} />
     </section>
+  );
+}
+
+const STATE_TEXT = {
+  member: "Member of the project: gets the mails",
+  confirmed: "Confirmed: gets the mails",
+  waiting: "Waiting for confirmation: gets nothing until the link mailed to it is confirmed",
+} as const;
+
+/**
+ * Each notification address and whether it is mailed; a waiting one can be sent its link again
+ * (a form of its own: forms do not nest).
+ */
+function NotificationRecipients({ form, canManage }: { form: FormSummary; canManage: boolean }) {
+  const errors = useActionData<FormReply>()?.result.error ?? {};
+  const busy = useIsPending({ intent: NOTIFICATION_RESEND_INTENT });
+  if (form.recipients.length === 0) return null;
+  return (
+    <div className="max-w-xl space-y-2">
+      <h3 className="text-sm font-medium">Notification addresses</h3>
+      <ul className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
+        {form.recipients.map((r) => {
+          const error = errors[resendErrorKey(r.email)]?.[0];
+          return (
+            <li key={r.email} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <div>
+                <p className="font-mono text-xs">{r.email}</p>
+                <p className="text-slate-600 dark:text-slate-300">
+                  {STATE_TEXT[r.state]}
+                  {r.state === "waiting" ? (
+                    r.mailedAt ? (
+                      <>
+                        {" "}
+                        (mailed <LocalDate value={r.mailedAt} style="dateTime" />)
+                      </>
+                    ) : (
+                      " (not mailed yet)"
+                    )
+                  ) : null}
+                </p>
+                {error ? (
+                  <p role="alert" className="text-red-600 dark:text-red-400">
+                    {error}
+                  </p>
+                ) : null}
+              </div>
+              {canManage && r.state === "waiting" ? (
+                <Form method="post" replace preventScrollReset>
+                  <input type="hidden" name="intent" value={NOTIFICATION_RESEND_INTENT} />
+                  <input type="hidden" name="formId" value={form.id} />
+                  <input type="hidden" name="email" value={r.email} />
+                  <Button
+                    type="submit"
+                    variant="secondary"
+                    className="px-3 py-1"
+                    disabled={busy}
+                    aria-label={`Resend the confirmation link to ${r.email}`}
+                  >
+                    Resend link
+                  </Button>
+                </Form>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 
