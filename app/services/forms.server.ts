@@ -297,10 +297,20 @@ export function csvCell(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** Rows read from the database per query of an export. */
-export const EXPORT_BATCH = 500;
+/**
+ * Rows read from the database per query of an export: few enough that the rows alive while they
+ * are formatted keep garbage collection pauses short (500 rows of 100 fields took scavenges past
+ * 100 ms on a loaded machine).
+ */
+export const EXPORT_BATCH = 100;
 /** How long the export formats rows before it lets other requests run. */
 const EXPORT_SLICE_MS = 3;
+
+/** Whether a row holds a name outside the list (besides the other field), without allocating. */
+function hasUnlisted(data: Record<string, string>, known: ReadonlySet<string>) {
+  for (const key in data) if (key !== OTHER_FIELD && !known.has(key)) return true;
+  return false;
+}
 
 /** Lets every request waiting on the event loop run before the caller goes on. */
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -378,10 +388,14 @@ export async function exportSubmissionsCsv(
       let lines: string[] = [];
       let sliceStart = performance.now();
       for (const r of rows) {
-        const data = withOther ? foldFields(Object.entries(r.data), known) : r.data;
-        const cells = [r.createdAt.toISOString(), r.id, ...fields.map((f) => data[f] ?? "")];
-        if (withOther) cells.push(data[OTHER_FIELD] ?? "");
-        lines.push(cells.map(csvCell).join(","));
+        const data =
+          withOther && hasUnlisted(r.data, known)
+            ? foldFields(Object.entries(r.data), known)
+            : r.data;
+        let line = `${csvCell(r.createdAt.toISOString())},${csvCell(r.id)}`;
+        for (const f of fields) line += `,${csvCell(data[f] ?? "")}`;
+        if (withOther) line += `,${csvCell(data[OTHER_FIELD] ?? "")}`;
+        lines.push(line);
         if (performance.now() - sliceStart >= EXPORT_SLICE_MS) {
           controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
           lines = [];
