@@ -586,7 +586,9 @@ export const localNewsletterDomains = pgTable("local_newsletter_domains", {
 /**
  * A form of a project's hosted site: its submissions post to the public endpoint
  * /forms/{id}. Settings: on/off, who is mailed about each submission, where a plain HTML post
- * is sent afterwards.
+ * is sent afterwards. `fieldNames`: the field names its submissions have brought, in the order
+ * they came, at most 100 (MAX_FIELD_NAMES); further names go into each submission's `_other`
+ * field. Grown only under this row's lock (decision 030).
  */
 export const forms = pgTable(
   "forms",
@@ -599,6 +601,7 @@ export const forms = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     notificationEmails: jsonb("notification_emails").$type<string[]>().notNull().default([]),
     redirectUrl: text("redirect_url"),
+    fieldNames: jsonb("field_names").$type<string[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

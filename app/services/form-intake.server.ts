@@ -1,7 +1,8 @@
 /**
  * The public side of forms: what a hosted site's form posts to /forms/{formId}. Only the
  * project's own site addresses may post from a browser (CORS), a filled honeypot is answered as
- * a success and stored nowhere, each client address may send a form 30 times a minute, and each
+ * a success and stored nowhere, each client address may send a form 30 times a minute, a form
+ * keeps at most 100 field names (the rest go into each submission's `_other` field), and each
  * accepted submission mails the form's notification addresses that are members of the project or
  * confirmed, through the outbox and mail job, within the project's daily cap (past it the mails
  * are held and the submission is still stored: form-notifications.server.ts).
@@ -11,12 +12,11 @@ import { db } from "~/db/client.server";
 import { formSubmissions, forms, projects } from "~/db/schema";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { mailedRecipients, reserveFormMails } from "./form-notifications.server";
-import { FORM_MESSAGES, HONEYPOT_FIELD } from "./forms.schema";
+import { FORM_MESSAGES, HONEYPOT_FIELD, MAX_FIELD_NAMES, OTHER_FIELD } from "./forms.schema";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { consume } from "./rate-limit.server";
 import { siteOrigins } from "./site-origins.server";
 
-const MAX_FIELDS = 50;
 const MAX_VALUE = 10_000;
 
 export type IntakeForm = {
@@ -25,6 +25,8 @@ export type IntakeForm = {
   enabled: boolean;
   redirectUrl: string | null;
   notificationEmails: string[];
+  /** The form's field names when it was read (the submission checks them again under lock). */
+  fieldNames: string[];
   projectId: string;
   projectName: string;
   studioId: string;
@@ -48,6 +50,7 @@ export async function intakeForm(formId: string): Promise<IntakeForm> {
     enabled: row.form.enabled,
     redirectUrl: row.form.redirectUrl,
     notificationEmails: row.form.notificationEmails,
+    fieldNames: row.form.fieldNames,
     projectId: row.project.id,
     projectName: row.project.name,
     studioId: row.project.studioId,
@@ -62,15 +65,41 @@ export function allowedOrigin(form: IntakeForm, origin: string | null): string |
   return origin;
 }
 
-/** The text fields of a submission: no files, no underscore fields, bounded. */
-function fieldsOf(entries: [string, unknown][]): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * The text fields of a submission in the order posted (a repeated name keeps its last value): no
+ * files, no underscore fields, names up to 100 characters, values up to 10,000. How many is
+ * bounded by the 64 KB body; the form's field names by MAX_FIELD_NAMES.
+ */
+function fieldsOf(entries: [string, unknown][]): Map<string, string> {
+  const out = new Map<string, string>();
   for (const [key, value] of entries) {
     if (typeof value !== "string" || key.startsWith("_") || key.length > 100) continue;
-    if (Object.keys(out).length >= MAX_FIELDS) break;
-    out[key] = value.slice(0, MAX_VALUE);
+    out.set(key, value.slice(0, MAX_VALUE));
   }
   return out;
+}
+
+/** One line of the other field: `name: value`, the value's line breaks indented by two spaces. */
+const otherLine = (name: string, value: string) => `${name}: ${value.replace(/\r\n?|\n/g, "\n  ")}`;
+
+/**
+ * A submission's fields as stored or shown: those the form knows by name as they are, every other
+ * one as a line of OTHER_FIELD (after any lines it holds already). Also used when reading, for
+ * rows stored before the cap or while Delete all emptied the list.
+ */
+export function foldFields(
+  fields: Iterable<[string, string]>,
+  known: ReadonlySet<string>,
+): Record<string, string> {
+  const data: Record<string, string> = {};
+  const other: string[] = [];
+  for (const [key, value] of fields) {
+    if (key === OTHER_FIELD) other.unshift(value);
+    else if (known.has(key)) data[key] = value;
+    else other.push(otherLine(key, value));
+  }
+  if (other.length) data[OTHER_FIELD] = other.join("\n");
+  return data;
 }
 
 /**
@@ -86,12 +115,34 @@ export async function acceptSubmission(
   await consume("formSubmitAddress", `${form.id}|${clientIp}`);
   const honeypot = entries.find(([key]) => key === HONEYPOT_FIELD)?.[1];
   if (typeof honeypot === "string" && honeypot.trim() !== "") return { id: null };
-  const data = fieldsOf(entries);
-  if (!Object.values(data).some((v) => v.trim() !== "")) {
+  const fields = fieldsOf(entries);
+  if (![...fields.values()].some((v) => v.trim() !== "")) {
     throw new InvalidError("The form is empty", { "": ["The form is empty"] });
   }
-  const searchText = Object.values(data).join(" \u0001 ").toLowerCase().slice(0, 20_000);
   const { id, mailIds } = await db().transaction(async (tx) => {
+    let names = form.fieldNames;
+    const fresh = [...fields.keys()].filter((k) => !names.includes(k));
+    if (fresh.length > 0 && names.length < MAX_FIELD_NAMES) {
+      // New names while there is room: the list grows under the form's row lock, so submissions
+      // arriving together on any process never take it past the cap. Known names (nearly every
+      // submission) and a full list skip the lock.
+      const [locked] = await tx
+        .select({ fieldNames: forms.fieldNames })
+        .from(forms)
+        .where(eq(forms.id, form.id))
+        .for("update");
+      if (!locked) throw new NotFoundError("Form not found");
+      names = locked.fieldNames;
+      const added = fresh
+        .filter((k) => !names.includes(k))
+        .slice(0, Math.max(0, MAX_FIELD_NAMES - names.length));
+      if (added.length > 0) {
+        names = [...names, ...added];
+        await tx.update(forms).set({ fieldNames: names }).where(eq(forms.id, form.id));
+      }
+    }
+    const data = foldFields(fields, new Set(names));
+    const searchText = Object.values(data).join(" \u0001 ").toLowerCase().slice(0, 20_000);
     const [row] = await tx
       .insert(formSubmissions)
       // Millisecond times, like the cursors the pages and the export compare them with.
@@ -108,7 +159,7 @@ export async function acceptSubmission(
           text: [
             `A visitor sent the ${form.name} form of ${form.projectName}:`,
             "",
-            ...Object.entries(data).map(([k, v]) => `${k}: ${v}`),
+            ...Object.entries(data).map(([k, v]) => (k === OTHER_FIELD ? v : `${k}: ${v}`)),
             "",
             `All submissions: ${absoluteUrl(`/sites/forms/${form.studioId}?form=${form.id}`)}`,
           ].join("\n"),

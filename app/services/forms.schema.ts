@@ -17,6 +17,19 @@ export const FORM_MESSAGES = {
 export const HONEYPOT_FIELD = "_gotcha";
 /** The most a submission may carry, whatever its encoding. */
 export const MAX_SUBMISSION_BYTES = 64 * 1024;
+/**
+ * The most field names a form keeps (a real form has 5-30): a submission's field under any other
+ * name is kept in its OTHER_FIELD, so no one can grow a form's columns (and its export) without
+ * end. Decision 030.
+ */
+export const MAX_FIELD_NAMES = 100;
+/**
+ * The field holding a submission's fields beyond the form's MAX_FIELD_NAMES: one `name: value`
+ * line each, in the order posted, a value's own line breaks followed by two spaces (like a mail
+ * header). Its name starts with `_`, which posted fields never do (those are instructions), so it
+ * meets no real field.
+ */
+export const OTHER_FIELD = "_other";
 /** Submissions per page of the table. */
 export const SUBMISSIONS_PAGE = 25;
 

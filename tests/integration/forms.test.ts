@@ -3,15 +3,17 @@
  * the project's own sites, 64 KB, the honeypot, 30 a minute per form and address while another
  * address is unaffected, notification mails), the local site's Contact form, and the Forms page
  * (counts, newest first, keyset pages, search, one submission, delete one and all, settings, CSV
- * export streamed); who may; the JSON API.
+ * export streamed); a form's 100 field names and the other field, its export in batches; who may;
+ * the JSON API.
  */
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import {
   formMailDays,
   formNotificationAddresses,
   formSubmissions,
+  forms,
   localDeploys,
   localSites,
   outbox,
@@ -31,7 +33,8 @@ import { FORM_MAIL_DAILY_CAP } from "~/services/form-notifications.server";
 import { POLICIES } from "~/services/rate-limit.server";
 import { loader as localSiteLoader } from "~/routes/local.sites.$siteId";
 import { loader as exportLoader } from "~/routes/resources.forms-export.$formId";
-import { ensureDefaultForm, type SubmissionsView } from "~/services/forms.server";
+import { EXPORT_BATCH, ensureDefaultForm, type SubmissionsView } from "~/services/forms.server";
+import { MAX_FIELD_NAMES, OTHER_FIELD } from "~/services/forms.schema";
 import type { FormsView } from "~/services/forms.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
@@ -719,5 +722,162 @@ describe("the forms JSON API", () => {
       { id: formId },
     );
     expect(res.status).toBe(404);
+  });
+});
+
+describe("a form's field names and its export", () => {
+  const fieldNamesOf = async (formId: string) =>
+    (await db().select({ names: forms.fieldNames }).from(forms).where(eq(forms.id, formId)))[0]
+      .names;
+  const dataOf = async (formId: string) =>
+    new Map(
+      (
+        await db()
+          .select({ id: formSubmissions.id, data: formSubmissions.data })
+          .from(formSubmissions)
+          .where(eq(formSubmissions.formId, formId))
+      ).map((r) => [r.id, r.data]),
+    );
+  const exportOf = (formId: string) =>
+    call(exportLoader, makeRequest(`/resources/forms-export/${formId}`, { cookie: ownerCookie }), {
+      formId,
+    });
+
+  it("keeps 100 of 2,000 posted field names; the other field holds the rest, a line each", async () => {
+    const { project, formId } = await projectWithForm();
+    const name = (n: number) => `field ${String(n).padStart(4, "0")}`;
+    const ids: string[] = [];
+    for (let batch = 0; batch < 20; batch += 1) {
+      const numbers = Array.from({ length: 100 }, (_, i) => batch * 100 + i + 1);
+      const res = await submit(
+        formId,
+        Object.fromEntries(numbers.map((n) => [name(n), `value ${n}`])),
+        { json: true },
+      );
+      expect(res.status).toBe(201);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    const first100 = Array.from({ length: MAX_FIELD_NAMES }, (_, i) => name(i + 1));
+    expect(await fieldNamesOf(formId)).toEqual(first100);
+    const stored = await dataOf(formId);
+    expect(stored.get(ids[0])).toEqual(
+      Object.fromEntries(first100.map((f, i) => [f, `value ${i + 1}`])),
+    );
+    // Every later name is a `name: value` line of its submission's other field, in posted order.
+    for (let batch = 1; batch < 20; batch += 1) {
+      const numbers = Array.from({ length: 100 }, (_, i) => batch * 100 + i + 1);
+      expect(stored.get(ids[batch])).toEqual({
+        [OTHER_FIELD]: numbers.map((n) => `${name(n)}: value ${n}`).join("\n"),
+      });
+    }
+    // A known name keeps its column after the cap; a value's line breaks are indented.
+    const mixed = await submit(
+      formId,
+      { [name(1)]: "Ada", "Favourite bread": "Rye\r\nand spelt" },
+      { json: true },
+    );
+    const { id } = (await mixed.json()) as { id: string };
+    expect((await dataOf(formId)).get(id)).toEqual({
+      [name(1)]: "Ada",
+      [OTHER_FIELD]: "Favourite bread: Rye\n  and spelt",
+    });
+    // The Forms page and the export show the 100 names and the other field, no more.
+    const { submissions } = await load(project.studioId, `?form=${formId}`);
+    expect(submissions.fields).toEqual([...first100, OTHER_FIELD]);
+    const header = (await (await exportOf(formId)).text()).split("\r\n")[0];
+    expect(header).toBe(
+      ["submitted_at", "id", ...first100, OTHER_FIELD].map((c) => `"${c}"`).join(","),
+    );
+    // Delete all starts the list afresh: a stranger's names do not outlive their submissions.
+    await call(
+      pageAction,
+      makeRequest(page(project.studioId), {
+        cookie: ownerCookie,
+        form: { intent: "submissions-delete-all", formId },
+      }),
+      { studioId: project.studioId },
+    );
+    expect(await fieldNamesOf(formId)).toEqual([]);
+  });
+
+  it("submissions arriving together never take a form past 100 names, and lose no field", async () => {
+    const { formId } = await projectWithForm();
+    const posts = Array.from({ length: 30 }, (_, s) =>
+      Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${s} f${i}`, `v${s}.${i}`])),
+    );
+    const answers = await Promise.all(
+      posts.map((fields) => submit(formId, fields, { json: true })),
+    );
+    expect(answers.map((r) => r.status)).toEqual(posts.map(() => 201));
+    const names = await fieldNamesOf(formId);
+    expect(names).toHaveLength(MAX_FIELD_NAMES);
+    expect(new Set(names).size).toBe(MAX_FIELD_NAMES);
+    // Every posted field is stored once: as a column when its name is on the list, else as a line
+    // of the other field.
+    const columns: string[] = [];
+    const lines: string[] = [];
+    for (const data of (await dataOf(formId)).values()) {
+      for (const [key, value] of Object.entries(data)) {
+        if (key === OTHER_FIELD) lines.push(...value.split("\n"));
+        else columns.push(`${key}: ${value}`);
+      }
+    }
+    expect(columns.map((c) => c.split(": ")[0]).sort()).toEqual([...names].sort());
+    expect([...columns, ...lines].sort()).toEqual(
+      posts.flatMap((fields) => Object.entries(fields).map(([k, v]) => `${k}: ${v}`)).sort(),
+    );
+  });
+
+  it("exports a form of many rows in batches, oldest first, with quoting and the other column", async () => {
+    const { formId } = await projectWithForm();
+    const rows = 1234;
+    await db()
+      .update(forms)
+      .set({ fieldNames: ["name", "note"] })
+      .where(eq(forms.id, formId));
+    // Seven rows a second, so rows of one time straddle the batch boundaries; every 100th row
+    // has an other field and a name outside the list (stored before the cap existed).
+    await db().execute(sql`
+      insert into form_submissions (form_id, data, search_text, created_at)
+      select ${formId}::uuid,
+        case when i % 100 = 0
+          then jsonb_build_object('name', 'Visitor ' || i, '_other', 'extra: ' || i, 'legacy', 'old ' || i)
+          else jsonb_build_object('name', 'Visitor ' || i, 'note', '=SUM(' || i || '), "q"') end,
+        '', timestamptz '2026-01-01T00:00:00Z' + make_interval(secs => i / 7)
+      from generate_series(1, ${rows}) i`);
+    const res = await exportOf(formId);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const chunks: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(decoder.decode(value, { stream: true }));
+    }
+    // Streamed: the header alone, then the rows in pieces of at most one database batch, each
+    // piece whole lines.
+    expect(chunks[0]).toBe('"submitted_at","id","name","note","_other"\r\n');
+    expect(chunks.length).toBeGreaterThanOrEqual(1 + Math.ceil(rows / EXPORT_BATCH));
+    for (const chunk of chunks) {
+      expect(chunk.endsWith("\r\n")).toBe(true);
+      expect(chunk.split("\r\n").length - 1).toBeLessThanOrEqual(EXPORT_BATCH);
+    }
+    const lines = chunks.join("").split("\r\n").slice(1, -1);
+    expect(lines).toHaveLength(rows);
+    const order = await db()
+      .select({ id: formSubmissions.id })
+      .from(formSubmissions)
+      .where(eq(formSubmissions.formId, formId))
+      .orderBy(asc(formSubmissions.createdAt), asc(formSubmissions.id));
+    expect(lines.map((l) => l.split('","')[1])).toEqual(order.map((r) => r.id));
+    const line = (visitor: number) => lines.find((l) => l.includes(`,"Visitor ${visitor}",`));
+    expect(line(1)).toMatch(
+      /^"2026-01-01T00:00:00\.000Z","[0-9a-f-]{36}","Visitor 1","'=SUM\(1\), ""q""",""$/,
+    );
+    // The other column: the row's own other field, then the name outside the list as a line.
+    expect(line(100)).toMatch(
+      /^"2026-01-01T00:00:14\.000Z",.*,"Visitor 100","","extra: 100\nlegacy: old 100"$/,
+    );
   });
 });
