@@ -39,6 +39,8 @@ export const ADMIN_EMAILS = [
   "settings-no-js@example.com",
   "email-old-js@example.com",
   "email-old-no-js@example.com",
+  "onboarder-js@example.com",
+  "onboarder-no-js@example.com",
 ];
 
 const chromium = {

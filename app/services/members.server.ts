@@ -311,8 +311,9 @@ async function renewInvitation(
  * the project's day, the recipient's day. Called in the invitation's transaction once every other
  * check has passed and just before anything is written, so the counts commit only with a mail
  * that is sent: a refusal by one limit (or a later failure) rolls the others back and writes
- * nothing. Only a project's admins and support reach this, which is what keeps a stranger from
- * spending someone's three mails a day (decision 028). The recipient is counted last.
+ * nothing. Only a project's owner, admins and support get here, so only their mails spend an
+ * address's three a day (decision 028). Always in this order, so no two transactions wait on
+ * each other's counters in a cycle.
  */
 async function spendInvitationLimits(tx: Queryable, user: User, project: ProjectRow, to: string) {
   await consume("invite", `user:${user.id}`, {
