@@ -29,7 +29,8 @@ test("an admin invites 40 people to 8 projects in one sitting; every 'Invitation
   page,
   signIn,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  // 43 invitations, each a form post and its reload: about two minutes on a quiet machine.
+  test.setTimeout(480_000);
   const tag = testInfo.project.name;
   const run = Date.now().toString(36);
   const person = (project: number, n: number) => `c${project}-p${n}-${tag}-${run}@example.com`;
