@@ -73,5 +73,6 @@ export function useSmartRefresh() {
       }
       document.removeEventListener("visibilitychange", onVisibilityChange);
     };
-  }, []);
+    // formsInFlight is a ref: the same object on every render.
+  }, [formsInFlight]);
 }

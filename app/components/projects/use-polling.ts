@@ -40,5 +40,5 @@ export function usePolling(intervalMs: number) {
       stop();
       document.removeEventListener("visibilitychange", onVisibilityChange);
     };
-  }, [intervalMs]);
+  }, [intervalMs, formsInFlight]);
 }
