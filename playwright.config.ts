@@ -41,6 +41,8 @@ export const ADMIN_EMAILS = [
   "email-old-no-js@example.com",
   "email-limit-js@example.com",
   "email-limit-no-js@example.com",
+  "onboarder-js@example.com",
+  "onboarder-no-js@example.com",
 ];
 
 const chromium = {

@@ -17,7 +17,7 @@ import type { JobDefinition } from "~/jobs/types";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { ProviderError } from "~/providers/errors";
 import { isPlatformAdmin, type User } from "./accounts.server";
-import { consume } from "./rate-limit.server";
+import { consume, POLICIES } from "./rate-limit.server";
 import { queueStudioSync, STUDIO_ROLE } from "./studio-access.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
@@ -306,6 +306,30 @@ async function renewInvitation(
   };
 }
 
+/**
+ * Spends one invitation mail of each limit (docs/configuration.md, Limits): the inviter's hour,
+ * the project's day, the recipient's day. Called in the invitation's transaction once every other
+ * check has passed and just before anything is written, so the counts commit only with a mail
+ * that is sent: a refusal by one limit (or a later failure) rolls the others back and writes
+ * nothing. Only a project's owner, admins and support get here, so only their mails spend an
+ * address's three a day (decision 031). Always in this order, so no two transactions wait on
+ * each other's counters in a cycle.
+ */
+async function spendInvitationLimits(tx: Queryable, user: User, project: ProjectRow, to: string) {
+  await consume("invite", `user:${user.id}`, {
+    tx,
+    what: `You have sent ${POLICIES.invite.points} invitations within an hour, the most allowed.`,
+  });
+  await consume("inviteProject", `project:${project.id}`, {
+    tx,
+    what: `This project has sent ${POLICIES.inviteProject.points} invitations within a day, the most allowed.`,
+  });
+  await consume("inviteRecipient", `email:${to}`, {
+    tx,
+    what: `${to} has already been sent ${POLICIES.inviteRecipient.points} invitation emails within a day, the most allowed.`,
+  });
+}
+
 async function sendMail(tx: Queryable, project: ProjectRow, user: User, mailing: Mailing) {
   return queueMail(tx, invitationMail({ ...mailing, projectName: project.name, inviter: user }));
 }
@@ -315,6 +339,7 @@ async function sendMail(tx: Queryable, project: ProjectRow, user: User, mailing:
  * key valid for 7 days, logs members.invitation.sent and mails the link to the invitation card.
  * An e-mail already invited is resent (`onExisting: "resend"`, the API) or refused with the
  * duplicate message (`"reject"`, the form); an accepted member or the owner is always refused.
+ * Past an invitation limit: RateLimitedError (429, Retry-After), and nothing written or mailed.
  */
 export async function inviteMember(
   user: User,
@@ -322,7 +347,6 @@ export async function inviteMember(
   options: { onExisting: "resend" | "reject" } = { onExisting: "resend" },
 ): Promise<InviteOutcome> {
   const address = input.email.trim().toLowerCase();
-  await consume("invite", `user:${user.id}`);
   const { mailId, outcome } = await db().transaction(async (tx) => {
     const { project, actor } = await authorize(tx, user, input.studioId, "members.add");
     refuseStaffBySupport(actor, address);
@@ -338,6 +362,7 @@ export async function inviteMember(
       if (existing.status !== "invited" || options.onExisting === "reject") {
         throw new DuplicateMemberError();
       }
+      await spendInvitationLimits(tx, user, project, address);
       const mailing = await renewInvitation(tx, user, project, existing);
       return {
         mailId: await sendMail(tx, project, user, mailing),
@@ -354,6 +379,7 @@ export async function inviteMember(
     }
 
     const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, address));
+    await spendInvitationLimits(tx, user, project, address);
     const key = newInvitationKey();
     const [created] = await tx
       .insert(members)
@@ -400,7 +426,8 @@ export async function inviteMember(
 
 /**
  * The table's Resend ('Invitaton resent!'): a fresh key and expiry, a new e-mail; the old
- * link stops working. Expired invitations can be resent.
+ * link stops working. Expired invitations can be resent. A resend counts against the same
+ * limits as an invitation.
  */
 export async function resendInvitation(
   user: User,
@@ -418,6 +445,7 @@ export async function resendInvitation(
     if (row.status !== "invited") {
       throw new ConflictError("This invitation was already accepted");
     }
+    await spendInvitationLimits(tx, user, project, row.invitedEmail);
     const mailing = await renewInvitation(tx, user, project, row);
     return { mailId: await sendMail(tx, project, user, mailing), email: row.invitedEmail };
   });

@@ -1,6 +1,6 @@
 import { lt } from "drizzle-orm";
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
-import { db, type Db } from "~/db/client.server";
+import { db, type Queryable } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { RateLimitedError } from "./errors";
@@ -15,6 +15,7 @@ export type Policy = { points: number; durationSeconds: number };
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 export const POLICIES = {
   /** Wrong passwords for one account from one address; a success clears it. */
@@ -37,8 +38,15 @@ export const POLICIES = {
   requestAccessMails: { points: 5, durationSeconds: HOUR },
   /** Single sign-on starts per client address. */
   oidcAddress: { points: 120, durationSeconds: 15 * MINUTE },
-  /** Invitations and resends, per inviting user: each one sends an e-mail. */
-  invite: { points: 30, durationSeconds: HOUR },
+  /**
+   * Invitation mails (invites and resends) per inviting user, platform admins doing support
+   * included: an agency or support admin setting up 20 projects of 10 people sends 200 in an hour.
+   */
+  invite: { points: 500, durationSeconds: HOUR },
+  /** Invitation mails of one project, whoever sends them: a big onboarding is about 100 a day. */
+  inviteProject: { points: 300, durationSeconds: DAY },
+  /** Invitation mails to one address, from any inviter and project (issue 25). */
+  inviteRecipient: { points: 3, durationSeconds: DAY },
   /** Newsletter test e-mails per user: each one is a mail to themselves. */
   newsletterTest: { points: 10, durationSeconds: HOUR },
   /**
@@ -71,11 +79,11 @@ export function lockoutSeconds(lockouts: number) {
   return Math.min(15 * MINUTE * 2 ** Math.max(0, lockouts - 1), 24 * HOUR);
 }
 
-// One limiter per policy and database handle (tests open one database per worker).
-const limiters = new WeakMap<Db, Map<PolicyName, RateLimiterDrizzle>>();
+// One limiter per policy and database handle (tests open one database per worker), or per
+// transaction for counts that commit with the change they limit.
+const limiters = new WeakMap<Queryable, Map<PolicyName, RateLimiterDrizzle>>();
 
-function limiter(name: PolicyName): RateLimiterDrizzle {
-  const store = db();
+function limiter(name: PolicyName, store: Queryable = db()): RateLimiterDrizzle {
   let byName = limiters.get(store);
   if (!byName) limiters.set(store, (byName = new Map()));
   let found = byName.get(name);
@@ -118,15 +126,21 @@ export type Refusal = { what?: string; field?: string };
 
 /**
  * Counts one use against `key`; throws RateLimitedError (429 with Retry-After) once the policy's
- * points are spent.
+ * points are spent. `what` opens the refusal's message. With `tx` the count is written in that
+ * transaction: it commits only with the change it limits, and a refusal (by this limit or by
+ * anything later in the transaction) rolls it back, so nothing refused spends a point.
  */
-export async function consume(name: PolicyName, key: string, refusal: Refusal = {}) {
+export async function consume(
+  name: PolicyName,
+  key: string,
+  { tx, what, field }: Refusal & { tx?: Queryable } = {},
+) {
   if (disabled()) return;
   try {
-    await limiter(name).consume(key);
+    await limiter(name, tx).consume(key);
   } catch (error) {
     if (error instanceof RateLimiterRes) {
-      throw refused(error.msBeforeNext, refusal.what, refusal.field);
+      throw refused(error.msBeforeNext, what, field);
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { DomainError, InvalidError } from "~/services/errors";
+import { DomainError, InvalidError, RateLimitedError } from "~/services/errors";
 import {
   changeRoleSchema,
   DUPLICATE_MEMBER_MESSAGE,
@@ -87,6 +87,14 @@ export async function membersAction(request: Request, studioId: string, form?: F
         return formReply(
           { result: submission.reply({ fieldErrors: { email: [DUPLICATE_MEMBER_MESSAGE] } }) },
           409,
+        );
+      }
+      // Past an invitation limit: what happened and when to retry, by the field (429 and
+      // Retry-After, with or without JavaScript).
+      if (error instanceof RateLimitedError) {
+        return formReply(
+          { result: submission.reply({ fieldErrors: { email: [error.message] } }) },
+          error,
         );
       }
       // An address the form may not invite (support inviting a platform admin): by the field.

@@ -1,5 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useFormsInFlight } from "~/utils/use-forms-in-flight";
 import {
   ACTIVITY_EVENTS,
   isIdle,
@@ -14,10 +15,12 @@ const TICK_MS = 1_000;
 /**
  * Re-runs the page's loaders (and loaded fetchers) every 30 s while the user is active and the
  * tab is visible; pauses after 2 minutes idle or while hidden, and catches up at once when the
- * user returns. Without JavaScript nothing refreshes: the page is as fresh as its last load.
+ * user returns, never while a form is under way. Without JavaScript nothing refreshes: the page
+ * is as fresh as its last load.
  */
 export function useSmartRefresh() {
   const revalidator = useRevalidator();
+  const formsInFlight = useFormsInFlight();
   const latest = useRef(revalidator);
   useEffect(() => {
     latest.current = revalidator;
@@ -39,7 +42,8 @@ export function useSmartRefresh() {
       hidden: document.hidden,
     });
     const refresh = () => {
-      if (latest.current.state !== "idle") return;
+      // A form under way: the next tick refreshes, once it is done (useFormsInFlight says why).
+      if (latest.current.state !== "idle" || formsInFlight.current) return;
       lastRefreshAt.current = Date.now();
       latest.current.revalidate();
     };
@@ -69,5 +73,6 @@ export function useSmartRefresh() {
       }
       document.removeEventListener("visibilitychange", onVisibilityChange);
     };
-  }, []);
+    // formsInFlight is a ref: the same object on every render.
+  }, [formsInFlight]);
 }

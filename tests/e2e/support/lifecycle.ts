@@ -90,7 +90,8 @@ export async function buildStateLabel(page: Page): Promise<string | null> {
 
 /**
  * Creates `count` business projects named `{prefix} {n}` (n zero-padded to `digits`, 1 the
- * oldest) through the JSON API with the page's session, on the page's server `origin`.
+ * oldest) through the JSON API with the page's session, on the page's server `origin`. Returns
+ * their studio ids, oldest first.
  */
 export async function createProjectsThroughApi(
   page: Page,
@@ -98,7 +99,8 @@ export async function createProjectsThroughApi(
   prefix: string,
   count: number,
   digits = 2,
-) {
+): Promise<string[]> {
+  const studioIds: string[] = [];
   for (let i = 1; i <= count; i += 1) {
     const n = String(i).padStart(digits, "0");
     const res = await page.request.post("/api/app/create", {
@@ -110,5 +112,7 @@ export async function createProjectsThroughApi(
       },
     });
     expect(res.status(), `create ${n}`).toBe(201);
+    studioIds.push(((await res.json()) as { studioId: string }).studioId);
   }
+  return studioIds;
 }
