@@ -15,6 +15,7 @@ export type Policy = { points: number; durationSeconds: number };
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 export const POLICIES = {
   /** Wrong passwords for one account from one address; a success clears it. */
@@ -46,6 +47,18 @@ export const POLICIES = {
    * behind one address sends a few a minute at most; a script sending more is refused.
    */
   formSubmitAddress: { points: 30, durationSeconds: MINUTE },
+  /**
+   * Projects created per user (each provisions a real site and content studio in live mode).
+   * An agency sets up a few client projects a day, twenty on a launch day; platform admins are
+   * not counted (createProject).
+   */
+  projectsCreated: { points: 50, durationSeconds: DAY },
+  /**
+   * Stripe secret keys checked with Stripe (adding an account), per user and per project: each
+   * check says whether a key is live, so unlimited checks would test stolen keys for anyone.
+   */
+  stripeKeyChecksUser: { points: 100, durationSeconds: DAY },
+  stripeKeyChecksProject: { points: 30, durationSeconds: DAY },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;
@@ -84,20 +97,25 @@ const disabled = () => env().RATE_LIMITS === "off";
 
 function refused(msBeforeNext: number, what = "Too many attempts."): RateLimitedError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  const wait =
+    seconds < 90
+      ? `${seconds} seconds`
+      : seconds < 90 * MINUTE
+        ? `${Math.ceil(seconds / MINUTE)} minutes`
+        : `${Math.ceil(seconds / HOUR)} hours`;
   return new RateLimitedError(`${what} Please wait ${wait} and try again.`, seconds);
 }
 
 /**
  * Counts one use against `key`; throws RateLimitedError (429 with Retry-After) once the policy's
- * points are spent.
+ * points are spent, saying `what` was refused (default "Too many attempts.").
  */
-export async function consume(name: PolicyName, key: string) {
+export async function consume(name: PolicyName, key: string, what?: string) {
   if (disabled()) return;
   try {
     await limiter(name).consume(key);
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw refused(error.msBeforeNext);
+    if (error instanceof RateLimiterRes) throw refused(error.msBeforeNext, what);
     throw error;
   }
 }
