@@ -136,8 +136,8 @@ function SiteDomainBlock({
       {domain && status === "pending" ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Verification in progress: create these records at your domain registrar. The status
-          updates here once the hosting provider sees them. A domain not verified within{" "}
-          {UNVERIFIED_DOMAIN_DAYS} days of being set is released.
+          updates here once the hosting provider sees them. If it does not see them within{" "}
+          {UNVERIFIED_DOMAIN_DAYS} days of the domain being set, the domain is released.
         </p>
       ) : null}
       {site.error ? (
