@@ -16,7 +16,7 @@ import { prepareJobs, runJobs } from "~/jobs/index.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.server";
 import { providerReads } from "~/services/provider-cache.server";
-import { env } from "~/utils/env.server";
+import { env, startRefusal, StartRefusedError } from "~/utils/env.server";
 import { errorLogLine } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
 import { loadAllParts } from "~/utils/lazy-part";
@@ -34,6 +34,10 @@ export { unprovenAccountsCommand } from "~/services/unproven-accounts-command.se
  */
 export async function boot() {
   const config = env();
+  // A public https address without SMTP_URL, or on the stand-in providers, is refused unless
+  // ALLOW_LOG_MAIL / ALLOW_LOCAL_PROVIDERS says it is meant.
+  const refusal = startRefusal(config);
+  if (refusal) throw new StartRefusedError(refusal);
   // The embedded database serves one process: claimed before it opens (data-dir-lock.server.ts).
   if (!config.DATABASE_URL) claimDataDir(config.DATA_DIR, "server");
   const current = database();

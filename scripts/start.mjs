@@ -69,9 +69,11 @@ if (count > 1 && cluster.isPrimary) {
   try {
     await startServer({ dev });
   } catch (error) {
-    // What an operator must act on is one line, without a stack trace: the embedded database is
-    // held by another process, or its files cannot be opened (docs/decisions/023-crashes-and-restarts.md).
+    // What an operator must act on is said without a stack trace: the embedded database is held
+    // by another process, or its files cannot be opened (docs/decisions/023-crashes-and-restarts.md);
+    // a public https APP_URL would log live mail links or serve stand-ins (StartRefusedError).
     const hint = {
+      StartRefusedError: "",
       DataDirInUseError:
         " Stop that server first, or set DATABASE_URL to a PostgreSQL database to run several.",
       DataDirDamagedError: "",

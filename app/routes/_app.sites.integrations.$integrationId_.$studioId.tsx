@@ -8,7 +8,7 @@ import {
   STRIPE_CONNECT_INTENT,
 } from "~/components/payments/payment-accounts";
 import { ProductViewer } from "~/components/payments/product-viewer";
-import { DomainError, NotFoundError } from "~/services/errors";
+import { DomainError, NotFoundError, RateLimitedError } from "~/services/errors";
 import { integrationBySlug } from "~/services/integration-catalog";
 import {
   addPaymentAccountSchema,
@@ -67,8 +67,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /**
  * 'Add account' and Remove. Added: 'Stripe Secret Key Valid: Account Added'; a key Stripe
  * refuses: 'Stripe Secret Key Invalid: Account Not Added'; other failures 'Failed to add Stripe
- * account!' / 'Failed to remove Stripe account from StackShift'. Bad fields keep the dialog open
- * with their messages.
+ * account!' / 'Failed to remove Stripe account from StackShift'. Bad fields, and too many keys
+ * checked, keep the dialog open with their messages.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
@@ -89,6 +89,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (error instanceof NotFoundError) notFound();
       if (error instanceof InvalidPaymentKeyError) {
         return redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.invalidKey });
+      }
+      // Too many keys checked: said beside the key field, the dialog kept open (429, Retry-After).
+      if (error instanceof RateLimitedError) {
+        const result = submission.reply({
+          fieldErrors: { secretKey: [error.message] },
+          hideFields: ["secretKey"],
+        });
+        return formReply({ result }, error);
       }
       if (!(error instanceof DomainError)) throw error;
       // A duplicate or a refusal says why under the title.

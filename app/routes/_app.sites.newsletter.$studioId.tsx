@@ -10,6 +10,7 @@ import {
   DOMAIN_ADD_INTENT,
   DOMAIN_DELETE_INTENT,
   DOMAIN_VERIFY_INTENT,
+  SENDER_DOMAIN_FIELD,
   SenderDomains,
 } from "~/components/newsletter/sender-domains";
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
@@ -20,6 +21,7 @@ import {
   addSenderDomain,
   deleteSenderDomain,
   listSenderDomains,
+  SenderDomainLimitError,
   verifySenderDomain,
 } from "~/services/newsletter-domains.server";
 import {
@@ -111,6 +113,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    // The project's sender domains are at the cap: said beside 'Add' (409), not in a toast.
+    if (error instanceof SenderDomainLimitError) {
+      return formReply(
+        { result: { status: "error", error: { [SENDER_DOMAIN_FIELD]: [error.message] } } },
+        error,
+      );
+    }
     const title =
       intent === NEWSLETTER_SAVE_INTENT
         ? NEWSLETTER_MESSAGES.saveFailed

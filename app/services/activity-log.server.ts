@@ -73,6 +73,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "site.redeployed": "Website redeployed",
   "site.rolledBack": "Website rolled back",
   "domains.reverted": "Custom domain reverted",
+  "domains.released": "Custom domain released",
   "support.viewed": "Support access",
   "support.changed": "Support access",
 };

@@ -29,6 +29,7 @@ export const EVENT_TYPES = [
   "gpt.disabled",
   "domains.set",
   "domains.reverted",
+  "domains.released",
   "project.schemaVersion.raised",
   "payments.account.added",
   "payments.account.removed",

@@ -7,9 +7,10 @@
  * Order of a change: the provider is asked first (a refusal changes nothing and says so), then
  * the row, the project's siteCustomDomain and the Activity Log entry commit together with the
  * follow-up jobs. A provider that is down does not lose the change: the row is written pending
- * and DOMAIN_APPLY_JOB sets it at the provider when it answers again.
+ * and DOMAIN_APPLY_JOB sets it at the provider when it answers again. A domain still unverified
+ * UNVERIFIED_DOMAIN_DAYS after it was set is released by DOMAIN_RELEASE_JOB.
  */
-import { and, asc, eq, exists, gt, ilike, isNotNull, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, exists, gt, ilike, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable, type Tx } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { members, projects, projectSites, type DomainDnsRecord } from "~/db/schema";
@@ -20,7 +21,11 @@ import { hostingProvider } from "~/providers/hosting/index.server";
 import type { DomainState } from "~/providers/hosting/types";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
-import { DOMAIN_TAKEN_MESSAGE, type DomainProvider } from "./domains.schema";
+import {
+  DOMAIN_TAKEN_MESSAGE,
+  UNVERIFIED_DOMAIN_DAYS,
+  type DomainProvider,
+} from "./domains.schema";
 import { ConflictError, InvalidError } from "./errors";
 import {
   actorOn,
@@ -36,6 +41,7 @@ import { primaryProvider } from "./provisioning.server";
 export const DOMAIN_APPLY_JOB = "domains.apply";
 export const DOMAIN_CHECK_JOB = "domains.check";
 export const DOMAIN_REMOVE_JOB = "domains.remove";
+export const DOMAIN_RELEASE_JOB = "domains.release-unverified";
 /** A pending domain is re-checked until verified or this long after it was set. */
 export const DOMAIN_CHECK_WINDOW_MS = 72 * 3600_000;
 /** Backoff of the re-checks: 5 s, 10 s, 20 s, ... at most an hour apart. */
@@ -432,6 +438,76 @@ export async function removeDomain(data: {
   await hostingProvider(data.provider).removeCustomDomain(data.siteId, data.domain);
 }
 
+/**
+ * The hourly job: releases custom domains still pending UNVERIFIED_DOMAIN_DAYS after they were
+ * set, each in a transaction with its Activity Log entry and the provider's removal job. A row
+ * verified or changed meanwhile is left alone. Nobody is mailed: an unverified domain never
+ * served the site, so nothing visitors see changes; the log and Domain Settings show it.
+ */
+export async function releaseUnverifiedDomains(batch = 100): Promise<number> {
+  const due = await db()
+    .select()
+    .from(projectSites)
+    .where(
+      and(
+        isNotNull(projectSites.customDomain),
+        eq(projectSites.domainStatus, "pending"),
+        lt(projectSites.domainSetAt, sql`now() - make_interval(days => ${UNVERIFIED_DOMAIN_DAYS})`),
+      ),
+    )
+    .orderBy(asc(projectSites.domainSetAt))
+    .limit(batch);
+  let released = 0;
+  for (const row of due) {
+    const domain = row.customDomain!;
+    const done = await db().transaction(async (tx) => {
+      const [cleared] = await tx
+        .update(projectSites)
+        .set({
+          customDomain: null,
+          domainStatus: null,
+          domainSsl: false,
+          domainRecords: [],
+          domainSetAt: null,
+          domainCheckedAt: null,
+          domainVerifiedAt: null,
+          domainError: null,
+        })
+        .where(
+          and(
+            eq(projectSites.projectId, row.projectId),
+            eq(projectSites.provider, row.provider),
+            eq(projectSites.customDomain, domain),
+            eq(projectSites.domainStatus, "pending"),
+          ),
+        )
+        .returning({ projectId: projectSites.projectId });
+      if (!cleared) return false;
+      await tx
+        .update(projects)
+        .set({ siteCustomDomain: null, updatedAt: new Date() })
+        .where(and(eq(projects.id, row.projectId), eq(projects.siteCustomDomain, domain)));
+      await logEvent(tx, {
+        projectId: row.projectId,
+        type: "domains.released",
+        content: `The custom domain ${domain} was released: it was not verified within ${UNVERIFIED_DOMAIN_DAYS} days`,
+        actorId: null,
+      });
+      if (row.siteId) {
+        await sendJob(
+          DOMAIN_REMOVE_JOB,
+          { provider: row.provider, siteId: row.siteId, domain },
+          RETRY,
+          tx,
+        );
+      }
+      return true;
+    });
+    if (done) released += 1;
+  }
+  return released;
+}
+
 const asDomainJob = (data: Record<string, unknown>): DomainJob => ({
   projectId: String(data.projectId),
   provider: data.provider === "netlify" ? "netlify" : "vercel",
@@ -443,6 +519,13 @@ export const domainJobs: JobDefinition[] = [
   {
     name: DOMAIN_CHECK_JOB,
     handler: (data) => checkDomain({ ...asDomainJob(data), attempt: Number(data.attempt ?? 0) }),
+  },
+  {
+    name: DOMAIN_RELEASE_JOB,
+    schedule: "41 * * * *",
+    handler: async () => {
+      await releaseUnverifiedDomains();
+    },
   },
   {
     name: DOMAIN_REMOVE_JOB,

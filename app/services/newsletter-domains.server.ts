@@ -5,7 +5,7 @@
  * than five minutes old and not verified, so a page view does not call the provider each time.
  */
 import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Queryable } from "~/db/client.server";
 import { newsletterDomains, projects } from "~/db/schema";
 import type { JobDefinition } from "~/jobs/types";
 import { ProviderError } from "~/providers/errors";
@@ -16,6 +16,7 @@ import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./err
 import { getNewsletterSettings } from "./newsletter.server";
 import {
   displayRecords,
+  MAX_SENDER_DOMAINS,
   NEWSLETTER_DEFAULTS,
   NEWSLETTER_MESSAGES,
   type DisplayRecord,
@@ -69,6 +70,21 @@ function toView(row: Row): SenderDomainView {
     checkedAt: row.checkedAt.toISOString(),
     metadata: row.metadata,
   };
+}
+
+/** The project holds MAX_SENDER_DOMAINS already (409; the page says it beside 'Add'). */
+export class SenderDomainLimitError extends ConflictError {
+  constructor() {
+    super(NEWSLETTER_MESSAGES.domainLimit);
+  }
+}
+
+async function senderDomainCount(tx: Queryable, projectId: string) {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(newsletterDomains)
+    .where(eq(newsletterDomains.projectId, projectId));
+  return row.n;
 }
 
 async function readWithRetries(id: string): Promise<SenderDomain> {
@@ -138,7 +154,8 @@ export async function listSenderDomains(user: User, studioId: string): Promise<S
 
 /**
  * Adds the sender domain (the from-address's, else the site's host) with the provider. 'Domain
- * already exists' when the project has it, or the provider knows it already.
+ * already exists' when the project has it, or the provider knows it already; refused (409) when
+ * the project holds MAX_SENDER_DOMAINS, before the provider is asked.
  */
 export async function addSenderDomain(
   user: User,
@@ -165,6 +182,9 @@ export async function addSenderDomain(
       and(eq(newsletterDomains.projectId, project.id), eq(newsletterDomains.name, senderDomain)),
     );
   if (existing) throw new ConflictError(NEWSLETTER_MESSAGES.domainExists);
+  if ((await senderDomainCount(db(), project.id)) >= MAX_SENDER_DOMAINS) {
+    throw new SenderDomainLimitError();
+  }
   let created: SenderDomain;
   try {
     created = await newsletterProvider().createDomain(senderDomain, NEWSLETTER_DEFAULTS.region);
@@ -178,28 +198,49 @@ export async function addSenderDomain(
       error.details.retryAfterSeconds,
     );
   }
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, project, "newsletter.edit", tx);
-    const [row] = await tx
-      .insert(newsletterDomains)
-      .values({
+  try {
+    return await db().transaction(async (tx) => {
+      await authorizeOn(user, project, "newsletter.edit", tx);
+      // Counted again under the project's row lock: concurrent adds cannot pass the cap together.
+      await tx
+        .select({ id: projects.id })
+        .from(projects)
+        .where(eq(projects.id, project.id))
+        .for("update");
+      if ((await senderDomainCount(tx, project.id)) >= MAX_SENDER_DOMAINS) {
+        throw new SenderDomainLimitError();
+      }
+      const [row] = await tx
+        .insert(newsletterDomains)
+        .values({
+          projectId: project.id,
+          providerDomainId: created.id,
+          name: created.name,
+          region: created.region || NEWSLETTER_DEFAULTS.region,
+          status: created.status,
+          records: created.records,
+          metadata,
+        })
+        .returning();
+      await logEvent(tx, {
         projectId: project.id,
-        providerDomainId: created.id,
-        name: created.name,
-        region: created.region || NEWSLETTER_DEFAULTS.region,
-        status: created.status,
-        records: created.records,
-        metadata,
-      })
-      .returning();
-    await logEvent(tx, {
-      projectId: project.id,
-      type: "newsletter.domain.added",
-      content: `${user.name || user.email} added the sender domain ${created.name}`,
-      actorId: user.id,
+        type: "newsletter.domain.added",
+        content: `${user.name || user.email} added the sender domain ${created.name}`,
+        actorId: user.id,
+      });
+      return toView(row);
     });
-    return toView(row);
-  });
+  } catch (error) {
+    // Nothing of ours holds the domain the provider just made: take it back off its quota.
+    if (error instanceof SenderDomainLimitError) {
+      await newsletterProvider()
+        .deleteDomain(created.id)
+        .catch((failure: unknown) =>
+          console.warn(`[newsletter] undoing ${created.name}: ${String(failure)}`),
+        );
+    }
+    throw error;
+  }
 }
 
 async function domainOf(projectId: string, domainId: string): Promise<Row> {

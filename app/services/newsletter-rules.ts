@@ -2,6 +2,12 @@
  * The newsletter area's words, defaults and display rules, without server code so the settings
  * form and its preview use them as people type.
  */
+/**
+ * Sender domains one project may hold: every domain counts against the platform's quota at the
+ * mail provider. A brand sends from one or two (a main domain, a campaign's); 5 leaves room.
+ */
+export const MAX_SENDER_DOMAINS = 5;
+
 export const NEWSLETTER_MESSAGES = {
   saved: "Settings saved",
   saveFailed: "Error saving settings",
@@ -23,6 +29,7 @@ export const NEWSLETTER_MESSAGES = {
   noRecords: "No DNS records found in response",
   domainIdRequired: "Domain ID required",
   testSent: "Test e-mail sent",
+  domainLimit: `A project can have at most ${MAX_SENDER_DOMAINS} sender domains. Delete one to add another.`,
 } as const;
 
 export const NEWSLETTER_DEFAULTS = {

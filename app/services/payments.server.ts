@@ -18,6 +18,7 @@ import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./err
 import { DEFAULT_STRIPE_API_VERSION, lastFour, PAYMENT_MESSAGES } from "./payment-rules";
 import type { AddPaymentAccountInput, StripeListInput } from "./payments.schema";
 import { beginLinkFor, completeLink, type LinkMode } from "./oauth-links.server";
+import { consume } from "./rate-limit.server";
 import { cachedProviderRead } from "./provider-cache.server";
 import {
   actorOn,
@@ -90,7 +91,8 @@ export class InvalidPaymentKeyError extends InvalidError {
 }
 
 /**
- * Adds an account once its secret key reads the account's products. The check runs before the
+ * Adds an account once its secret key reads the account's products (checks counted per project
+ * and per user: POLICIES.stripeKeyChecks*). The check runs before the
  * transaction (a vendor call holds no row locks); the insert and its Activity Log entry commit
  * together, and the same publishable key twice in a project is a 409.
  */
@@ -103,6 +105,11 @@ export async function addPaymentAccount(
   const actor = await actorOn(user, studioId);
   assertCan(actor, "payments.add");
   const project = actor.project!;
+  // Each check tells whether a key is live: limited per project and per user, so the form is no
+  // oracle for stolen keys (RateLimitedError, 429 with Retry-After).
+  const what = "Too many Stripe keys checked.";
+  await consume("stripeKeyChecksProject", project.id, { what });
+  await consume("stripeKeyChecksUser", user.id, { what });
   try {
     await paymentsProvider().checkSecretKey(input.secretKey, input.apiVersion);
   } catch (error) {

@@ -9,6 +9,7 @@ import { env } from "~/utils/env.server";
 import { memo } from "~/utils/request-memo.server";
 import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import { consume, POLICIES } from "./rate-limit.server";
 import {
   authorizeOn,
   projectRowFor,
@@ -427,6 +428,25 @@ export function reviewProject(
 }
 
 /**
+ * Counts a project about to be created against its creator's daily limit (each one provisions a
+ * real site and content studio in live mode); refused with RateLimitedError past it. A repeated
+ * request with a used idempotency key creates nothing and is not counted; platform admins, who
+ * set up projects for others, are not limited.
+ */
+async function countNewProject(user: User, idempotencyKey: string) {
+  if (user.isAdmin) return;
+  const [replay] = await db()
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.ownerId, user.id), eq(projects.idempotencyKey, idempotencyKey)));
+  if (replay) return;
+  const { points } = POLICIES.projectsCreated;
+  await consume("projectsCreated", user.id, {
+    what: `You have created ${points} projects within a day, the most one person may.`,
+  });
+}
+
+/**
  * Creates a project, idempotently per (owner, idempotencyKey): the same key again, even in
  * concurrent requests, returns the one project made by the first (`created: false`).
  */
@@ -438,6 +458,7 @@ export async function createProject(
     throw new ForbiddenError("This token is limited to chosen projects: it cannot create one");
   }
   const type = checkSiteType(user, input.siteType);
+  await countNewProject(user, input.idempotencyKey);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const outcome = await db().transaction(async (tx) => {
       // Any unique clash does nothing: the waiting insert of a concurrent same-key request

@@ -70,6 +70,18 @@ export const POLICIES = {
    * their address once, with a typo or a resend; a relay needs a mail to a new address each time.
    */
   emailChangeUser: { points: 10, durationSeconds: 24 * HOUR },
+  /**
+   * Projects created per user (each provisions a real site and content studio in live mode).
+   * An agency sets up a few client projects a day, twenty on a launch day; platform admins are
+   * not counted (createProject).
+   */
+  projectsCreated: { points: 50, durationSeconds: DAY },
+  /**
+   * Stripe secret keys checked with Stripe (adding an account), per user and per project: each
+   * check says whether a key is live, so unlimited checks would test stolen keys for anyone.
+   */
+  stripeKeyChecksUser: { points: 100, durationSeconds: DAY },
+  stripeKeyChecksProject: { points: 30, durationSeconds: DAY },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;

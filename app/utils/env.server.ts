@@ -81,6 +81,18 @@ const schema = z.object({
     .default("false")
     .transform((value) => value === "true"),
   PROVIDERS: z.enum(["local", "live"]).default("local"),
+  /**
+   * `1`: an https APP_URL on a public host may run without SMTP_URL (mail and its live links go
+   * to the server log) or with PROVIDERS=local (stand-ins); otherwise startRefusal refuses it.
+   */
+  ALLOW_LOG_MAIL: z
+    .enum(["0", "1"], { error: "1 or 0" })
+    .default("0")
+    .transform((value) => value === "1"),
+  ALLOW_LOCAL_PROVIDERS: z
+    .enum(["0", "1"], { error: "1 or 0" })
+    .default("0")
+    .transform((value) => value === "1"),
   /** Which proxies' X-Forwarded-For to believe (client IPs for rate limits): parseTrustProxy. */
   TRUST_PROXY: z
     .string()
@@ -263,6 +275,50 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ),
     secureCookies: APP_URL.startsWith("https://"),
   };
+}
+
+/** Thrown by the server's boot when startRefusal refuses: its message is all an operator needs. */
+export class StartRefusedError extends Error {
+  name = "StartRefusedError";
+}
+
+/** Hosts whose https APP_URL is still a local run (a developer's TLS proxy, a test). */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Why the server must not start with this configuration, or null. An https APP_URL on a public
+ * host is a deployment: without SMTP_URL every mail, with its live sign-up, reset and invitation
+ * link, would go to the server log; with PROVIDERS=local visitors would get stand-ins for sites
+ * and studios. Either is refused unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1 says it is
+ * meant. `npm start` with no environment (http://localhost) is never refused (CONTRACT.md).
+ */
+export function startRefusal(
+  config: Pick<
+    Env,
+    "APP_URL" | "SMTP_URL" | "PROVIDERS" | "ALLOW_LOG_MAIL" | "ALLOW_LOCAL_PROVIDERS"
+  >,
+): string | null {
+  const url = new URL(config.APP_URL);
+  if (url.protocol !== "https:" || LOOPBACK_HOSTS.has(url.hostname)) return null;
+  const reasons: string[] = [];
+  if (!config.SMTP_URL && !config.ALLOW_LOG_MAIL) {
+    reasons.push(
+      `APP_URL is ${config.APP_URL}, a public address, but SMTP_URL is not set: every mail ` +
+        "(sign-up confirmations, password resets, invitations) would be written to the server " +
+        "log with its live link, for anyone who reads the log to use. Set SMTP_URL to your mail " +
+        "server (smtp://user:password@host:port), or set ALLOW_LOG_MAIL=1 if mail in the log is " +
+        "what you mean (a demonstration nobody else signs up on).",
+    );
+  }
+  if (config.PROVIDERS === "local" && !config.ALLOW_LOCAL_PROVIDERS) {
+    reasons.push(
+      `APP_URL is ${config.APP_URL}, a public address, but PROVIDERS is local: new projects ` +
+        "would get the built-in stand-ins instead of real sites and content studios. Set " +
+        "PROVIDERS=live with the vendors' credentials (.env.example), or set " +
+        "ALLOW_LOCAL_PROVIDERS=1 if stand-ins are what you mean (a demonstration).",
+    );
+  }
+  return reasons.length > 0 ? reasons.join("\n\n") : null;
 }
 
 let cached: Env | undefined;

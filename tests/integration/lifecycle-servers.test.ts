@@ -153,8 +153,13 @@ describe.runIf(postgres)("real servers on one PostgreSQL", () => {
 
   it(`deploys each of ${CLUSTER_PROJECTS} projects automatically and mails each once with three instances`, async () => {
     // Deployments stay queued, so the projects stay eligible; they are due after 6 seconds.
-    const env = serverEnv({ LOCAL_DEPLOY_STEP_SECONDS: "600", AUTO_DEPLOY_AFTER_MINUTES: "0.1" });
     const owner = await createUser();
+    // A platform admin: one person's 200 projects in minutes are past the daily project limit.
+    const env = serverEnv({
+      LOCAL_DEPLOY_STEP_SECONDS: "600",
+      AUTO_DEPLOY_AFTER_MINUTES: "0.1",
+      PLATFORM_ADMIN_EMAILS: owner.email,
+    });
     const cookie = await sessionCookie(owner.id);
     const instances = [await start(env), await start(env), await start(env)];
     // Created through all three at once, a few requests in flight per instance.

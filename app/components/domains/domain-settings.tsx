@@ -5,6 +5,7 @@ import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
+import { UNVERIFIED_DOMAIN_DAYS } from "~/services/domains.schema";
 import type { DomainSettingsView, SiteDomain } from "~/services/domains.server";
 import { SCHEMA_VERSION_DOMAINS } from "~/services/project-status";
 import { LazyDomainDialog } from "./domain-dialog.lazy";
@@ -135,7 +136,8 @@ function SiteDomainBlock({
       {domain && status === "pending" ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Verification in progress: create these records at your domain registrar. The status
-          updates here once the hosting provider sees them.
+          updates here once the hosting provider sees them. If it does not see them within{" "}
+          {UNVERIFIED_DOMAIN_DAYS} days of the domain being set, the domain is released.
         </p>
       ) : null}
       {site.error ? (

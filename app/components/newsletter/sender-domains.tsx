@@ -1,10 +1,18 @@
-import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
-import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
+import { MAX_SENDER_DOMAINS, NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
 import type { SenderDomainView } from "~/services/newsletter-domains.server";
+import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -12,6 +20,8 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 export const DOMAIN_ADD_INTENT = "sender-domain-add";
 export const DOMAIN_VERIFY_INTENT = "sender-domain-verify";
 export const DOMAIN_DELETE_INTENT = "sender-domain-delete";
+/** The key of the action's refusal of 'Add' (the project's sender domains are at the cap). */
+export const SENDER_DOMAIN_FIELD = "senderDomain";
 
 /**
  * The sender domains: the one the from-address names (with 'Add domain' until it is added), each
@@ -38,6 +48,11 @@ export function SenderDomains({
   const back = urlWith(location.pathname, location.search, { deleteDomain: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });
   const added = domains.some((d) => d.name === senderDomain);
+  // At the cap the page says so beside 'Add' before anyone presses it; a refusal of a page
+  // loaded before the cap was reached says the same.
+  const refusal = useActionData<FormReply>()?.result?.error?.[SENDER_DOMAIN_FIELD]?.[0];
+  const atLimit = domains.length >= MAX_SENDER_DOMAINS;
+  const limitMessage = refusal ?? (atLimit ? NEWSLETTER_MESSAGES.domainLimit : null);
   return (
     <section aria-labelledby="sender-domains-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -52,11 +67,24 @@ export function SenderDomains({
           </p>
         </div>
         {canEdit && senderDomain && !added ? (
-          <Form method="post" replace preventScrollReset>
+          <Form method="post" replace preventScrollReset className="max-w-sm space-y-1">
             <input type="hidden" name="intent" value={DOMAIN_ADD_INTENT} />
-            <Button type="submit" disabled={adding}>
+            <Button
+              type="submit"
+              disabled={adding || atLimit}
+              aria-describedby={limitMessage ? "sender-domain-limit" : undefined}
+            >
               {adding ? "Adding domain..." : `Add ${senderDomain}`}
             </Button>
+            {limitMessage ? (
+              <p
+                id="sender-domain-limit"
+                role="alert"
+                className="text-sm text-red-600 dark:text-red-400"
+              >
+                {limitMessage}
+              </p>
+            ) : null}
           </Form>
         ) : null}
       </div>

@@ -1,0 +1,151 @@
+/**
+ * `npm start` on a public https APP_URL (issue 25): without SMTP_URL every mail's live link would
+ * go to the log, with PROVIDERS=local visitors would get stand-ins; both are refused with a
+ * paragraph naming the variable to set, unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1. A
+ * local run (no environment, or https on localhost) starts as before (CONTRACT.md).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { parseEnv, startRefusal } from "~/utils/env.server";
+import { childEnv } from "../helpers";
+import { startServer, stopServer, type Server } from "./lifecycle-support";
+
+const running: Server[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const server of running.splice(0)) await stopServer(server);
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Secrets given, so parseEnv writes nothing to disk.
+const secrets = {
+  SESSION_SECRET: "refusal-session-secret-0123456789",
+  ENCRYPTION_KEY: "refusal-encryption-key-0123456789",
+};
+const refusalOf = (vars: Record<string, string>) =>
+  startRefusal(parseEnv({ NODE_ENV: "test", ...secrets, ...vars }));
+
+/** A DATA_DIR holding a copy of the suite's migrated PGlite template. */
+function pglite() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-refusal-"));
+  fs.cpSync(path.join(inject("pgliteTemplate"), "db"), path.join(dir, "db"), { recursive: true });
+  dirs.push(dir);
+  return { DATA_DIR: dir, DATABASE_URL: "", SMTP_URL: "", PROVIDERS: "", ...secrets };
+}
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `node scripts/start.mjs` to its end: exit code and everything it printed. */
+async function startToExit(env: Record<string, string>) {
+  const port = String(await freePort());
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const proc = spawn(process.execPath, ["scripts/start.mjs"], {
+      env: childEnv({ PORT: port, ...env }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    proc.stdout.on("data", (d) => (output += d));
+    proc.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 120_000);
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+const PUBLIC = "https://dashboard.example.com";
+
+describe("the start check (startRefusal)", () => {
+  it("lets a run with no environment at all start (http://localhost)", () => {
+    expect(refusalOf({})).toBeNull();
+  });
+
+  it("refuses a public https APP_URL without SMTP_URL, naming SMTP_URL and ALLOW_LOG_MAIL", () => {
+    const refusal = refusalOf({ APP_URL: PUBLIC, PROVIDERS: "live" });
+    expect(refusal).toMatch(/^APP_URL is https:\/\/dashboard\.example\.com, a public address/);
+    expect(refusal).toContain("Set SMTP_URL");
+    expect(refusal).toContain("ALLOW_LOG_MAIL=1");
+    expect(refusal).not.toContain("PROVIDERS");
+  });
+
+  it("refuses a public https APP_URL on the local providers, naming PROVIDERS and ALLOW_LOCAL_PROVIDERS", () => {
+    for (const providers of ["local", ""]) {
+      const refusal = refusalOf({
+        APP_URL: PUBLIC,
+        SMTP_URL: "smtp://mail.example.com:587",
+        PROVIDERS: providers,
+      });
+      expect(refusal).toContain("PROVIDERS is local");
+      expect(refusal).toContain("PROVIDERS=live");
+      expect(refusal).toContain("ALLOW_LOCAL_PROVIDERS=1");
+      expect(refusal).not.toContain("SMTP_URL");
+    }
+  });
+
+  it("starts when ALLOW_LOG_MAIL=1 and ALLOW_LOCAL_PROVIDERS=1 say it is meant, each for its own case", () => {
+    expect(refusalOf({ APP_URL: PUBLIC, PROVIDERS: "live", ALLOW_LOG_MAIL: "1" })).toBeNull();
+    expect(
+      refusalOf({ APP_URL: PUBLIC, SMTP_URL: "smtp://m:25", ALLOW_LOCAL_PROVIDERS: "1" }),
+    ).toBeNull();
+    // One override does not excuse the other case.
+    expect(refusalOf({ APP_URL: PUBLIC, ALLOW_LOG_MAIL: "1" })).toContain("ALLOW_LOCAL_PROVIDERS");
+    expect(refusalOf({ APP_URL: PUBLIC, ALLOW_LOCAL_PROVIDERS: "1" })).toContain("ALLOW_LOG_MAIL");
+    expect(
+      refusalOf({ APP_URL: PUBLIC, ALLOW_LOG_MAIL: "1", ALLOW_LOCAL_PROVIDERS: "1" }),
+    ).toBeNull();
+    expect(refusalOf({ APP_URL: PUBLIC, SMTP_URL: "smtp://m:25", PROVIDERS: "live" })).toBeNull();
+  });
+
+  it("lets https on localhost, 127.0.0.1 and ::1, and plain http, start without SMTP_URL on local providers", () => {
+    for (const url of [
+      "https://localhost:3443",
+      "https://127.0.0.1",
+      "https://[::1]:8443",
+      "http://dashboard.example.com",
+    ]) {
+      expect(refusalOf({ APP_URL: url }), url).toBeNull();
+    }
+  });
+});
+
+describe("npm start on a public https APP_URL", () => {
+  it("exits 1 with both paragraphs and no stack trace when SMTP_URL is unset and PROVIDERS=local", async () => {
+    const { code, output } = await startToExit({ ...pglite(), APP_URL: PUBLIC });
+    expect(code).toBe(1);
+    expect(output).toContain("but SMTP_URL is not set");
+    expect(output).toContain("ALLOW_LOG_MAIL=1");
+    expect(output).toContain("but PROVIDERS is local");
+    expect(output).toContain("ALLOW_LOCAL_PROVIDERS=1");
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output).not.toContain("StackShift dashboard on");
+  }, 180_000);
+
+  it("serves when ALLOW_LOG_MAIL=1 and ALLOW_LOCAL_PROVIDERS=1 are set", async () => {
+    const server = await startServer({
+      ...pglite(),
+      APP_URL: PUBLIC,
+      ALLOW_LOG_MAIL: "1",
+      ALLOW_LOCAL_PROVIDERS: "1",
+    });
+    running.push(server);
+    expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+  }, 180_000);
+
+  it("serves an https APP_URL on localhost without SMTP_URL, on the local providers", async () => {
+    const server = await startServer({ ...pglite(), APP_URL: "https://localhost:3443" });
+    running.push(server);
+    expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+  }, 180_000);
+});
