@@ -261,6 +261,18 @@ async function update(
   return { action: "update", domain, changed: true };
 }
 
+/** A site's domain columns once its custom domain is gone (reverted, or released unverified). */
+const NO_DOMAIN = {
+  customDomain: null,
+  domainStatus: null,
+  domainSsl: false,
+  domainRecords: [],
+  domainSetAt: null,
+  domainCheckedAt: null,
+  domainVerifiedAt: null,
+  domainError: null,
+} satisfies Partial<typeof projectSites.$inferInsert>;
+
 async function revert(
   user: User,
   project: ProjectRow,
@@ -272,16 +284,7 @@ async function revert(
     await authorizeOn(user, project, "domain.edit", tx);
     await tx
       .update(projectSites)
-      .set({
-        customDomain: null,
-        domainStatus: null,
-        domainSsl: false,
-        domainRecords: [],
-        domainSetAt: null,
-        domainCheckedAt: null,
-        domainVerifiedAt: null,
-        domainError: null,
-      })
+      .set(NO_DOMAIN)
       .where(and(eq(projectSites.projectId, project.id), eq(projectSites.provider, site.provider)));
     if (site.primary) {
       await tx
@@ -463,16 +466,7 @@ export async function releaseUnverifiedDomains(batch = 100): Promise<number> {
     const done = await db().transaction(async (tx) => {
       const [cleared] = await tx
         .update(projectSites)
-        .set({
-          customDomain: null,
-          domainStatus: null,
-          domainSsl: false,
-          domainRecords: [],
-          domainSetAt: null,
-          domainCheckedAt: null,
-          domainVerifiedAt: null,
-          domainError: null,
-        })
+        .set(NO_DOMAIN)
         .where(
           and(
             eq(projectSites.projectId, row.projectId),
