@@ -43,6 +43,8 @@ export const ADMIN_EMAILS = [
   "email-limit-no-js@example.com",
   "onboarder-js@example.com",
   "onboarder-no-js@example.com",
+  "tokens-js@example.com",
+  "tokens-no-js@example.com",
 ];
 
 const chromium = {
