@@ -96,7 +96,49 @@ export const projectEntityBody = projectBody.extend({
   ),
   eventLogs: z.array(eventLog),
   eventLogsNextCursor: maybe,
-  integrations: z.array(z.strictObject({ id: text, name: text, predefined: z.boolean() })),
+  integrations: z.array(
+    z.discriminatedUnion("id", [
+      z.strictObject({
+        id: z.literal("payments"),
+        name: text,
+        predefined: z.literal(true),
+        content: text,
+        accounts: z.array(
+          z.strictObject({
+            id: text,
+            accountName: text,
+            stripePKey: text,
+            apiVersion: text,
+            dateAdded: text,
+          }),
+        ),
+      }),
+      z.strictObject({
+        id: z.literal("social-accounts"),
+        name: text,
+        predefined: z.literal(true),
+        content: text,
+        isSocialMedia: z.literal(true),
+        accounts: z.array(
+          z.strictObject({
+            id: text,
+            platform: z.literal("instagram"),
+            userName: text,
+            profileName: maybe,
+            profilePictureUrl: maybe,
+            dateAdded: text,
+            baseUrl: text,
+          }),
+        ),
+      }),
+      z.strictObject({
+        id: z.literal("newsletter"),
+        name: text,
+        predefined: z.literal(true),
+        newsletterAccount: z.strictObject({ id: text }),
+      }),
+    ]),
+  ),
 });
 
 /** One row of GET /api/app (the list and the picker); more fields may follow. */

@@ -4,9 +4,11 @@
  */
 import { asc, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { members, users } from "~/db/schema";
+import { members, newsletterSettings, paymentAccounts, socialAccounts, users } from "~/db/schema";
+import { socialProvider } from "~/providers/social/index.server";
 import type { User } from "./accounts.server";
 import { EVENT_LOG_PAGE, listActivityPage, type ActivityEntry } from "./activity-log.server";
+import { integrationBySlug } from "./integration-catalog";
 import { can, requireProjectAction } from "./permissions.server";
 import { getProject, type Project } from "./projects.server";
 
@@ -19,8 +21,43 @@ export type MemberEntity = {
   invitationKey: string | null;
 };
 
-/** An integration; none exist until the integrations area lands. */
-export type IntegrationEntity = { id: string; name: string; predefined: boolean };
+/**
+ * An integration the project has set up, in the specification's shapes (section 3): the Stripe
+ * accounts (never a secret key), the linked social accounts (`isSocialMedia`, each with the
+ * profile's `baseUrl`), and the AI Newsletter once its settings are saved (`newsletterAccount`
+ * without a key: the platform's mail provider sends for every project).
+ */
+export type IntegrationEntity =
+  | {
+      id: "payments";
+      name: string;
+      predefined: true;
+      content: string;
+      accounts: {
+        id: string;
+        accountName: string;
+        stripePKey: string;
+        apiVersion: string;
+        dateAdded: string;
+      }[];
+    }
+  | {
+      id: "social-accounts";
+      name: string;
+      predefined: true;
+      content: string;
+      isSocialMedia: true;
+      accounts: {
+        id: string;
+        platform: "instagram";
+        userName: string;
+        profileName: string | null;
+        profilePictureUrl: string | null;
+        dateAdded: string;
+        baseUrl: string;
+      }[];
+    }
+  | { id: "newsletter"; name: string; predefined: true; newsletterAccount: { id: string } };
 
 export type ProjectEntity = Project & {
   members: MemberEntity[];
@@ -67,6 +104,78 @@ export async function getProjectEntity(
     })),
     eventLogs: events.entries,
     eventLogsNextCursor: events.nextCursor,
-    integrations: [],
+    integrations: await integrationsOf(project._id),
   };
+}
+
+/** The project's integrations that hold something: an account, a linked profile, settings. */
+async function integrationsOf(projectId: string): Promise<IntegrationEntity[]> {
+  const [payments, social, newsletter] = await Promise.all([
+    db()
+      .select({
+        id: paymentAccounts.id,
+        accountName: paymentAccounts.accountName,
+        stripePKey: paymentAccounts.publishableKey,
+        apiVersion: paymentAccounts.apiVersion,
+        createdAt: paymentAccounts.createdAt,
+      })
+      .from(paymentAccounts)
+      .where(eq(paymentAccounts.projectId, projectId))
+      .orderBy(asc(paymentAccounts.createdAt)),
+    db()
+      .select({
+        id: socialAccounts.id,
+        userName: socialAccounts.userName,
+        profileName: socialAccounts.profileName,
+        profilePictureUrl: socialAccounts.profilePictureUrl,
+        createdAt: socialAccounts.createdAt,
+      })
+      .from(socialAccounts)
+      .where(eq(socialAccounts.projectId, projectId))
+      .orderBy(asc(socialAccounts.createdAt)),
+    db()
+      .select({ projectId: newsletterSettings.projectId })
+      .from(newsletterSettings)
+      .where(eq(newsletterSettings.projectId, projectId)),
+  ]);
+  const stripe = integrationBySlug("payments")!;
+  const socialEntry = integrationBySlug("social-accounts")!;
+  const found: IntegrationEntity[] = [];
+  if (payments.length) {
+    found.push({
+      id: "payments",
+      name: stripe.name,
+      predefined: true,
+      content: stripe.text,
+      accounts: payments.map(({ createdAt, ...a }) => ({
+        ...a,
+        dateAdded: createdAt.toISOString(),
+      })),
+    });
+  }
+  if (social.length) {
+    const baseUrl = socialProvider().profileBaseUrl;
+    found.push({
+      id: "social-accounts",
+      name: socialEntry.name,
+      predefined: true,
+      content: socialEntry.text,
+      isSocialMedia: true,
+      accounts: social.map(({ createdAt, ...a }) => ({
+        ...a,
+        platform: "instagram",
+        dateAdded: createdAt.toISOString(),
+        baseUrl,
+      })),
+    });
+  }
+  if (newsletter.length) {
+    found.push({
+      id: "newsletter",
+      name: "AI Newsletter",
+      predefined: true,
+      newsletterAccount: { id: projectId },
+    });
+  }
+  return found;
 }

@@ -451,6 +451,51 @@ describe("/api/openapi.json", () => {
     };
     await expectDocumented(path, "post", await send(owner.cookie, "POST", exchange)); // 400: spent
     await expectDocumented(path, "post", await send(undefined, "POST", exchange));
+
+    // The project entity's integrations[] carries the linked account and a Stripe account added
+    // now, in the specification's shapes (no secret key anywhere).
+    const stripePKey = `pk_test_entity${Date.now()}`;
+    await call(
+      paymentsApi,
+      json(owner.cookie, "/api/app/integrations/payments", "POST", {
+        action: "add-account",
+        studio: { pagebuilderId: own.studioId },
+        stripeAccounts: {
+          accountName: "Entity shop",
+          stripePKey,
+          stripeSKey: "sk_test_Entity12345",
+        },
+      }),
+      { integrationId: "payments" },
+    );
+    const entity = (await expectDocumented(
+      "/api/app/{id}",
+      "get",
+      await call(getAction, makeRequest(`/api/app/${own.studioId}`, { cookie: owner.cookie }), {
+        id: own.studioId,
+      }),
+    )) as { integrations: Record<string, unknown>[] };
+    expect(entity.integrations).toMatchObject([
+      {
+        id: "payments",
+        name: "Stripe",
+        predefined: true,
+        accounts: [{ accountName: "Entity shop", stripePKey, apiVersion: expect.any(String) }],
+      },
+      {
+        id: "social-accounts",
+        isSocialMedia: true,
+        accounts: [
+          {
+            id: linked.account.id,
+            platform: "instagram",
+            userName: expect.stringMatching(/^openapi\./),
+            baseUrl: "https://www.instagram.com/",
+          },
+        ],
+      },
+    ]);
+    expect(JSON.stringify(entity)).not.toContain("sk_test_Entity12345");
     const unlink = {
       action: "unlink_account",
       integration: { platform: "instagram" },
