@@ -31,7 +31,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await readForm(request, 1024);
   try {
     const { email } = await confirmNotificationAddress(params.token ?? "");
-    return data({ confirmed: email, result: null });
+    return { confirmed: email, result: null };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return formReply(

@@ -45,7 +45,7 @@ export const POLICIES = {
   invite: { points: 500, durationSeconds: HOUR },
   /** Invitation mails of one project, whoever sends them: a big onboarding is about 100 a day. */
   inviteProject: { points: 300, durationSeconds: DAY },
-  /** Invitation mails to one address, from any inviter and project (issue 25). */
+  /** Invitation mails to one address, from any inviter and project: a victim's inbox, whoever sends them. */
   inviteRecipient: { points: 3, durationSeconds: DAY },
   /** Newsletter test e-mails per user: each one is a mail to themselves. */
   newsletterTest: { points: 10, durationSeconds: HOUR },

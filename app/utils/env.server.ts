@@ -290,7 +290,7 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * host is a deployment: without SMTP_URL every mail, with its live sign-up, reset and invitation
  * link, would go to the server log; with PROVIDERS=local visitors would get stand-ins for sites
  * and studios. Either is refused unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1 says it is
- * meant. `npm start` with no environment (http://localhost) is never refused (CONTRACT.md).
+ * meant. `npm start` with no environment (http://localhost) is never refused (the two commands in the README).
  */
 export function startRefusal(
   config: Pick<
