@@ -25,7 +25,7 @@ test("a token is made, shown once, used by a script, revoked and then refused", 
   await form.getByLabel("Expires").selectOption({ label: "In 7 days" });
   await form.getByRole("button", { name: "Make token" }).click();
 
-  const made = page.getByRole("region", { name: `Your new token ${name}` });
+  const made = page.getByRole("status", { name: `Your new token ${name}` });
   await expect(made).toBeVisible();
   const token = await made.getByLabel(`The token ${name}`).inputValue();
   expect(token).toMatch(/^stackshift_pat_[A-Za-z0-9_-]{43}$/);
@@ -44,7 +44,7 @@ test("a token is made, shown once, used by a script, revoked and then refused", 
 
   // Shown once: the page afterwards lists the token by its last four characters only.
   await page.reload();
-  await expect(page.getByRole("region", { name: `Your new token ${name}` })).toHaveCount(0);
+  await expect(page.getByRole("status", { name: `Your new token ${name}` })).toHaveCount(0);
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText(`…${token.slice(-4)}`);
   await expect(row).toContainText("Read and write");

@@ -76,6 +76,9 @@ test("the catalogue, an integration's project search, Load More and Configure", 
     /^\/studios\/integrations\/payments\/[^/]+\/[0-9a-f-]{36}$/,
   );
   await configure.click();
-  await expect(page.getByRole("heading", { name: `Stripe for ${prefix} 01` })).toBeVisible();
+  // This server is also provisioning the picker's 120 projects: a page can take a while here.
+  await expect(page.getByRole("heading", { name: `Stripe for ${prefix} 01` })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByText("No Stripe account added yet.")).toBeVisible();
 });
