@@ -57,6 +57,11 @@ const VISITS: Visit[] = [
     anonymous: true,
   },
   { route: "auth.reset.$token.tsx", url: () => "/auth/reset/not-a-token", anonymous: true },
+  {
+    route: "form-notifications.$token.tsx",
+    url: () => "/form-notifications/not-a-token",
+    anonymous: true,
+  },
   { route: "_app._index.tsx", url: () => "/" },
   { route: "_app.sites._index.tsx", url: () => "/sites" },
   { route: "_app.sites._index.tsx", url: () => "/sites?dialog=create", dialog: true },
@@ -114,7 +119,9 @@ const VISITS: Visit[] = [
     url: () => "/sites/user-settings?dialog=delete-account",
     dialog: true,
   },
+  { route: "_app.sites.user-settings_.tokens.tsx", url: () => "/sites/user-settings/tokens" },
   { route: "_app.admin.tsx", url: () => "/admin" },
+  { route: "_app.admin_.tokens.tsx", url: () => "/admin/tokens" },
   { route: "_app.dev.outbox.tsx", url: () => "/dev/outbox" },
   { route: "local.sites.$siteId.tsx", url: (c) => c.siteUrl, site: true },
 ];
