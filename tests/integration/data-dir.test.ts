@@ -4,14 +4,11 @@
  * cannot be opened is named in one line with what to do, never a stack trace. (That a SIGKILL
  * does not damage it is what tests/integration/crash-soak.test.ts measures.)
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { childEnv } from "../helpers";
-import { startServer, stopServer, type Server } from "./lifecycle-support";
+import { startServer, startToExit, stopServer, type Server } from "./lifecycle-support";
 
 const running: Server[] = [];
 const dirs: string[] = [];
@@ -36,40 +33,13 @@ const pglite = (dir: string) => ({
   ENCRYPTION_KEY: "datadir-encryption-key-0123456789",
 });
 
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** `node scripts/start.mjs` to its end: exit code and everything it printed. */
-async function startToExit(env: Record<string, string>) {
-  const port = String(await freePort());
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const proc = spawn(process.execPath, ["scripts/start.mjs"], {
-      env: childEnv({ PORT: port, APP_URL: "", ...env }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    proc.stdout.on("data", (d) => (output += d));
-    proc.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 120_000);
-    proc.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
 describe("npm start and the embedded database's directory", () => {
   it("refuses a second server on a DATA_DIR in use, in one line, and the first keeps serving", async () => {
     const dir = dataDir();
     const first = await startServer(pglite(dir));
     running.push(first);
 
-    const second = await startToExit(pglite(dir));
+    const second = await startToExit({ APP_URL: "", ...pglite(dir) });
     expect(second.code).toBe(1);
     const lines = second.output.trim().split("\n");
     expect(lines, second.output).toHaveLength(1);
@@ -91,7 +61,7 @@ describe("npm start and the embedded database's directory", () => {
     // A damaged control file: what PGlite cannot recover from (a SIGKILL never does this).
     fs.writeFileSync(path.join(dir, "db", "global", "pg_control"), Buffer.alloc(8192, 7));
 
-    const { code, output } = await startToExit(pglite(dir));
+    const { code, output } = await startToExit({ APP_URL: "", ...pglite(dir) });
     expect(code).toBe(1);
     const lines = output.trim().split("\n");
     expect(lines, output).toHaveLength(1);

@@ -119,6 +119,25 @@ export async function startServer(env: Record<string, string>, port?: number): P
 }
 
 /** Ends the process and waits for it; SIGKILL gives it no chance to clean up. */
+/** `node scripts/start.mjs` run to its end (a start that is refused): exit code and its output. */
+export async function startToExit(env: Record<string, string>) {
+  const port = String(await freePort());
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const proc = spawn(process.execPath, ["scripts/start.mjs"], {
+      env: childEnv({ PORT: port, ...env }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    proc.stdout?.on("data", (d) => (output += d));
+    proc.stderr?.on("data", (d) => (output += d));
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 120_000);
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
 export async function stopServer(server: Server, signal: "SIGTERM" | "SIGKILL" = "SIGTERM") {
   if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => server.proc.once("exit", () => resolve()));

@@ -4,15 +4,12 @@
  * paragraph naming the variable to set, unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1. A
  * local run (no environment, or https on localhost) starts as before (CONTRACT.md).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { parseEnv, startRefusal } from "~/utils/env.server";
-import { childEnv } from "../helpers";
-import { startServer, stopServer, type Server } from "./lifecycle-support";
+import { startServer, startToExit, stopServer, type Server } from "./lifecycle-support";
 
 const running: Server[] = [];
 const dirs: string[] = [];
@@ -36,33 +33,6 @@ function pglite() {
   fs.cpSync(path.join(inject("pgliteTemplate"), "db"), path.join(dir, "db"), { recursive: true });
   dirs.push(dir);
   return { DATA_DIR: dir, DATABASE_URL: "", SMTP_URL: "", PROVIDERS: "", ...secrets };
-}
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** `node scripts/start.mjs` to its end: exit code and everything it printed. */
-async function startToExit(env: Record<string, string>) {
-  const port = String(await freePort());
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const proc = spawn(process.execPath, ["scripts/start.mjs"], {
-      env: childEnv({ PORT: port, ...env }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    proc.stdout.on("data", (d) => (output += d));
-    proc.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 120_000);
-    proc.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
 }
 
 const PUBLIC = "https://dashboard.example.com";
