@@ -1,20 +1,15 @@
-import {
-  deployProject,
-  DEPLOY_JOB,
-  pollProject,
-  POLL_JOB,
-  provisionProject,
-  PROVISION_JOB,
-  runLifecycleSweep,
-  SWEEP_JOB,
-} from "~/services/provisioning.server";
+import { DEPLOY_JOB, POLL_JOB, PROVISION_JOB, SWEEP_JOB } from "~/services/lifecycle/common.server";
+import { deployProject } from "~/services/lifecycle/deploy.server";
+import { pollProject } from "~/services/lifecycle/poll.server";
+import { provisionProject } from "~/services/lifecycle/provision.server";
+import { runLifecycleSweep } from "~/services/lifecycle/sweep.server";
 import type { JobDefinition } from "./types";
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 
 /**
  * Provisioning, deployment polling, deployments on request and the sweep (automatic deployment,
- * resuming work a dead instance left behind). The rules live in app/services/provisioning.server.ts.
+ * resuming work a dead instance left behind). The rules live in app/services/lifecycle/.
  */
 export const lifecycleJobs: JobDefinition[] = [
   { name: PROVISION_JOB, handler: (data) => provisionProject(text(data.projectId)) },

@@ -16,7 +16,7 @@ import {
   sanitizeProjectName,
 } from "~/services/projects.schema";
 import { listProjects, reviewProject } from "~/services/projects.server";
-import { createProjectAndProvision } from "~/services/provisioning.server";
+import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
 import { formReply, readForm } from "~/utils/http.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

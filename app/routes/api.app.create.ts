@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { createProjectSchema } from "~/services/projects.schema";
-import { createProjectAndProvision } from "~/services/provisioning.server";
+import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
 import { apiPost, methodNotAllowed } from "~/utils/api.server";
 
 export const loader = () => methodNotAllowed("POST");

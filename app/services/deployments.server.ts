@@ -1,7 +1,7 @@
 /**
  * Deployments: the site's deployment list, deploying on request, retrying a failed deployment,
  * and the permanent 'Deployment Error' class. The work itself runs in jobs
- * (provisioning.server.ts); these functions check permissions and record what is asked.
+ * (lifecycle/); these functions check permissions and record what is asked.
  */
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { db } from "~/db/client.server";
@@ -26,7 +26,9 @@ import {
   type ListDeploymentsInput,
 } from "./deployments.schema";
 import { actorForProject, assertCan, can, requireProjectAction } from "./permissions.server";
-import { enqueueManualDeployment, scheduleRetry, siteProvider } from "./provisioning.server";
+import { siteProvider } from "./lifecycle/common.server";
+import { scheduleRetry } from "./lifecycle/deploy.server";
+import { enqueueManualDeployment } from "./lifecycle/queue.server";
 import { getProject } from "./projects.server";
 import { sanitizeProjectName } from "./projects.schema";
 

@@ -36,7 +36,7 @@ import {
   requireProjectAction,
 } from "./permissions.server";
 import { SCHEMA_VERSION_DOMAINS, upgradeRequired } from "./project-status";
-import { primaryProvider } from "./provisioning.server";
+import { primaryProvider } from "./lifecycle/common.server";
 
 export const DOMAIN_APPLY_JOB = "domains.apply";
 export const DOMAIN_CHECK_JOB = "domains.check";

@@ -20,7 +20,7 @@ import { ConflictError, NotFoundError, UpstreamError } from "./errors";
 import { actorOn, assertCan, authorizeOn, can, requireProjectAction } from "./permissions.server";
 import { forgetSite } from "./provider-cache.server";
 import { getProject } from "./projects.server";
-import { siteProvider } from "./provisioning.server";
+import { siteProvider } from "./lifecycle/common.server";
 
 export type WebsiteView = {
   sites: { provider: "netlify" | "vercel"; url: string | null; customDomain: string | null }[];

@@ -10,7 +10,8 @@ import type PgBoss from "pg-boss";
 import { db } from "~/db/client.server";
 import { localDeploys, projects } from "~/db/schema";
 import { createBoss, queue } from "~/jobs/queue.server";
-import { autoDeploySweep, runLifecycleSweep, SWEEP_JOB } from "~/services/provisioning.server";
+import { SWEEP_JOB } from "~/services/lifecycle/common.server";
+import { autoDeploySweep, runLifecycleSweep } from "~/services/lifecycle/sweep.server";
 import { createUser, sessionCookie } from "../helpers";
 import {
   configure,

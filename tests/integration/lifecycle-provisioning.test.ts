@@ -21,12 +21,9 @@ import { hostingProvider } from "~/providers/hosting/index.server";
 import type { HostingProviderName } from "~/providers/hosting/types";
 import { getUser } from "~/services/accounts.server";
 import { createProject } from "~/services/projects.server";
-import {
-  provisionProject,
-  resumeStalledProjects,
-  siteName,
-  type LifecycleProviders,
-} from "~/services/provisioning.server";
+import { siteName, type LifecycleProviders } from "~/services/lifecycle/common.server";
+import { provisionProject } from "~/services/lifecycle/provision.server";
+import { resumeStalledProjects } from "~/services/lifecycle/sweep.server";
 import { createUser, sessionCookie } from "../helpers";
 import {
   configure,

@@ -10,7 +10,7 @@ import { localDeploys, localSites, projects, projectSites } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import type { User } from "~/services/accounts.server";
 import { createProject } from "~/services/projects.server";
-import { primaryProvider } from "~/services/provisioning.server";
+import { primaryProvider } from "~/services/lifecycle/common.server";
 import type { createUser } from "../helpers";
 
 /** The actors of the permission table (and of the fuzz test), least to most trusted. */
