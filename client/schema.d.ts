@@ -992,6 +992,7 @@ export interface operations {
                         studioId: string;
                         name: string;
                         deployRetryCount: number;
+                        retriesLeft: number;
                     };
                 };
             };
