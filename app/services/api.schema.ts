@@ -220,6 +220,7 @@ export const retryBody = z.strictObject({
   studioId: text,
   name: text,
   deployRetryCount: z.number().int(),
+  retriesLeft: z.number().int(),
 });
 
 export const inviteBody = z.strictObject({
