@@ -49,6 +49,7 @@ export default tseslint.config(
       "app/db/**",
       "app/utils/**",
       "app/providers/**/local.server.ts",
+      "app/providers/**/local/**",
       "app/entry.server.tsx",
       "tests/**",
       "**/*.test.ts",

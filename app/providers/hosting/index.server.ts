@@ -4,7 +4,8 @@
  */
 import { env, type Env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
-import { createLocalHosting, localSitePage } from "./local.server";
+import { createLocalHosting } from "./local.server";
+import { localSitePage } from "./local/page.server";
 import { createNetlifyHosting } from "./netlify.server";
 import type { HostingProvider, HostingProviderName } from "./types";
 import { createVercelHosting } from "./vercel.server";

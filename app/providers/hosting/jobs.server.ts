@@ -1,5 +1,6 @@
 import type { JobDefinition } from "~/jobs/types";
-import { advanceLocalDeploy, LOCAL_ADVANCE_JOB } from "./local.server";
+import { advanceLocalDeploy } from "./local/progress.server";
+import { LOCAL_ADVANCE_JOB } from "./local/shared.server";
 
 /**
  * Jobs of the local hosting provider: "local-hosting.advance" moves a deployment one state on
