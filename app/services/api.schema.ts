@@ -263,17 +263,17 @@ export const addonChangeBody = z.strictObject({
   changed: z.boolean(),
 });
 
-/** GET /api/app/e2e-test-runs: the site repository's latest GitHub Actions runs. */
+/** GET /api/app/e2e-test-runs: the site repository's latest GitHub Actions runs, GitHub's names. */
 export const testRunsBody = z.strictObject({
-  runs: z.array(
+  workflow_runs: z.array(
     z.strictObject({
-      id: text,
-      title: text,
-      branch: maybe,
+      id: z.number().int(),
+      html_url: text,
+      display_title: text,
+      head_branch: maybe,
       status: text,
       conclusion: maybe,
-      updatedAt: text,
-      url: text,
+      updated_at: text,
     }),
   ),
 });
@@ -314,12 +314,17 @@ export const studioInviteBody = z.strictObject({
   email: text,
 });
 
-/** A sender domain as the newsletter API shows it (the page's view: records ready to publish). */
+/**
+ * A sender domain as the newsletter API shows it (the page's view: records ready to publish),
+ * under the specification's names: the Domain's `domain` and the sender-domain settings'
+ * `customDomain` (the same name) and `isVerified`.
+ */
 const senderDomain = z.object({
   id: text,
-  name: text,
-  status: text,
-  verified: z.boolean(),
+  domain: text,
+  customDomain: text,
+  status: z.enum(["pending", "verified"]),
+  isVerified: z.boolean(),
   records: z.array(z.looseObject({ type: text, host: text, value: text, ttl: text, status: text })),
   verificationError: maybe,
   checkedAt: text,

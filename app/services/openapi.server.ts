@@ -223,7 +223,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
     patch: {
       operationId: "unlinkSocialAccount",
       tags: ["Integrations"],
-      summary: "Unlinks an Instagram account (unlink_account) by its id or user name",
+      summary:
+        "Unlinks an Instagram account (unlink_account): the project's only one, or the one integration.account.userName, userName or accountId names",
       body: socialUnlinkApiSchema,
       responses: { 200: okBody, ...WRITE_ERRORS },
     },

@@ -346,7 +346,7 @@ describe("/api/openapi.json", () => {
       call(runsLoader, makeRequest(`/api/app/e2e-test-runs${query}`, { cookie }));
     const path = "/api/app/e2e-test-runs";
     const body = await expectDocumented(path, "get", await get(owner.cookie, `?repo=${repo}`));
-    expect(body.runs).toHaveLength(4);
+    expect(body.workflow_runs).toHaveLength(4);
     await expectDocumented(path, "get", await get(owner.cookie, "?repo="));
     await expectDocumented(path, "get", await get(undefined, `?repo=${repo}`));
     await expectDocumented(path, "get", await get(owner.cookie, `?repo=${missing}`));
