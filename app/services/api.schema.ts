@@ -68,6 +68,16 @@ export const projectBody = z.strictObject({
   isOwner: z.boolean(),
 });
 
+/** GET /api/user: the caller, as the specification's User entity. */
+export const userBody = z.strictObject({
+  id: text,
+  name: text,
+  email: text,
+  isAdmin: z.boolean(),
+  /** An invitation to someone else's project is waiting for this user. */
+  isMemberInvited: z.boolean(),
+});
+
 const eventLog = z.strictObject({
   _key: text,
   type: text,

@@ -411,7 +411,12 @@ describe("/api/newsletter", () => {
     const project = await insertProject(owner.id);
     // The local provider refuses a name containing 'ratelimited' with 429.
     const busy = `ratelimited${Date.now().toString(36)}.example`;
-    const refused = await api("POST", "path=domains", { studioId: project.studioId, domain: busy });
+    // The specification's body names no project: ?studioId= does.
+    const refused = await api("POST", `path=domains&studioId=${project.studioId}`, {
+      domain: busy,
+      region: "us-east-1",
+      metadata: {},
+    });
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ error: "Failed to create domain" });
     await post(project.studioId, { ...SETTINGS, fromEmail: `news@${busy}` });
