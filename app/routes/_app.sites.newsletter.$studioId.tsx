@@ -57,6 +57,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { project: toProjectView(project, new Date()), view, domains };
 }
 
+const PROVIDER_FAILURES = new Set<string>([
+  NEWSLETTER_MESSAGES.createFailed,
+  NEWSLETTER_MESSAGES.verifyRequestFailed,
+  NEWSLETTER_MESSAGES.deleteRequestFailed,
+]);
+
 /** The page's forms: save, test e-mail, and add / verify / delete a sender domain. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
@@ -96,7 +102,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const domain = await verifySenderDomain(user, studioId, parsed.data.domainId);
       return redirectWithToast(
         page,
-        domain.verified
+        domain.isVerified
           ? { type: "success", title: NEWSLETTER_MESSAGES.verified }
           : {
               type: "error",
@@ -132,11 +138,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
             : intent === DOMAIN_DELETE_INTENT
               ? NEWSLETTER_MESSAGES.deleteFailed
               : NEWSLETTER_MESSAGES.unexpected;
+    // The API's wording of a provider failure says no more than the toast's title.
+    const said = error.message === title || PROVIDER_FAILURES.has(error.message);
     return redirectWithToast(page, {
       type: "error",
       title,
-      description:
-        error.message === title ? undefined : error.message || NEWSLETTER_MESSAGES.unexpected,
+      description: said ? undefined : error.message || NEWSLETTER_MESSAGES.unexpected,
     });
   }
   return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
@@ -159,7 +166,7 @@ export default function NewsletterPage() {
         senderDomain={view.senderDomain}
         domains={domains.domains}
         canEdit={domains.canEdit}
-        error={domains.error}
+        error={domains.error ? NEWSLETTER_MESSAGES.fetchDomainsFailed : null}
       />
     </article>
   );

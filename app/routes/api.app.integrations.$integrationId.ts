@@ -87,7 +87,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * POST /api/app/integrations/social-accounts: `exchange_token` {integration: {platform:
  * instagram}, pageBuilderId, authorizationCode, state} -> 201 {ok, account} (409 when that user
  * name is linked already, 400 when the state is not one this session started for the project).
- * PATCH: `unlink_account` {pageBuilderId, accountId | userName} -> 200 {ok}.
+ * PATCH: `unlink_account` {pageBuilderId} -> 200 {ok}: the account `integration.account.userName`
+ * names, else the project's only one; `accountId` or `userName` when it has several (else 400).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const method = request.method.toUpperCase();

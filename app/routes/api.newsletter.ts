@@ -67,7 +67,8 @@ const metadataSchema = z.object({
 });
 
 /**
- * POST ?path=domains {studioId, domain, region} -> 201 {data}; POST ?path=domains/{id}/verify ->
+ * POST ?path=domains {studioId, domain, region, metadata} -> 201 {data} (studioId in the body or
+ * the query); POST ?path=domains/{id}/verify ->
  * {data} (verified or not yet); DELETE ?path=domains/{id} -> {ok}. The owner, admins and
  * platform admins; 409 'Domain already exists'. PATCH ?path=domains/{id} {metadata} replaces what
  * the caller keeps with the domain.
@@ -76,9 +77,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const method = request.method.toUpperCase();
   return handleApi(async () => {
     const user = await requireApiUser(request);
-    const { domainId, sub } = route(request);
+    const { domainId, sub, studioId } = route(request);
     if (method === "POST" && !domainId) {
-      const input = parseInput(createSchema, await readJson(request, 8 * 1024));
+      // The specification's body names no project: ?studioId= as the list takes it does too.
+      const body = await readJson(request, 8 * 1024);
+      const input = parseInput(createSchema, {
+        ...(studioId ? { studioId } : {}),
+        ...(typeof body === "object" && body !== null ? body : {}),
+      });
       const domain = await addSenderDomain(user, input.studioId, input.domain, input.metadata);
       return Response.json({ data: domain }, { status: 201 });
     }

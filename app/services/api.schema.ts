@@ -68,6 +68,16 @@ export const projectBody = z.strictObject({
   isOwner: z.boolean(),
 });
 
+/** GET /api/user: the caller, as the specification's User entity. */
+export const userBody = z.strictObject({
+  id: text,
+  name: text,
+  email: text,
+  isAdmin: z.boolean(),
+  /** An invitation to someone else's project is waiting for this user. */
+  isMemberInvited: z.boolean(),
+});
+
 const eventLog = z.strictObject({
   _key: text,
   type: text,
@@ -264,17 +274,17 @@ export const addonChangeBody = z.strictObject({
   changed: z.boolean(),
 });
 
-/** GET /api/app/e2e-test-runs: the site repository's latest GitHub Actions runs. */
+/** GET /api/app/e2e-test-runs: the site repository's latest GitHub Actions runs, GitHub's names. */
 export const testRunsBody = z.strictObject({
-  runs: z.array(
+  workflow_runs: z.array(
     z.strictObject({
-      id: text,
-      title: text,
-      branch: maybe,
+      id: z.number().int(),
+      html_url: text,
+      display_title: text,
+      head_branch: maybe,
       status: text,
       conclusion: maybe,
-      updatedAt: text,
-      url: text,
+      updated_at: text,
     }),
   ),
 });
@@ -315,12 +325,17 @@ export const studioInviteBody = z.strictObject({
   email: text,
 });
 
-/** A sender domain as the newsletter API shows it (the page's view: records ready to publish). */
+/**
+ * A sender domain as the newsletter API shows it (the page's view: records ready to publish),
+ * under the specification's names: the Domain's `domain` and the sender-domain settings'
+ * `customDomain` (the same name) and `isVerified`.
+ */
 const senderDomain = z.object({
   id: text,
-  name: text,
-  status: text,
-  verified: z.boolean(),
+  domain: text,
+  customDomain: text,
+  status: z.enum(["pending", "verified"]),
+  isVerified: z.boolean(),
   records: z.array(z.looseObject({ type: text, host: text, value: text, ttl: text, status: text })),
   verificationError: maybe,
   checkedAt: text,

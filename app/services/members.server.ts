@@ -723,6 +723,20 @@ export async function listPendingInvitations(user: User): Promise<PendingInvitat
   }));
 }
 
+/**
+ * The user entity's `isMemberInvited`: whether an invitation to someone else's project waits for
+ * the user (pending and unexpired, the same as /sites lists).
+ */
+export async function hasPendingInvitations(user: User): Promise<boolean> {
+  const [row] = await db()
+    .select({ id: members.id })
+    .from(members)
+    .innerJoin(projects, eq(projects.id, members.projectId))
+    .where(and(invitationsAddressedTo(user), stillValid(), ne(projects.ownerId, user.id)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** The invitation card on a project's dashboard: what /invitations/{key} shows, minus the key. */
 export type ProjectInvitationView =
   | Omit<Extract<InvitationView, { state: "valid" }>, "key">

@@ -30,11 +30,18 @@ import {
   requireProjectAction,
 } from "./permissions.server";
 
+/**
+ * A sender domain under the specification's names: the Domain entity's (id, domain, status,
+ * metadata, records) and the sender-domain settings' (customDomain, isVerified,
+ * verificationError). `domain` and `customDomain` are the same name, one for each reader.
+ */
 export type SenderDomainView = {
   id: string;
-  name: string;
-  status: string;
-  verified: boolean;
+  domain: string;
+  customDomain: string;
+  /** The provider's finer states (not_started, failed, ...) are pending until verified. */
+  status: "pending" | "verified";
+  isVerified: boolean;
   records: DisplayRecord[];
   verificationError: string | null;
   checkedAt: string;
@@ -57,11 +64,13 @@ function toView(row: Row): SenderDomainView {
     status: string;
     priority?: number;
   }[];
+  const isVerified = row.status === "verified";
   return {
     id: row.id,
-    name: row.name,
-    status: row.status,
-    verified: row.status === "verified",
+    domain: row.name,
+    customDomain: row.name,
+    status: isVerified ? "verified" : "pending",
+    isVerified,
     records: displayRecords(row.name, records),
     verificationError:
       row.status === "verified"
@@ -123,6 +132,7 @@ async function refresh(row: Row, countCheck = false): Promise<Row> {
 export type SenderDomainsView = {
   domains: SenderDomainView[];
   canEdit: boolean;
+  /** 'Failed to get domains' when a stale domain could not be read again (its last state shows). */
   error: string | null;
 };
 
@@ -144,7 +154,7 @@ export async function listSenderDomains(user: User, studioId: string): Promise<S
       } catch (failure) {
         if (!(failure instanceof ProviderError)) throw failure;
         console.warn(`[newsletter] reading ${row.name}: ${failure.message}`);
-        error = NEWSLETTER_MESSAGES.fetchDomainsFailed;
+        error = NEWSLETTER_MESSAGES.getDomainsFailed;
         return row;
       }
     }),
@@ -193,7 +203,7 @@ export async function addSenderDomain(
     if (error.details.status === 409) throw new ConflictError(NEWSLETTER_MESSAGES.domainExists);
     console.warn(`[newsletter] adding ${senderDomain}: ${error.message}`);
     throw new UpstreamError(
-      NEWSLETTER_MESSAGES.addFailed,
+      NEWSLETTER_MESSAGES.createFailed,
       error.retryable,
       error.details.retryAfterSeconds,
     );
@@ -270,7 +280,7 @@ export async function verifySenderDomain(
     if (!(error instanceof ProviderError)) throw error;
     console.warn(`[newsletter] verifying ${row.name}: ${error.message}`);
     throw new UpstreamError(
-      NEWSLETTER_MESSAGES.verifyFailed,
+      NEWSLETTER_MESSAGES.verifyRequestFailed,
       error.retryable,
       error.details.retryAfterSeconds,
     );
@@ -305,7 +315,7 @@ export async function deleteSenderDomain(
     if (error.details.status !== 404) {
       console.warn(`[newsletter] deleting ${row.name}: ${error.message}`);
       throw new UpstreamError(
-        NEWSLETTER_MESSAGES.deleteFailed,
+        NEWSLETTER_MESSAGES.deleteRequestFailed,
         error.retryable,
         error.details.retryAfterSeconds,
       );

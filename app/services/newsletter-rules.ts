@@ -25,6 +25,11 @@ export const NEWSLETTER_MESSAGES = {
   deleteFailed: "Error deleting domain",
   notVerifiedYet: "Domain is not verified yet",
   fetchDomainsFailed: "Failed to fetch domains",
+  // The JSON API's `error` when the provider fails (the page shows its toasts instead).
+  getDomainsFailed: "Failed to get domains",
+  createFailed: "Failed to create domain",
+  verifyRequestFailed: "Failed to verify domain",
+  deleteRequestFailed: "Failed to delete domain",
   fetchRecordsFailed: "Failed to fetch DNS records",
   noRecords: "No DNS records found in response",
   domainIdRequired: "Domain ID required",

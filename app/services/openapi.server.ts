@@ -34,6 +34,7 @@ import {
   projectListBody,
   retryBody,
   studioInviteBody,
+  userBody,
   okBody,
   paymentAccountAddedBody,
   paymentAccountsBody,
@@ -68,6 +69,7 @@ const TAGS = [
   { name: "Forms", description: "Forms and their submissions" },
   { name: "Domains", description: "A site's custom domain" },
   { name: "Members", description: "Members, invitations and the content studio's invitation" },
+  { name: "User", description: "The signed-in person" },
 ] as const;
 type Tag = (typeof TAGS)[number]["name"];
 
@@ -223,7 +225,8 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
     patch: {
       operationId: "unlinkSocialAccount",
       tags: ["Integrations"],
-      summary: "Unlinks an Instagram account (unlink_account) by its id or user name",
+      summary:
+        "Unlinks an Instagram account (unlink_account): the project's only one, or the one integration.account.userName, userName or accountId names",
       body: socialUnlinkApiSchema,
       responses: { 200: okBody, ...WRITE_ERRORS },
     },
@@ -244,12 +247,14 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       operationId: "addOrVerifyNewsletterDomain",
       tags: ["Newsletter"],
       summary:
-        "Adds a sender domain (path=domains, body {studioId, domain, region}) or verifies one (path=domains/{id}/verify)",
-      query: z.object({ path: z.string() }),
+        "Adds a sender domain (path=domains, body {domain, region, metadata}, studioId in the body or the query) or verifies one (path=domains/{id}/verify, body {domainId} or none)",
+      query: z.object({ path: z.string(), studioId: z.string().optional() }),
       body: z.object({
         studioId: z.string().optional(),
         domain: z.string().optional(),
         region: z.literal("us-east-1").optional(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+        domainId: z.string().optional(),
       }),
       responses: {
         200: senderDomainBody,
@@ -374,6 +379,14 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       responses: { 200: studioInviteBody, ...WRITE_ERRORS, 409: errorBody, 502: errorBody },
     },
   },
+  "/api/user": {
+    get: {
+      operationId: "getCurrentUser",
+      tags: ["User"],
+      summary: "The caller: name, e-mail, platform admin or not, and whether an invitation waits",
+      responses: { 200: userBody, 401: errorBody },
+    },
+  },
   "/api/deployments/{studioId}": {
     get: {
       operationId: "listDeployments",
@@ -407,6 +420,9 @@ const DESCRIPTIONS: Record<number, string> = {
   502: "The provider refused",
   503: "The provider is unavailable: see Retry-After",
 };
+
+/** The decision record listing the API's deliberate differences from the specification. */
+export const DIFFERENCES_RECORD = "docs/decisions/032-api-differences-from-the-specification.md";
 
 /** Every operation takes the signed-in person's session, or a personal access token. */
 const SECURITY = [{ session: [] }, { token: [] }];
@@ -470,7 +486,11 @@ export function openApiDocument(): Record<string, unknown> {
         "The JSON API of the StackShift dashboard. Scripts send a personal access token " +
         "(`Authorization: Bearer stackshift_pat_...`, made in User Settings > API tokens); browsers " +
         "use the session cookie (log in through /auth/login), and their state-changing requests " +
-        "need Origin (or Sec-Fetch-Site: same-origin). Bodies are JSON.",
+        "need Origin (or Sec-Fetch-Site: same-origin). Bodies are JSON.\n\n" +
+        "Names and shapes follow the product specification. Where they differ on purpose (the " +
+        "OAuth state, Stripe keys, account references), the reason and what a client written " +
+        `from the specification must change are in ${DIFFERENCES_RECORD} of the dashboard's ` +
+        "repository.",
       contact: { name: "StackShift support", url: `${APP_URL}/sites/support` },
       // Not open source: an SPDX reference to the customer terms (SPDX's form for other licenses).
       license: {

@@ -9,6 +9,8 @@ export const SOCIAL_MESSAGES = {
   openFailed: "Something went wrong when opening the Instagram login window.",
   unlinkFailed: "Something went wrong when trying to unlink the Instagram account.",
   unlinked: "Instagram account unlinked",
+  unlinkWhich:
+    "This project has several linked Instagram accounts: name the one to unlink with accountId or userName",
   alreadyLinked:
     "Instagram Account is already linked! You can only link 1 account per unique username.",
   linkFailed: "Instagram could not complete the linking. Try again in a moment.",

@@ -51,11 +51,21 @@ export const socialExchangeApiSchema = z
     message: "pageBuilderId or sanityProjectId is required",
   });
 
-/** PATCH /api/app/integrations/social-accounts: unlink_account by account id or user name. */
+/**
+ * PATCH /api/app/integrations/social-accounts: unlink_account. The specification's body names
+ * the project only: then the account is the one `integration.account.userName` names (the social
+ * integration entry as the project entity gives it), else the project's only linked account.
+ * `accountId` or `userName` choose one when a project has linked several.
+ */
 export const socialUnlinkApiSchema = z
   .object({
     action: z.literal("unlink_account", { error: "action must be unlink_account" }),
-    integration,
+    integration: integration.extend({
+      account: z
+        .object({ userName: z.string().trim().min(1).max(100).optional() })
+        .loose()
+        .optional(),
+    }),
     accountId: z.uuid({ error: "accountId must be an account's id" }).optional(),
     userName: z.string().trim().min(1).max(100).optional(),
     siteId: z.string().max(200).optional(),
@@ -64,6 +74,8 @@ export const socialUnlinkApiSchema = z
   .refine((v) => Boolean(v.pageBuilderId || v.sanityProjectId), {
     message: "pageBuilderId or sanityProjectId is required",
   })
-  .refine((v) => Boolean(v.accountId || v.userName), {
-    message: "accountId or userName is required",
-  });
+  .transform(({ integration: entry, ...rest }) => ({
+    ...rest,
+    integration: entry,
+    userName: rest.userName ?? entry.account?.userName,
+  }));

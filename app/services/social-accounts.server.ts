@@ -16,7 +16,7 @@ import { cachedProviderRead } from "./provider-cache.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
-import { ConflictError, NotFoundError, UpstreamError } from "./errors";
+import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
 import { beginLinkFor, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
 import {
   actorOn,
@@ -189,7 +189,12 @@ export async function completeInstagramLink(
   );
 }
 
-/** Unlinks one account of the project; its token is deleted with it. */
+const NOT_LINKED = "This social account is not linked to the project";
+
+/**
+ * Unlinks one account of the project; its token is deleted with it. Without an id or a user name
+ * it is the project's only linked account (400 when it has several: which one is not ours to guess).
+ */
 export async function unlinkSocialAccount(
   user: User,
   studioId: string,
@@ -200,14 +205,25 @@ export async function unlinkSocialAccount(
   const project = actor.project!;
   return db().transaction(async (tx) => {
     await authorizeOn(user, project, "social.unlink", tx);
-    const which = ref.accountId
-      ? eq(socialAccounts.id, ref.accountId)
-      : eq(sql`lower(${socialAccounts.userName})`, (ref.userName ?? "").toLowerCase());
+    let which;
+    if (ref.accountId) which = eq(socialAccounts.id, ref.accountId);
+    else if (ref.userName) {
+      which = eq(sql`lower(${socialAccounts.userName})`, ref.userName.toLowerCase());
+    } else {
+      const linked = await tx
+        .select({ id: socialAccounts.id })
+        .from(socialAccounts)
+        .where(eq(socialAccounts.projectId, project.id))
+        .limit(2);
+      if (linked.length === 0) throw new NotFoundError(NOT_LINKED);
+      if (linked.length > 1) throw new InvalidError(SOCIAL_MESSAGES.unlinkWhich);
+      which = eq(socialAccounts.id, linked[0].id);
+    }
     const [removed] = await tx
       .delete(socialAccounts)
       .where(and(which, eq(socialAccounts.projectId, project.id)))
       .returning({ userName: socialAccounts.userName });
-    if (!removed) throw new NotFoundError("This social account is not linked to the project");
+    if (!removed) throw new NotFoundError(NOT_LINKED);
     await logEvent(tx, {
       projectId: project.id,
       type: "social.account.unlinked",

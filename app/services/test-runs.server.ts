@@ -25,6 +25,32 @@ export const LATEST_RUNS = 4;
 
 export const RUNS_NOT_FOUND = "End To End Tests not found";
 
+/**
+ * A run as the JSON API answers it: the fields of GitHub's own `workflow_runs[]` that the API
+ * carries, under GitHub's names, so a client written against GitHub reads it unchanged.
+ */
+export type WorkflowRun = {
+  id: number;
+  html_url: string;
+  display_title: string;
+  head_branch: string | null;
+  status: string;
+  conclusion: string | null;
+  updated_at: string;
+};
+
+export function toWorkflowRun(run: TestRun): WorkflowRun {
+  return {
+    id: Number(run.id),
+    html_url: run.url,
+    display_title: run.title,
+    head_branch: run.branch,
+    status: run.status,
+    conclusion: run.conclusion,
+    updated_at: run.updatedAt,
+  };
+}
+
 /** The card's view: the repository and its runs, or why there are none. */
 export type TestRunsView =
   { repo: string; runs: TestRun[]; error: null } | { repo: string | null; runs: []; error: string };

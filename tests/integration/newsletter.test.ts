@@ -239,8 +239,10 @@ describe("sender domains (local provider)", () => {
     expect(domains.domains).toHaveLength(1);
     const [domain] = domains.domains;
     expect(domain).toMatchObject({
-      name,
-      verified: false,
+      domain: name,
+      customDomain: name,
+      status: "pending",
+      isVerified: false,
       verificationError: "Domain is not verified yet",
     });
     const hosts = domain.records.map((r) => r.host);
@@ -269,14 +271,15 @@ describe("sender domains (local provider)", () => {
     await db()
       .update(localNewsletterDomains)
       .set({ verifyRequestedAt: sql`now() - interval '1 hour'` })
-      .where(eq(localNewsletterDomains.name, domain.name));
+      .where(eq(localNewsletterDomains.name, domain.domain));
     const second = await post(project.studioId, {
       intent: "sender-domain-verify",
       domainId: domain.id,
     });
     expect(await toastOf(second)).toMatchObject({ type: "success", title: "Domain verified" });
     expect((await load(project.studioId)).domains.domains[0]).toMatchObject({
-      verified: true,
+      status: "verified",
+      isVerified: true,
       verificationError: null,
     });
     const deleted = await post(project.studioId, {
@@ -298,14 +301,14 @@ describe("sender domains (local provider)", () => {
     await db()
       .update(localNewsletterDomains)
       .set({ verifyRequestedAt: sql`now() - interval '1 hour'` })
-      .where(eq(localNewsletterDomains.name, domain.name));
+      .where(eq(localNewsletterDomains.name, domain.domain));
     const res = await post(project.studioId, {
       intent: "sender-domain-verify",
       domainId: domain.id,
     });
     expect(await toastOf(res)).toMatchObject({ title: "Domain not verified" });
     const shown = (await load(project.studioId)).domains.domains[0];
-    expect(shown.verified).toBe(false);
+    expect(shown.isVerified).toBe(false);
     expect(shown.verificationError).toMatch(/do not match/);
   });
 
@@ -317,7 +320,7 @@ describe("sender domains (local provider)", () => {
     await db()
       .update(localNewsletterDomains)
       .set({ verifyRequestedAt: sql`now() - interval '1 hour'` })
-      .where(eq(localNewsletterDomains.name, domain.name));
+      .where(eq(localNewsletterDomains.name, domain.domain));
     // Not due yet: checked a moment ago.
     await recheckSenderDomains();
     const [before] = await db()
@@ -370,8 +373,18 @@ describe("/api/newsletter", () => {
       region: "us-east-1",
     });
     expect(created.status).toBe(201);
-    const { data } = (await created.json()) as { data: { id: string; name: string } };
-    expect(data.name).toBe(name);
+    const { data } = (await created.json()) as { data: Record<string, unknown> & { id: string } };
+    // The specification's names: the Domain's and the sender-domain settings'.
+    expect(data).toMatchObject({
+      domain: name,
+      customDomain: name,
+      status: "pending",
+      isVerified: false,
+      verificationError: "Domain is not verified yet",
+      metadata: {},
+    });
+    expect(data).not.toHaveProperty("name");
+    expect(data).not.toHaveProperty("verified");
     expect(
       (await api("POST", "path=domains", { studioId: project.studioId, domain: name })).status,
     ).toBe(409);
@@ -392,6 +405,48 @@ describe("/api/newsletter", () => {
     expect(verified.status).toBe(200);
     expect((await api("DELETE", `path=domains/${data.id}`)).status).toBe(200);
     expect((await api("GET", `path=domains/${data.id}/dns-records`)).status).toBe(404);
+  });
+
+  it("answers provider failures with the specification's messages, the page with its toasts", async () => {
+    const project = await insertProject(owner.id);
+    // The local provider refuses a name containing 'ratelimited' with 429.
+    const busy = `ratelimited${Date.now().toString(36)}.example`;
+    // The specification's body names no project: ?studioId= does.
+    const refused = await api("POST", `path=domains&studioId=${project.studioId}`, {
+      domain: busy,
+      region: "us-east-1",
+      metadata: {},
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({ error: "Failed to create domain" });
+    await post(project.studioId, { ...SETTINGS, fromEmail: `news@${busy}` });
+    const addToast = await toastOf(await post(project.studioId, { intent: "sender-domain-add" }));
+    expect(addToast).toMatchObject({ type: "error", title: "Error adding domain" });
+    expect(addToast?.description).toBeUndefined();
+
+    // A domain the provider no longer knows: verifying it, and reading it again once stale, fail.
+    const name = `gone${Date.now().toString(36)}.example`;
+    const created = await api("POST", "path=domains", { studioId: project.studioId, domain: name });
+    const { data } = (await created.json()) as { data: { id: string } };
+    await db().delete(localNewsletterDomains).where(eq(localNewsletterDomains.name, name));
+    const verify = await api("POST", `path=domains/${data.id}/verify`, {});
+    expect(verify.status).toBe(502);
+    expect(await verify.json()).toEqual({ error: "Failed to verify domain" });
+    const verifyToast = await toastOf(
+      await post(project.studioId, { intent: "sender-domain-verify", domainId: data.id }),
+    );
+    expect(verifyToast).toMatchObject({ type: "error", title: "Error verifying domain" });
+    expect(verifyToast?.description).toBeUndefined();
+    await db()
+      .update(newsletterDomains)
+      .set({ checkedAt: sql`now() - interval '1 hour'` })
+      .where(eq(newsletterDomains.id, data.id));
+    const list = await api("GET", `path=domains&studioId=${project.studioId}`);
+    expect(list.status).toBe(200);
+    expect(await list.json()).toMatchObject({
+      data: [{ id: data.id, domain: name }],
+      error: "Failed to get domains",
+    });
   });
 
   it("answers errors in an error field: bad paths, unknown domains, strangers", async () => {

@@ -379,6 +379,50 @@ describe("who may link and unlink", () => {
     expect(types.filter((t) => t === "social.account.unlinked")).toHaveLength(2);
   });
 
+  it("unlinks with the specification's body, which names no account", async () => {
+    const project = await insertProject(owner.id);
+    const unlink = (extra: Record<string, unknown> = {}) =>
+      call(
+        apiAction,
+        makeRequest("/api/app/integrations/social-accounts", {
+          cookie: ownerCookie,
+          method: "PATCH",
+          json: {
+            action: "unlink_account",
+            integration: { platform: "instagram" },
+            pageBuilderId: project.studioId,
+            pageBuilderName: "Spec client",
+            pageBuilderUserEmail: owner.email,
+            siteId: "site-1",
+            sanityProjectId: "",
+            sanityProjectDataset: "production",
+            ...extra,
+          },
+        }),
+        { integrationId: "social-accounts" },
+      );
+    // Nothing linked yet.
+    expect((await unlink()).status).toBe(404);
+    const first = userName();
+    const second = userName();
+    await returnPage(await authorize(await authorizeUrl(project.studioId), first));
+    await returnPage(await authorize(await authorizeUrl(project.studioId), second));
+    // Two linked: which one is not guessed.
+    const refused = await unlink();
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: expect.stringContaining("accountId") });
+    expect((await card(project.studioId)).accounts).toHaveLength(2);
+    // The integration entry as the project entity gives it names one by its user name.
+    const named = await unlink({
+      integration: { platform: "instagram", account: { platform: "instagram", userName: first } },
+    });
+    expect(named.status).toBe(200);
+    expect((await card(project.studioId)).accounts.map((a) => a.userName)).toEqual([second]);
+    // One left: the body alone unlinks it.
+    expect((await unlink()).status).toBe(200);
+    expect((await card(project.studioId)).accounts).toEqual([]);
+  });
+
   it("keeps project B's accounts from an admin of project A", async () => {
     const a = await insertProject(owner.id);
     const other = await createUser();

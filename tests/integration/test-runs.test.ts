@@ -98,13 +98,34 @@ describe("the End To End Tests card", () => {
 });
 
 describe("GET /api/app/e2e-test-runs?repo=", () => {
-  it("answers the runs of a repository of the caller's project; 400, 401 and 404 otherwise", async () => {
+  it("answers the runs of a repository of the caller's project as workflow_runs[]; 400, 401 and 404 otherwise", async () => {
     const repo = uniqueRepo();
     await projectWithRepo(repo);
     const res = await runsOf(repo, ownerCookie);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { runs: { url: string }[] };
-    expect(body.runs).toHaveLength(4);
+    // GitHub's own names (`workflow_runs[]`), as the specification's consumers read them.
+    const body = (await res.json()) as { workflow_runs: Record<string, unknown>[] };
+    expect(body.workflow_runs).toHaveLength(4);
+    for (const run of body.workflow_runs) {
+      expect(Object.keys(run).sort()).toEqual([
+        "conclusion",
+        "display_title",
+        "head_branch",
+        "html_url",
+        "id",
+        "status",
+        "updated_at",
+      ]);
+      expect(run).toMatchObject({
+        id: expect.any(Number),
+        html_url: expect.stringMatching(
+          new RegExp(`^https://github.com/${repo}/actions/runs/\\d+$`),
+        ),
+        display_title: expect.stringMatching(/^Playwright: /),
+        head_branch: expect.stringMatching(/^(main|develop)$/),
+        updated_at: expect.any(String),
+      });
+    }
     // The repository's URL names it as well.
     expect((await runsOf(`https://github.com/${repo}.git`, ownerCookie)).status).toBe(200);
 

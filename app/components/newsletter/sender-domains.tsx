@@ -47,7 +47,7 @@ export function SenderDomains({
   const deleting = domains.find((d) => d.id === searchParams.get("deleteDomain"));
   const back = urlWith(location.pathname, location.search, { deleteDomain: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });
-  const added = domains.some((d) => d.name === senderDomain);
+  const added = domains.some((d) => d.domain === senderDomain);
   // At the cap the page says so beside 'Add' before anyone presses it; a refusal of a page
   // loaded before the cap was reached says the same.
   const refusal = useActionData<FormReply>()?.result?.error?.[SENDER_DOMAIN_FIELD]?.[0];
@@ -109,14 +109,14 @@ export function SenderDomains({
           >
             <div className="flex flex-wrap items-center gap-3">
               <h3 id={`domain-${domain.id}`} className="font-medium">
-                {domain.name}
+                {domain.domain}
               </h3>
-              <Badge tone={domain.verified ? "green" : "yellow"}>
-                {domain.verified ? "verified" : "pending"}
+              <Badge tone={domain.isVerified ? "green" : "yellow"}>
+                {domain.isVerified ? "verified" : "pending"}
               </Badge>
               {canEdit ? (
                 <div className="ml-auto flex gap-2">
-                  {!domain.verified ? (
+                  {!domain.isVerified ? (
                     <Form method="post" replace preventScrollReset>
                       <input type="hidden" name="intent" value={DOMAIN_VERIFY_INTENT} />
                       <input type="hidden" name="domainId" value={domain.id} />
@@ -126,7 +126,7 @@ export function SenderDomains({
                         className="px-3 py-1"
                         disabled={verifying}
                       >
-                        Verify<span className="sr-only"> {domain.name}</span>
+                        Verify<span className="sr-only"> {domain.domain}</span>
                       </Button>
                     </Form>
                   ) : null}
@@ -135,7 +135,7 @@ export function SenderDomains({
                     preventScrollReset
                     className={buttonClass("secondary", "px-3 py-1")}
                   >
-                    Delete<span className="sr-only"> {domain.name}</span>
+                    Delete<span className="sr-only"> {domain.domain}</span>
                   </Link>
                 </div>
               ) : null}
@@ -147,7 +147,7 @@ export function SenderDomains({
             ) : null}
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm">
-                <caption className="sr-only">DNS records of {domain.name}</caption>
+                <caption className="sr-only">DNS records of {domain.domain}</caption>
                 <TableHead columns={["Type", "Host", "Value", "TTL", "Status"]} />
                 <tbody>
                   {domain.records.map((record) => (
@@ -178,7 +178,7 @@ export function SenderDomains({
       )}
       {deleting && canEdit ? (
         <ConfirmDialog
-          title={`Delete ${deleting.name}`}
+          title={`Delete ${deleting.domain}`}
           description="Newsletters can no longer be sent from this domain until it is added and verified again."
           intent={DOMAIN_DELETE_INTENT}
           fields={{ domainId: deleting.id }}
