@@ -56,7 +56,10 @@ describe("source comments and documents point only into this repository", () => 
   it("finds the source files, the tests, the documents and .env.example", () => {
     expect(files.length).toBeGreaterThan(50);
     for (const dir of ["tests", "docs"]) {
-      expect(files.some((f) => f.startsWith(path.join(ROOT, dir, path.sep))), dir).toBe(true);
+      expect(
+        files.some((f) => f.startsWith(path.join(ROOT, dir, path.sep))),
+        dir,
+      ).toBe(true);
     }
     expect(files).toContain(path.join(ROOT, ".env.example"));
   });
