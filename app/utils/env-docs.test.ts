@@ -55,7 +55,8 @@ describe("the environment schema, .env.example and docs/configuration.md", () =>
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "env-docs-"));
     try {
       // Secrets given, so that parsing writes no secrets file.
-      const base = {
+      const base: NodeJS.ProcessEnv = {
+        NODE_ENV: "development",
         DATA_DIR: dataDir,
         SESSION_SECRET: "s".repeat(32),
         ENCRYPTION_KEY: "k".repeat(32),
