@@ -1,5 +1,5 @@
 /**
- * docs/decisions/ follows its template (000-template.md): each record is numbered once, its title
+ * docs/decisions/ follows its template (docs/decisions/000-template.md): each record is numbered once, its title
  * carries the number of its file, and a `Date: ... Status: ...` line near the top says whether it
  * still holds, so a reader never has to guess which records are current.
  */
