@@ -1,7 +1,7 @@
 /**
- * docs/decisions/ follows its template (docs/decisions/000-template.md): each record is numbered once, its title
- * carries the number of its file, and a `Date: ... Status: ...` line near the top says whether it
- * still holds, so a reader never has to guess which records are current.
+ * docs/decisions/ follows its template (docs/decisions/000-template.md): each record is numbered
+ * once, its title carries the number of its file, and a `Date: ... Status: ...` line near the top
+ * says whether it still holds, so a reader never has to guess which records are current.
  */
 import fs from "node:fs";
 import path from "node:path";
