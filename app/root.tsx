@@ -42,10 +42,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
-}
-
 function Document({ children, theme }: { children: React.ReactNode; theme: string }) {
   const nonce = useNonce();
   return (

@@ -289,6 +289,7 @@ export function requireProgram(program) {
 /** The URL without its password (for command lines) and the environment that carries it. */
 export function libpqTarget(url) {
   const u = new URL(url);
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, PGCONNECT_TIMEOUT: process.env.PGCONNECT_TIMEOUT ?? "10" };
   if (u.password) {
     env.PGPASSWORD = decodeURIComponent(u.password);
@@ -406,7 +407,8 @@ export async function readArchive(file, dir) {
       file,
       cwd: dir,
       strict: true,
-      filter: (entry, stat) => ENTRIES.has(entry) && stat.type === "File",
+      // Extracting, tar hands each entry as it was read (a ReadEntry, with its type).
+      filter: (entry, stat) => ENTRIES.has(entry) && "type" in stat && stat.type === "File",
     });
   } catch (error) {
     throw notABackup(file, `not a .tar.gz archive: ${error.message}`);

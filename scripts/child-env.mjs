@@ -3,7 +3,7 @@
 /**
  * This process's environment without a test runner's variables (VITEST would switch the Remix
  * plugin off in a build, NODE_ENV=test would change the server), plus `extra`.
- * @param {Record<string, string>} [extra]
+ * @param {Record<string, string | undefined>} [extra]
  * @returns {NodeJS.ProcessEnv}
  */
 export function childEnv(extra = {}) {
@@ -14,5 +14,5 @@ export function childEnv(extra = {}) {
     NODE_ENV: _n,
     ...inherited
   } = process.env;
-  return { ...inherited, ...extra };
+  return /** @type {NodeJS.ProcessEnv} */ ({ ...inherited, ...extra });
 }

@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit + integration tests (vitest: PostgreSQL when available, and
+// `npm test`: lint, typecheck (app and tests; server and scripts' JSDoc), unit + integration tests (vitest: PostgreSQL when available, and
 // PGlite), then browser tests (Playwright on Debian chromium, JavaScript on and off).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -58,7 +58,14 @@ const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
 
 if (want("lint")) results.push(["lint", run("lint", bin("eslint"), ["."])]);
-if (want("typecheck")) results.push(["typecheck", run("typecheck", bin("tsc"), ["--noEmit"])]);
+if (want("typecheck")) {
+  results.push(["typecheck", run("typecheck", bin("tsc"), ["--noEmit"])]);
+  // server/ and scripts/ are JavaScript: their JSDoc types are checked by a config of their own.
+  results.push([
+    "typecheck (server, scripts)",
+    run("typecheck (server, scripts)", bin("tsc"), ["-p", "tsconfig.scripts.json"]),
+  ]);
+}
 if (want("vitest")) {
   results.push([
     "vitest",

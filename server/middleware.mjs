@@ -21,7 +21,11 @@ export function securityHeaders({ dev, secure, oidcIssuer, formTargets: extra = 
           useDefaults: false,
           directives: {
             defaultSrc: ["'self'"],
-            scriptSrc: ["'self'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
+            scriptSrc: [
+              "'self'",
+              (_req, res) =>
+                `'nonce-${/** @type {import("express").Response} */ (res).locals.cspNonce}'`,
+            ],
             styleSrc: ["'self'", "'unsafe-inline'"],
             imgSrc: ["'self'", "data:", "https:"],
             fontSrc: ["'self'", "data:"],
@@ -133,12 +137,11 @@ export function requestId() {
  */
 export function throttleAddress(ip) {
   if (!ip || !ipaddr.isValid(ip)) return ip || "unknown";
-  let address = ipaddr.parse(ip);
-  if (address.kind() === "ipv6" && address.isIPv4MappedAddress()) {
-    address = address.toIPv4Address();
-  }
-  if (address.kind() === "ipv4") return address.toString();
-  const prefix = address.parts.slice(0, 4).map((part) => part.toString(16));
+  const parsed = ipaddr.parse(ip);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const v6 = /** @type {import("ipaddr.js").IPv6} */ (parsed);
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  const prefix = v6.parts.slice(0, 4).map((part) => part.toString(16));
   return `${prefix.join(":")}::/64`;
 }
 

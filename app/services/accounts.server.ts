@@ -77,11 +77,6 @@ export async function getUser(id: string): Promise<User | null> {
   return row ? toUser(row) : null;
 }
 
-export async function findUserByEmail(address: string) {
-  const row = await db().query.users.findFirst({ where: eq(users.email, address.toLowerCase()) });
-  return row ? toUser(row) : null;
-}
-
 /**
  * Who may create an account (docs/configuration.md, "Accounts"): platform admins, people whose
  * access request was approved, and people with a pending project invitation.

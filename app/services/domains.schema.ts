@@ -76,9 +76,3 @@ export const UNVERIFIED_DOMAIN_DAYS = 7;
 
 /** Shown when the domain is already another project's. */
 export const DOMAIN_TAKEN_MESSAGE = "This domain is already used by another project";
-
-/** Keyset-paginated search of /sites/domains. */
-export const listDomainsSchema = z.object({
-  query: z.string().max(200, "Search is too long").optional(),
-  cursor: z.string().max(512).optional(),
-});

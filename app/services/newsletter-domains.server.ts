@@ -374,8 +374,6 @@ export async function updateSenderDomainMetadata(
   });
 }
 
-/** Minutes before the job's next check of an unverified domain: 1, 2, 4, ... up to a day. */
-export const recheckMinutes = (checks: number) => Math.min(2 ** checks, 24 * 60);
 /** After this many checks the job stops (the Verify button still works). */
 const MAX_CHECKS = 16;
 
@@ -388,6 +386,7 @@ export async function recheckSenderDomains(batch = 50): Promise<number> {
       and(
         ne(newsletterDomains.status, "verified"),
         lt(newsletterDomains.checks, MAX_CHECKS),
+        // The backoff: 1, 2, 4, ... minutes after the last check, at most a day.
         lt(
           newsletterDomains.checkedAt,
           sql`now() - make_interval(mins => least(power(2, ${newsletterDomains.checks})::int, 1440))`,

@@ -47,9 +47,6 @@ export type SocialAccountsView = {
   canUnlink: boolean;
 };
 
-const PLATFORM_LABEL = { instagram: "Instagram" } as const;
-export const platformLabel = (platform: "instagram") => PLATFORM_LABEL[platform];
-
 /**
  * The dashboard's Active Integrations and Social Accounts in one read: the project's Stripe
  * account names and its linked social accounts.

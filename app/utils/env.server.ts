@@ -154,6 +154,9 @@ const schema = z.object({
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });
 
+/** The variables the schema reads: .env.example and docs/configuration.md list each of them. */
+export const ENV_NAMES = Object.keys(schema.shape);
+
 export type Env = z.infer<typeof schema> & {
   APP_URL: string;
   SESSION_SECRET: string;

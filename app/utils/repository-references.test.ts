@@ -1,16 +1,18 @@
 /**
- * A reader with only this repository can follow every comment: source files under app/, server/
- * and scripts/ may point into docs/ (or at other files of the repository), but not at documents
- * that live elsewhere (the product brief, the issue tracker, shared notes). A comment states the
- * rule it follows in its own words instead.
+ * A reader with only this repository can follow every comment and document: source files under
+ * app/, server/, scripts/ and tests/, the documents under docs/ and `.env.example` may point into
+ * docs/ (or at other files of the repository), but not at documents that live elsewhere (the
+ * product brief, the issue tracker, shared notes). They state the rule they follow in their own
+ * words instead.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../..");
-const DIRS = ["app", "server", "scripts"];
-const SOURCE = /\.(ts|tsx|mjs|js|cjs)$/;
+const DIRS = ["app", "server", "scripts", "tests", "docs"];
+const FILES = [".env.example", "README.md"];
+const SOURCE = /\.(ts|tsx|mjs|js|cjs|md)$/;
 
 /** Citations of documents outside the repository. */
 const OUTSIDE: [RegExp, string][] = [
@@ -45,11 +47,21 @@ function missingDocs(text: string): string[] {
   });
 }
 
-describe("source comments point only into this repository", () => {
-  const files = DIRS.flatMap(sourceFiles).filter((f) => f !== __filename);
+describe("source comments and documents point only into this repository", () => {
+  const files = [
+    ...DIRS.flatMap(sourceFiles),
+    ...FILES.map((file) => path.join(ROOT, file)).filter((file) => fs.existsSync(file)),
+  ].filter((f) => f !== __filename);
 
-  it("finds the source files", () => {
+  it("finds the source files, the tests, the documents and .env.example", () => {
     expect(files.length).toBeGreaterThan(50);
+    for (const dir of ["tests", "docs"]) {
+      expect(
+        files.some((f) => f.startsWith(path.join(ROOT, dir, path.sep))),
+        dir,
+      ).toBe(true);
+    }
+    expect(files).toContain(path.join(ROOT, ".env.example"));
   });
 
   it("cite no document outside the repository", () => {

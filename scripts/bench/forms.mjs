@@ -110,6 +110,7 @@ async function submissionsPerSecond(client, project) {
 
 /** /healthz asked 100 times a second until `until` settles: its latency shows event-loop stalls. */
 async function healthzDuring(until) {
+  /** @type {{ stop(): void } | undefined} Set at once: a promise's executor runs synchronously. */
   let instance;
   const result = new Promise((resolve, reject) => {
     instance = autocannon(
@@ -118,7 +119,7 @@ async function healthzDuring(until) {
     );
   });
   await until;
-  instance.stop();
+  instance?.stop();
   const r = await result;
   return { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, n: r.requests.total };
 }
@@ -185,7 +186,10 @@ async function exportLargestForm(client, project, server) {
   const exporting = (async () => {
     const res = await fetch(`${BASE}/resources/forms-export/${form.id}`, { headers: { cookie } });
     if (!res.ok) throw new Error(`export answered HTTP ${res.status}`);
-    for await (const chunk of res.body) {
+    // Node's fetch body is an async iterable of chunks (the DOM typings do not say so).
+    for await (const chunk of /** @type {AsyncIterable<Uint8Array>} */ (
+      /** @type {unknown} */ (res.body)
+    )) {
       if (lines === 0) header += Buffer.from(chunk).toString("utf8").split("\r\n")[0];
       bytes += chunk.length;
       // Rows end in CRLF; the other field's own line breaks are bare LF.

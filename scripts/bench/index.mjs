@@ -133,17 +133,22 @@ async function runLighthouse(chromePath, pathname, cookie) {
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   try {
-    const { lhr } = await lighthouse(`${BASE}${pathname}`, {
+    const run = await lighthouse(`${BASE}${pathname}`, {
       port: chrome.port,
       onlyCategories: ["performance"],
       extraHeaders: { Cookie: cookie },
       logLevel: "error",
     });
+    if (!run) throw new Error(`Lighthouse gave no result for ${pathname}`);
+    const { lhr } = run;
     // A run Lighthouse could not measure (no paint seen, a page error) says so, not "score 0".
     if (lhr.runtimeError?.code) {
       return { skipped: `Lighthouse could not measure: ${lhr.runtimeError.code}` };
     }
     const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+    // An opportunity's details carry its estimated savings; other audits' details do not.
+    const savings = (a) =>
+      /** @type {{ overallSavingsMs?: number } | undefined} */ (a.details)?.overallSavingsMs ?? 0;
     return {
       score: Math.round((lhr.categories.performance.score ?? 0) * 100),
       lcp: Math.round(audit("largest-contentful-paint")),
@@ -152,10 +157,10 @@ async function runLighthouse(chromePath, pathname, cookie) {
       bytes: Math.round(audit("total-byte-weight") / 1024),
       // What Lighthouse says would shorten the load most (its estimated savings).
       opportunities: Object.values(lhr.audits)
-        .filter((a) => (a.details?.overallSavingsMs ?? 0) >= 50)
-        .sort((a, b) => b.details.overallSavingsMs - a.details.overallSavingsMs)
+        .filter((a) => savings(a) >= 50)
+        .sort((a, b) => savings(b) - savings(a))
         .slice(0, 3)
-        .map((a) => `${a.id} ${Math.round(a.details.overallSavingsMs)} ms`),
+        .map((a) => `${a.id} ${Math.round(savings(a))} ms`),
     };
   } finally {
     await chrome.kill();

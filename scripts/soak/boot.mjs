@@ -50,9 +50,9 @@ async function round(n) {
       }),
     );
   }
-  const failures = (await Promise.all(servers.map((server) => waitForHealth(server, 240_000))))
-    .map((why, i) => (why ? { i, why, log: servers[i].log() } : null))
-    .filter(Boolean);
+  const failures = (
+    await Promise.all(servers.map((server) => waitForHealth(server, 240_000)))
+  ).flatMap((why, i) => (why ? [{ i, why, log: servers[i].log() }] : []));
   const seconds = (Date.now() - started) / 1000;
   await Promise.all(servers.map((server) => stopServer(server)));
   await database.drop();

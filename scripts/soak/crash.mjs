@@ -132,9 +132,9 @@ async function runOn(kind) {
     instances: INSTANCES,
     acked: { projects: 0, invitations: 0, acceptances: 0 },
     found: 0,
-    lost: [],
-    duplicates: [],
-    problems: [],
+    lost: /** @type {string[]} */ ([]),
+    duplicates: /** @type {string[]} */ ([]),
+    problems: /** @type {string[]} */ ([]),
     serverErrors: 0,
     seconds: 0,
   };
@@ -151,6 +151,7 @@ async function runOn(kind) {
     acceptedUnacked: 0,
     result,
   };
+  /** @type {Promise<unknown>} */
   let load = Promise.resolve();
   try {
     // The schema and the accounts the clients use, written directly; then the servers.
@@ -262,6 +263,13 @@ async function retry(shared, index, request, { until = () => shared.giveUp } = {
   }
 }
 
+/** @typedef {{ email: string, name: string, id?: string, cookie?: string }} Person */
+
+/**
+ * @param {{ kind: string, url?: string, dataDir: string }} database
+ * @param {string} runId
+ * @returns {Promise<{ owners: Person[], invitees: Person[] }>}
+ */
 async function seedAccounts(database, runId) {
   const passwordHash = await hash(PASSWORD, {
     algorithm: 2,
@@ -269,10 +277,12 @@ async function seedAccounts(database, runId) {
     timeCost: 2,
     parallelism: 1,
   });
+  /** @type {Person[]} */
   const owners = Array.from({ length: CLIENTS }, (_, i) => ({
     email: `owner${i}-${runId}@soak.example`,
     name: `Soak owner ${i}`,
   }));
+  /** @type {Person[]} */
   const invitees = Array.from({ length: INVITEES }, (_, i) => ({
     email: `member${i}-${runId}@soak.example`,
     name: `Soak member ${i}`,

@@ -43,8 +43,8 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A port nothing listens on now. */
 export async function freePort() {
   const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", () => resolve(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (probe.address());
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
@@ -69,6 +69,9 @@ const adminQuery = (sql) => adminQueryOn(adminUrl, sql);
  * A fresh database for one run: `{ kind, url?, dataDir, drop() }`. PostgreSQL gets a database of
  * its own on `adminUrl`; PGlite a new directory in the system's temporary folder. Both get a
  * DATA_DIR (PGlite keeps its database in DATA_DIR/db).
+ * @param {"postgres" | "pglite"} kind
+ * @param {string} label
+ * @param {{ pgliteFrom?: string }} [options]
  */
 export async function freshDatabase(kind, label, { pgliteFrom } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `stackshift-soak-${label}-`));
@@ -157,6 +160,7 @@ export async function openDirect(database) {
 /**
  * Starts `node scripts/start.mjs` (what `npm start` runs) with one server process, so a SIGKILL
  * takes all of it down. The output is kept (its tail) and scanned line by line by `onLine`.
+ * @param {{ port: number, env?: Record<string, string | undefined>, onLine?: (line: string) => void }} options
  */
 export function spawnServer({ port, env, onLine }) {
   const base = `http://127.0.0.1:${port}`;
@@ -176,6 +180,7 @@ export function spawnServer({ port, env, onLine }) {
   };
   proc.stdout.on("data", take);
   proc.stderr.on("data", take);
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   const exited = new Promise((resolve) =>
     proc.once("exit", (code, signal) => resolve({ code, signal })),
   );
@@ -185,9 +190,11 @@ export function spawnServer({ port, env, onLine }) {
 /** Waits for /healthz; null when up, else why not (the process exited, or the time ran out). */
 export async function waitForHealth(server, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
-  let exit = null;
-  void server.exited.then((value) => (exit = value));
+  /** @type {{ exit: { code: number | null, signal: NodeJS.Signals | null } | null }} */
+  const seen = { exit: null };
+  void server.exited.then((value) => (seen.exit = value));
   while (Date.now() < deadline) {
+    const { exit } = seen;
     if (exit) return `exited (${exit.signal ?? `code ${exit.code}`})`;
     try {
       const res = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(5000) });
@@ -216,7 +223,13 @@ export function isNetworkError(error) {
   );
 }
 
-/** One JSON API request. Throws on network errors; returns `{ status, body }` otherwise. */
+/**
+ * One JSON API request. Throws on network errors; returns `{ status, body }` otherwise.
+ * @param {string} base
+ * @param {string} method
+ * @param {string} pathname
+ * @param {{ cookie?: string, json?: unknown, timeoutMs?: number }} [options]
+ */
 export async function api(base, method, pathname, { cookie, json, timeoutMs = 20_000 } = {}) {
   const res = await fetch(`${base}${pathname}`, {
     method,

@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures";
 import { createProject } from "./support/members";
 
 /**
- * Issue 12 part 3, once with JavaScript and once without: the owner switches GPT on and off
+ * Once with JavaScript and once without: the owner switches GPT on and off
  * through its confirmation, and Ecommerce, AI Newsletter and Social Media on; Visual Tests asks
  * for the Chromatic project token the first time and says what is wrong with a bad one ('Invalid
  * token format'); the Activity Log shows the changes. End To End Tests: project-tools.spec.ts.

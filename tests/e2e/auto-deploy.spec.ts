@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures";
 import { adminAccount, createProject, reloadUntil, uniqueName } from "./support/lifecycle";
 
 /**
- * Spec 4 "Auto deployment", in the browser: on a server whose AUTO_DEPLOY_AFTER_MINUTES is 3
+ * Automatic deployment, in the browser: on a server whose AUTO_DEPLOY_AFTER_MINUTES is 3
  * seconds and whose deployments are slow, a new project still in progress gets exactly one
  * automatic deployment, listed in its Site Builds.
  */

@@ -10,7 +10,7 @@ import {
 } from "./support/lifecycle";
 
 /**
- * Issue 9, parts 1 and 4, once with JavaScript and once without: a new project's entry in the
+ * Once with JavaScript and once without: a new project's entry in the
  * project list goes from 'In Progress' to 'Ready' (by the list's own refresh, or a reload) and
  * never shows 'UPGRADE REQUIRED'; the top bar's picker counts its matches and reaches the 120th
  * of 120 projects through 'Load more'.
@@ -37,7 +37,7 @@ test("a new project's list entry goes from In Progress to Ready and never shows 
   signIn,
 }, testInfo) => {
   // The second server's deployments take 20 s a step, so 'In Progress' lasts long enough to
-  // see; the list refreshes itself every 60 s (spec section 7).
+  // see; the list refreshes itself every 60 s.
   test.setTimeout(240_000);
   const { context, page } = await openOn(openPage, AUTO_DEPLOY_PORT);
   await signIn(page, adminAccount(testInfo));

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, jsDisabled, test } from "./support/fixtures";
 
 /**
- * Once with JavaScript and once without (issue 25): a project whose Stripe keys were checked too
+ * Once with JavaScript and once without: a project whose Stripe keys were checked too
  * often that day is told so beside 'Stripe secret key', the dialog kept open; a project that
  * reached its sender domains while its page was open is told so beside 'Add {domain}', which is
  * then disabled. The counts are reached through the JSON API with the page's session.

@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures";
 import { createProject } from "./support/members";
 
 /**
- * Issue 12 part 1 and 2, once with JavaScript and once without: the owner of a new project opens
+ * Once with JavaScript and once without: the owner of a new project opens
  * Domain Settings' dialog; an invalid domain keeps Confirm disabled (with JavaScript) or comes
  * back with its message beside the field (without); a valid one is set ('Custom domain set
  * successfully!'), shows pending with its DNS records, then verified once the local provider

@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures";
 import { createProject, logInOrSignUp, otherPerson } from "./support/members";
 
 /**
- * Issue 9 part 2, once with JavaScript and once without: an invited user who signs in finds the
+ * Once with JavaScript and once without: an invited user who signs in finds the
  * invitation where they look. The owner invites an e-mail; its owner signs up (with the
  * confirmation mail, not through the invitation link) and accepts from /sites. Invited to a
  * second project, they open its dashboard and accept from the invitation card there.

@@ -4,7 +4,7 @@ import { expect, test } from "./support/fixtures";
 import { createProjectsThroughApi } from "./support/lifecycle";
 
 /**
- * Issue 25, once with JavaScript and once without: an agency admin sets up eight client projects
+ * Once with JavaScript and once without: an agency admin sets up eight client projects
  * and invites five people to each in one sitting; every invitation's toast shows (the limits of
  * docs/configuration.md sit well above this). A fourth invitation mail to one address in a day is
  * refused beside the Email field, saying when to try again.

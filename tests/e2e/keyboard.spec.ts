@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**
- * Keyboard only (issue 16 part 5): after signing in, a person creates a project, invites a member
+ * Keyboard only: after signing in, a person creates a project, invites a member
  * and changes the invitation's role without a pointer - Tab to each control, Enter or Space to
  * use it, typing to choose an option - with JavaScript and without. Nothing here clicks.
  */

@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures";
 import { createProject, invitationLink, otherPerson, PASSWORD } from "./support/members";
 
 /**
- * Issue 4's "done when", once with JavaScript and once without: the owner invites an e-mail, the
+ * Once with JavaScript and once without: the owner invites an e-mail, the
  * invitee signs up from the mail, accepts, sees only their own row and leaves; the owner invites
  * again, changes the role, removes the member, invites someone else and revokes it; the activity
  * log shows every event.

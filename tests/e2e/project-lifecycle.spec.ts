@@ -10,7 +10,7 @@ import {
 import { waitForMail } from "./support/mail";
 
 /**
- * Issue 3's "done when", once with JavaScript and once without: a new project provisions and
+ * Once with JavaScript and once without: a new project provisions and
  * deploys through the local providers and its dashboard shows the real progression; a forced
  * failure (a name with "fail-deploy", app/providers/hosting/local.server.ts) shows the failure page,
  * retry works, and the third failed retry lands on the permanent error page; the studio

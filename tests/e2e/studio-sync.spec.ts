@@ -4,7 +4,7 @@ import { linkIn, waitForMail } from "./support/mail";
 import { invitationLink, otherPerson, PASSWORD } from "./support/members";
 
 /**
- * Issue 24, "Leaving ends access everywhere", once with JavaScript and once without: the owner
+ * "Leaving ends access everywhere", once with JavaScript and once without: the owner
  * and a member join the project's local content studio (its page lists them); the owner removes
  * the member on the dashboard, and once the job has run the studio no longer lists them.
  */

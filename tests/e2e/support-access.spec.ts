@@ -4,7 +4,7 @@ import { linkIn, waitForMail } from "./support/mail";
 import { otherPerson, PASSWORD } from "./support/members";
 
 /**
- * Issue 9 part 3, once with JavaScript and once without: a platform admin is the support team.
+ * Once with JavaScript and once without: a platform admin is the support team.
  * A customer (not an admin) is let in through a request for access the platform admin approves,
  * and creates a project; the platform admin finds it under 'All projects', opens it (a support
  * banner, no studio note), adds a member; the customer sees 'Support access by ...' in the
@@ -109,7 +109,7 @@ test("a platform admin opens a stranger's project, adds a member, and the owner 
   const members = page.getByRole("region", { name: "Members" });
   await expect(members.getByText(customerEmail)).toBeVisible();
 
-  // 4. Support adds a member (spec section 6: "platform admin, owner or member admin").
+  // 4. Support adds a member (as "platform admin, owner or member admin" may).
   await members.getByLabel("Email").fill(newMember);
   await members.getByLabel("Role", { exact: true }).selectOption({ label: "Editor" });
   await members.getByRole("button", { name: "Send Invitation" }).click();
@@ -128,7 +128,7 @@ test("a platform admin opens a stranger's project, adds a member, and the owner 
 
   // 6. The customer asked support to close the project: support deletes it; the customer is
   //    mailed, and their User Settings keep what support did, the Activity Log being gone
-  //    (issue 24, decision 026).
+  //    (decision 026).
   await customer.goto("/sites/user-settings");
   const history = customer.getByRole("region", { name: "Support on deleted projects" });
   await expect(history.getByText("No support access to deleted projects.")).toBeVisible();

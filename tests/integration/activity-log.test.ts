@@ -1,5 +1,5 @@
 /**
- * The activity log (spec sections 2, 3 "Event log entry", 9): newest first, hidden types left
+ * The activity log: newest first, hidden types left
  * out, 3 by default and at most 1000, for the project's owner and members only, with labels.
  */
 import { and, eq } from "drizzle-orm";

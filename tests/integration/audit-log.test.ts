@@ -1,5 +1,5 @@
 /**
- * Issue 24, "an audit that survives", and support's limits (docs/decisions/026-audit-log.md,
+ * An audit that survives, and support's limits (docs/decisions/026-audit-log.md,
  * 011, 019): support access and project deletions land in the append-only audit_log, which
  * keeps them after the project is gone; a platform admin's deletion mails the owner and the
  * project's admins, and the owner finds it in User Settings; support cannot make itself (or

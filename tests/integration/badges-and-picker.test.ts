@@ -1,5 +1,5 @@
 /**
- * Issue 9, parts 1 and 4: one badge derivation (app/services/project-status.ts) on the project
+ * One badge derivation (app/services/project-status.ts) on the project
  * list, the picker and the dashboard; new projects at the site template's schema version; the
  * picker's match count and keyset 'Load more' to the 120th of 120 projects.
  */

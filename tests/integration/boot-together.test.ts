@@ -1,5 +1,5 @@
 /**
- * Starting anywhere, any number at once (issue 24): processes that boot at the same moment on an
+ * Starting anywhere, any number at once: processes that boot at the same moment on an
  * empty PostgreSQL database take turns for migrations, queue creation and schedules (the boot
  * lock, docs/decisions/027-booting-together.md). Without it PostgreSQL answered `deadlock
  * detected` to pg-boss's queue creation and the process died.

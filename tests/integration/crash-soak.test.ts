@@ -1,5 +1,5 @@
 /**
- * Crashes and restarts (issue 16): the short version of `npm run soak:crash` (scripts/soak/
+ * Crashes and restarts (decision 023): the short version of `npm run soak:crash` (scripts/soak/
  * crash.mjs) with 10 kills, on PostgreSQL when the run has it and on PGlite always. The script
  * SIGKILLs the real server under load and restarts it; every acknowledged write must be found,
  * nothing duplicated, every project final and the job queue settled.

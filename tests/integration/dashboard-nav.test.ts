@@ -127,7 +127,7 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
         ).json()
       ).project;
     expect((await load(bare.studioId)).publishedUrl).toBeNull();
-    // No fallback to the site URL (issue 9, part 4): 'Visit' opens that.
+    // No fallback to the site URL: 'Visit' opens that.
     expect((await load(withUrl.studioId)).publishedUrl).toBeNull();
     expect((await load(bad.studioId)).publishedUrl).toBeNull();
     expect((await load(bare.studioId)).upgradeTo).toBe(3);

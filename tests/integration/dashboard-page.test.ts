@@ -149,11 +149,11 @@ describe("/sites/{studioId} (the project dashboard)", () => {
     expect((await get(cookie, project.studioId)).status).toBe(404);
     // The permission check comes first: bad input from a non-member is still a 404.
     expect((await get(cookie, project.studioId, "?page=abc")).status).toBe(404);
-    // A platform admin outside the project sees it as support (issue 9).
+    // A platform admin outside the project sees it as support (decision 011).
     const support = await get(await sessionCookie(admin.id), project.studioId);
     expect(support.status).toBe(200);
     expect((await support.json()).project).toMatchObject({ role: "support", isOwner: false });
-    // The invitee gets the invitation card (issue 9), never the project, whatever the input.
+    // The invitee gets the invitation card, never the project, whatever the input.
     for (const search of ["", "?page=abc"]) {
       const card = await get(await sessionCookie(invited.id), project.studioId, search);
       expect(card.status).toBe(200);

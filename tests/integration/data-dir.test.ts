@@ -1,5 +1,5 @@
 /**
- * The embedded database's directory at start (issue 16, decision 023): a second `npm start` on a
+ * The embedded database's directory at start (decision 023): a second `npm start` on a
  * DATA_DIR in use refuses in one line and leaves the running server alone; a directory whose files
  * cannot be opened is named in one line with what to do, never a stack trace. (That a SIGKILL
  * does not damage it is what tests/integration/crash-soak.test.ts measures.)

@@ -1,5 +1,5 @@
 /**
- * The deployments API (spec section 7): GET /api/deployments/{studioId} for both hosting
+ * The deployments API: GET /api/deployments/{studioId} for both hosting
  * providers (labels, page numbers, cursors) and POST /api/app/deployments, with bad input and
  * outsiders answered 4xx, never 500.
  */
@@ -27,7 +27,7 @@ import {
 
 type List = DeploymentListEntity;
 
-/** Spec section 3 "Deployment": every field, null where the provider has no value. */
+/** A deployment as the API defines it: every field, null where the provider has no value. */
 const SPEC_FIELDS = [
   "id",
   "state",

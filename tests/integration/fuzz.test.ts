@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing (issue 16 part 1): every action of every route module, and the loader
+ * Property-based fuzzing: every action of every route module, and the loader
  * of every API-style route (api.*, resources.*, analytics.*, forms.*, newsletter.*), is called
  * with inputs from tests/integration/fuzz-inputs.ts - bodies shaped by the route's own zod
  * schemas, then spoiled - as each of the 8 actors of the permission table, from many addresses.

@@ -1,6 +1,6 @@
 /**
  * The honeypot of the public forms (decision 012): a robot that fills the hidden field, or forges
- * the encrypted render time, is answered as if it had worked and nothing happens; a person's post
+ * the signed render time, is answered as if it had worked and nothing happens; a person's post
  * with the page's honeypot fields goes through as usual.
  */
 import { eq } from "drizzle-orm";
@@ -12,7 +12,7 @@ import { action as requestAction, loader as requestLoader } from "~/routes/reque
 import { action as signupAction, loader as signupLoader } from "~/routes/signup";
 import { PASSWORD_RESET_JOB } from "~/services/accounts.server";
 import { ACCESS_REQUEST_JOB } from "~/services/access-requests.server";
-import { isSpam } from "~/utils/honeypot.server";
+import { honeypotInputProps, isSpam } from "~/utils/honeypot.server";
 import { call, createUser, makeRequest, newestMailTo, runQueuedJobs } from "../helpers";
 
 type Props = { nameFieldName: string; validFromFieldName: string; encryptedValidFrom: string };
@@ -54,7 +54,7 @@ describe("the honeypot", () => {
     const robot = await post(await honeypotFields(forgotLoader, "/auth/forgot", "Robot"));
     expect(robot.status).toBe(200);
     expect(await robot.json()).toMatchObject({ sent: true });
-    const forged = await post({ name__confirm: "", from__confirm: "not-encrypted" });
+    const forged = await post({ name__confirm: "", from__confirm: "not-signed" });
     expect(await forged.json()).toMatchObject({ sent: true });
     expect(await runQueuedJobs(PASSWORD_RESET_JOB)).toBe(0);
 
@@ -63,16 +63,32 @@ describe("the honeypot", () => {
     expect(await runQueuedJobs(PASSWORD_RESET_JOB)).toBe(1);
   });
 
-  it("takes any forged render time for spam, also one that decrypts to bytes that are not UTF-8", () => {
-    // About one value in sixty decrypts to malformed UTF-8 under a given key (crypto-js throws a
-    // plain Error then); a thousand values meet that case under any SESSION_SECRET.
-    const answers = Array.from({ length: 1000 }, (_, i) => {
+  it("takes a forged, altered or future render time for spam, and the page's own for a person", () => {
+    const post = (validFrom: string, name = "") => {
       const form = new FormData();
-      form.set("name__confirm", "");
-      form.set("from__confirm", `forged-${i}`);
+      form.set("name__confirm", name);
+      form.set("from__confirm", validFrom);
       return isSpam(form);
-    });
-    expect(answers.every(Boolean)).toBe(true);
+    };
+    const rendered = honeypotInputProps().encryptedValidFrom;
+    expect(post(rendered)).toBe(false);
+    expect(post(rendered, "Robot")).toBe(true);
+    // Random strings, and the page's own signature under another render time.
+    const [time, mac] = rendered.split(".");
+    const forged = [
+      ...Array.from({ length: 200 }, (_, i) => `forged-${i}`),
+      `${Number(time) - 60_000}.${mac}`,
+      `${time}.${mac.startsWith("A") ? "B" : "A"}${mac.slice(1)}`,
+      `${time}.`,
+      "",
+    ];
+    expect(forged.filter((value) => !post(value))).toEqual([]);
+    // Signed by the server, but for a moment that has not come yet.
+    expect(post(honeypotInputProps(Date.now() + 60_000).encryptedValidFrom)).toBe(true);
+    // The name field alone, without the render time, is not our form either.
+    const nameOnly = new FormData();
+    nameOnly.set("name__confirm", "");
+    expect(isSpam(nameOnly)).toBe(true);
   });
 
   it("signup: a robot is sent to 'Confirm your email', and no account or mail is made", async () => {

@@ -1,5 +1,5 @@
 /**
- * Invitation limits (issue 25): per inviter an hour, per project a day, per recipient a day.
+ * Invitation limits (decision 031): per inviter an hour, per project a day, per recipient a day.
  * Onboarding at agency scale passes; the fourth mail to one address in a day and a project past
  * its day are refused with a clear message and Retry-After, through the API and beside the invite
  * form's Email field, and a refused invitation writes nothing and spends no other limit's points.

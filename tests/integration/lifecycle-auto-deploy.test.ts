@@ -1,5 +1,5 @@
 /**
- * Automatic deployment (spec 4 "Auto deployment"): a project AUTO_DEPLOY_AFTER_MINUTES old whose
+ * Automatic deployment: a project AUTO_DEPLOY_AFTER_MINUTES old whose
  * site is neither failed nor successful is deployed once, exactly once, however many sweeps run
  * at the same time (here: concurrent sweeps and two pg-boss instances on one database; the
  * two-server version is in lifecycle-servers.test.ts).

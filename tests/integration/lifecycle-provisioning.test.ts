@@ -1,5 +1,5 @@
 /**
- * Provisioning (issue 3 section 2) through the real local providers and pg-boss workers: a
+ * Provisioning through the real local providers and pg-boss workers: a
  * created project gets a studio, a site on its primary provider and a first deployment, and
  * every step is idempotent when a run dies after any provider call.
  */

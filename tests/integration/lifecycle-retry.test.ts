@@ -1,5 +1,5 @@
 /**
- * Retrying failed deployments (spec 4 "Failed deployment", 8 "Deployment retry"): the API, the
+ * Retrying failed deployments: the API, the
  * 'Oops! Failed Deployment...' page's form, three failed retries making a permanent 'Deployment
  * Error', and the refusal of a fourth.
  */

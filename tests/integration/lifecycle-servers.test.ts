@@ -1,9 +1,9 @@
 /**
  * The lifecycle across real server processes (scripts/start.mjs) on one PostgreSQL database:
  * - SIGKILL in the middle of provisioning, then a restart, finishes every project with no
- *   duplicate studio, site or first deployment (issue 3 "Done when");
- * - three app instances deploy each of 200 projects automatically exactly once (spec 4) and
- *   mail each owner's studio invitation once (issue 16; `npm run soak:instances` does it under
+ *   duplicate studio, site or first deployment;
+ * - three app instances deploy each of 200 projects automatically exactly once and
+ *   mail each owner's studio invitation once (`npm run soak:instances` does it under
  *   load and kills).
  * PostgreSQL only: the embedded PGlite database belongs to one process.
  */

@@ -1,5 +1,5 @@
 /**
- * A link only shows; a person's click acts (issue 24, docs/decisions/024-a-link-only-shows.md).
+ * A link only shows; a person's click acts (docs/decisions/024-a-link-only-shows.md).
  * Mail scanners open every link (GET and HEAD) before a person reads the mail: no mailed link may
  * change a row by being opened. The attacks of the issue are played here against the real routes:
  * a stranger's signup with a platform admin's address, an e-mail change onto it, login CSRF

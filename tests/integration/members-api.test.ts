@@ -120,7 +120,7 @@ describe("POST /api/app/members: invite", () => {
       expect(Boolean(await memberRow(project._id, email)), who).toBe(status === 201);
     }
 
-    // A platform admin who is not on the project adds members too (support access, issue 9).
+    // A platform admin who is not on the project adds members too (support access, decision 011).
     const otherOwner = await actor();
     const other = await ownedProject(otherOwner);
     const res = await invite(platformAdmin.cookie, other.studioId, "helped@example.com");

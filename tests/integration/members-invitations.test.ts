@@ -1,5 +1,5 @@
 /**
- * Invitations inside the product (issue 9 part 2), without JavaScript: /sites lists the
+ * Invitations inside the product, without JavaScript: /sites lists the
  * signed-in user's pending invitations with Accept and Decline (plain form posts to its action),
  * and a project's dashboard shows its invitation card to the invitee instead of 404.
  */
@@ -305,7 +305,7 @@ describe("the dashboard of a project the user is invited to", () => {
     const body = await page.json();
     expect(body.invitation).toBeNull();
     expect(body.project).toMatchObject({ studioId: project.studioId, role: "editor" });
-    // A plain member sees their own row (spec section 6).
+    // A plain member sees their own row.
     expect(body.members.members.map((m: { email: string }) => m.email)).toEqual([late.email]);
 
     // Accepted already: the card's form now refuses, the member stays.

@@ -1,5 +1,5 @@
 /**
- * The permission table (issue 4 section 2, STYLE.md): every route module of app/routes, each
+ * The permission table: every route module of app/routes, each
  * loader and action, against every actor - anonymous, signed-in outsider, invited (not accepted)
  * member, editor, developer, admin member, owner and platform admin - with real rows and real
  * sessions. Allowed requests must succeed (2xx, or a redirect within the app); denied ones get
@@ -77,11 +77,11 @@ const status = (code: number, location?: string): Expect => ({ status: code, loc
 const MEMBERS = allow(["editor", "developer", "admin", "owner"]);
 const SIGNED_IN = allow(ACTORS.filter((a) => a !== "anonymous"));
 const PLATFORM_ADMIN = allow(["platformAdmin"]);
-/** Who sees a project: its owner and members, and platform admins (support access, issue 9). */
+/** Who sees a project: its owner and members, and platform admins (support access, decision 011). */
 const VIEWERS = allow(["editor", "developer", "admin", "owner", "platformAdmin"]);
 /**
  * Who reads a ticket about A that A's owner opened: the owner, member admins and platform admins
- * (editors and developers read only their own tickets; decision 019, amended for issue 24).
+ * (editors and developers read only their own tickets; decision 019 as amended).
  */
 const TICKET_READERS = allow(["admin", "owner", "platformAdmin"]);
 /** Who manages members and the domain: owner, member admins and platform admins. */
@@ -1376,7 +1376,7 @@ const ROWS: Row[] = [
           params: { studioId: f.a.studioId },
           form: { intent: "site-redeploy" },
         }),
-        // Not support (decision 011, amended for issue 24): publishing is the customer's team's.
+        // Not support (decision 011 as amended): publishing is the customer's team's.
         expect: {
           ...allow(["developer", "admin", "owner"]),
           editor: "refused",
@@ -1398,7 +1398,7 @@ const ROWS: Row[] = [
           params: { studioId: f.a.studioId },
           form: { intent: "site-rollback", deployId: publishedDeployA },
         }),
-        // Not support (decision 011, amended for issue 24): publishing is the customer's team's.
+        // Not support (decision 011 as amended): publishing is the customer's team's.
         expect: {
           ...allow(["developer", "admin", "owner"]),
           editor: "refused",
@@ -3193,7 +3193,7 @@ describe("platform admins on other people's projects (support access)", () => {
           json: { studioId: f.a.studioId, email: `pa-${next()}@example.com`, role: "editor" },
         }),
       );
-    // Outside the project (spec 6: "platform admin, owner or member admin"): allowed, logged.
+    // Outside the project (as "platform admin, owner or member admin" may): allowed, logged.
     expect((await invite()).status).toBe(201);
     expect((await invite()).status).toBe(201);
     const logged = await supportEntries(f.a.id, f.users.platformAdmin.id);

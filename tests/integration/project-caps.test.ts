@@ -1,5 +1,5 @@
 /**
- * Caps on what the platform provisions or proves for a project (issue 25, docs/configuration.md
+ * Caps on what the platform provisions or proves for a project (docs/configuration.md
  * "Limits"): projects created per user per day (platform admins exempt), Stripe keys checked per
  * user and per project, sender domains per project, and unverified custom domains released after
  * seven days. Each refusal is checked to write nothing.

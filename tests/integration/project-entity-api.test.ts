@@ -1,5 +1,5 @@
 /**
- * GET /api/app/{id}: spec section 3's project entity with members[], eventLogs[] and
+ * GET /api/app/{id}: the project entity with members[], eventLogs[] and
  * integrations[], each filtered by what the caller may see (as on the dashboard).
  */
 import { eq } from "drizzle-orm";

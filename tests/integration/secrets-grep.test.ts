@@ -1,5 +1,5 @@
 /**
- * Issue 16 "Secrets": a full run of a real server process (scripts/start.mjs) with known secrets,
+ * Secrets: a full run of a real server process (scripts/start.mjs) with known secrets,
  * driven over HTTP: sign up (the password), create a project, add Stripe secret keys through the
  * JSON API and the form (also refused and duplicate attempts), set a Visual Tests token, link an
  * Instagram account through the local provider (its token is the server's own), read the pages,

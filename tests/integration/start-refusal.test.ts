@@ -1,8 +1,8 @@
 /**
- * `npm start` on a public https APP_URL (issue 25): without SMTP_URL every mail's live link would
+ * `npm start` on a public https APP_URL : without SMTP_URL every mail's live link would
  * go to the log, with PROVIDERS=local visitors would get stand-ins; both are refused with a
  * paragraph naming the variable to set, unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1. A
- * local run (no environment, or https on localhost) starts as before (CONTRACT.md).
+ * local run (no environment, or https on localhost) starts as before (docs/configuration.md).
  */
 import fs from "node:fs";
 import os from "node:os";

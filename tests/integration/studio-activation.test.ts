@@ -156,7 +156,7 @@ describe("POST /api/app/project-invite", () => {
       email: admin.email,
     });
     expect(asOwner.status).toBe(200);
-    // A member still only invited has no studio access to resend (issue 24: the studio role
+    // A member still only invited has no studio access to resend (the studio role
     // comes from accepted rows only; the studio invitation follows the acceptance).
     const notYet = await postApi(await sessionCookie(owner.id), {
       projectId: project.studioId,

@@ -1,5 +1,5 @@
 /**
- * Leaving ends access everywhere (issue 24): every dashboard change that ends or changes someone's
+ * Leaving ends access everywhere (decision 025): every dashboard change that ends or changes someone's
  * access sends, in its transaction, the job that brings the content studio in line, and one run
  * of it leaves the studio matching the dashboard; the hourly reconciliation fixes planted drift.
  * With the local studio (the default) and with Sanity's stand-in (PROVIDERS=live).

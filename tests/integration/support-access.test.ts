@@ -1,6 +1,6 @@
 /**
- * Platform admins are the support team (issue 9 part 3): they open any project, act with the
- * rights spec section 6 gives them, and every visit is in the project's Activity Log ('Support
+ * Platform admins are the support team (decision 011): they open any project, act with the
+ * rights a platform admin has, and every visit is in the project's Activity Log ('Support
  * access by {name}'), views at most once per admin, project and hour, every change each time.
  * /sites and GET /api/app give them 'All projects'.
  */

@@ -517,7 +517,7 @@ describe("status", () => {
   });
 });
 
-describe("who reads a ticket (issue 24)", () => {
+describe("who reads a ticket", () => {
   it("the owner and admins read every ticket of the project; editors and developers their own", async () => {
     const t = await team();
     const developer = await person("Dev Developer");

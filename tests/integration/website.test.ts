@@ -135,7 +135,7 @@ describe("the Website page", () => {
     expect(await toastOf(ok)).toMatchObject({ type: "success" });
     const [existing] = await db().select().from(users).where(eq(users.email, "admin@example.com"));
     const pa = existing ?? (await createUser({ email: "admin@example.com" }));
-    // Support sees the page but not the buttons, and is refused (decision 011, issue 24).
+    // Support sees the page but not the buttons, and is refused (decision 011 as amended).
     const paCookie = await sessionCookie(pa.id);
     expect(await view(project.studioId, paCookie)).toMatchObject({
       canRedeploy: false,

@@ -1,5 +1,5 @@
 /**
- * Which databases the test run uses (CONTRACT.md): PostgreSQL when TEST_DATABASE_URL is set or a
+ * Which databases the test run uses (docs/configuration.md): PostgreSQL when TEST_DATABASE_URL is set or a
  * server answers on 127.0.0.1:5432, and the embedded PGlite always (for the smoke suite, and for
  * everything when no PostgreSQL is around).
  */

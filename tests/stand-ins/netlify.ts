@@ -1,6 +1,6 @@
 /**
  * A Netlify API stand-in (https://api.netlify.com/api/v1) built from @netlify/open-api's
- * swagger.json and provider-contracts/PROVIDERS.md: sites (create, by name, get, PATCH of the
+ * swagger.json and the adapter's needs: sites (create, by name, get, PATCH of the
  * custom domain, DELETE with its deploys: 204, 404 once gone), the certificate (POST
  * /sites/{id}/ssl: 422 until the DNS points at Netlify, see `pointDns`), builds and deploys
  * (page-numbered, newest first, with a Link header), restoring a deploy (POST

@@ -1,6 +1,6 @@
 /**
  * A stand-in for Sanity's management and access APIs on 127.0.0.1, built from
- * provider-contracts/PROVIDERS.md: the request paths and payloads the adapter must send, vendor
+ * Sanity's published API documentation: the request paths and payloads the adapter must send, vendor
  * error bodies `{statusCode, error, message}`, 409 on duplicates and 429 with retry-after.
  * Projects carry `metadata` (a new one has Sanity's `color`), which PATCH /projects/{id} replaces
  * as a whole: the adapter keeps its feature flags there (metadata.stackshiftFeatures).

@@ -1,5 +1,5 @@
 /**
- * A Vercel API stand-in (https://api.vercel.com) following provider-contracts/PROVIDERS.md and
+ * A Vercel API stand-in (https://api.vercel.com) following Vercel's API reference and
  * the @vercel/sdk response schemas: projects (GET /v9/projects/{idOrName}, POST /v11/projects,
  * DELETE /v9/projects/{idOrName} with its deployments and domains: 204, 404 once gone),
  * deployments (GET /v7/deployments with until/since cursors, POST and GET /v13/deployments),
