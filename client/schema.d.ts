@@ -240,7 +240,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Unlinks an Instagram account (unlink_account) by its id or user name */
+        /** Unlinks an Instagram account (unlink_account): the project's only one, or the one integration.account.userName, userName or accountId names */
         patch: operations["unlinkSocialAccount"];
         trace?: never;
     };
@@ -254,7 +254,7 @@ export interface paths {
         /** Sender domains of a project (path=domains&studioId=) or one domain's DNS records (path=domains/{id}/dns-records); errors in `error` */
         get: operations["getNewsletterDomains"];
         put?: never;
-        /** Adds a sender domain (path=domains, body {studioId, domain, region}) or verifies one (path=domains/{id}/verify) */
+        /** Adds a sender domain (path=domains, body {domain, region, metadata}, studioId in the body or the query) or verifies one (path=domains/{id}/verify, body {domainId} or none) */
         post: operations["addOrVerifyNewsletterDomain"];
         /** Deletes a sender domain (path=domains/{id}) at the provider and here */
         delete: operations["deleteNewsletterDomain"];
@@ -396,6 +396,23 @@ export interface paths {
         put?: never;
         /** Resends the content studio's invitation */
         post: operations["resendStudioInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller: name, e-mail, platform admin or not, and whether an invitation waits */
+        get: operations["getCurrentUser"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2057,14 +2074,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        runs: {
-                            id: string;
-                            title: string;
-                            branch: string | null;
+                        workflow_runs: {
+                            id: number;
+                            html_url: string;
+                            display_title: string;
+                            head_branch: string | null;
                             status: string;
                             conclusion: string | null;
-                            updatedAt: string;
-                            url: string;
+                            updated_at: string;
                         }[];
                     };
                 };
@@ -2608,6 +2625,11 @@ export interface operations {
                     integration: {
                         /** @constant */
                         platform: "instagram";
+                        account?: {
+                            userName?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
@@ -2743,9 +2765,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                            name: string;
-                            status: string;
-                            verified: boolean;
+                            domain: string;
+                            customDomain: string;
+                            /** @enum {string} */
+                            status: "pending" | "verified";
+                            isVerified: boolean;
                             records: ({
                                 type: string;
                                 host: string;
@@ -2823,6 +2847,7 @@ export interface operations {
         parameters: {
             query?: {
                 path?: string;
+                studioId?: string;
             };
             header?: never;
             path?: never;
@@ -2835,6 +2860,10 @@ export interface operations {
                     domain?: string;
                     /** @constant */
                     region?: "us-east-1";
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    domainId?: string;
                 };
             };
         };
@@ -2848,9 +2877,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                            name: string;
-                            status: string;
-                            verified: boolean;
+                            domain: string;
+                            customDomain: string;
+                            /** @enum {string} */
+                            status: "pending" | "verified";
+                            isVerified: boolean;
                             records: ({
                                 type: string;
                                 host: string;
@@ -2878,9 +2909,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                            name: string;
-                            status: string;
-                            verified: boolean;
+                            domain: string;
+                            customDomain: string;
+                            /** @enum {string} */
+                            status: "pending" | "verified";
+                            isVerified: boolean;
                             records: ({
                                 type: string;
                                 host: string;
@@ -3192,9 +3225,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                            name: string;
-                            status: string;
-                            verified: boolean;
+                            domain: string;
+                            customDomain: string;
+                            /** @enum {string} */
+                            status: "pending" | "verified";
+                            isVerified: boolean;
                             records: ({
                                 type: string;
                                 host: string;
@@ -4699,6 +4734,46 @@ export interface operations {
             };
             /** @description The provider refused */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        email: string;
+                        isAdmin: boolean;
+                        isMemberInvited: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,7 +20,7 @@ const HEADER = `/**
 
 /**
  * The TypeScript types openapi-typescript makes of the document, with our header.
- * @param {Record<string, unknown>} document
+ * @param {import("openapi-typescript").OpenAPI3} document
  * @returns {Promise<string>}
  */
 export async function clientSchemaSource(document) {

@@ -131,7 +131,9 @@ async function tokenUser(request: Request, authorization: string): Promise<User>
     }
     const user = await authenticateApiToken(token);
     if (user.apiToken?.scope === "read" && request.method !== "GET" && request.method !== "HEAD") {
-      throw new ForbiddenError("This token can only read: make a read-write token to change things");
+      throw new ForbiddenError(
+        "This token can only read: make a read-write token to change things",
+      );
     }
     attributeToToken(user.apiToken!.name);
     return user;

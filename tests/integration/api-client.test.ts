@@ -158,6 +158,12 @@ const steps = {
     made.project = project;
   },
 
+  async getCurrentUser() {
+    const me = answer(await client.GET("/api/user"), 200);
+    expect(me.email).toBe(owner.email);
+    expect(me.isMemberInvited).toBe(false);
+  },
+
   async listProjects() {
     const list = answer(await client.GET("/api/app", { params: { query: { limit: 5 } } }), 200);
     expect(list.data.map((p) => p.studioId)).toContain(made.project.studioId);
@@ -272,12 +278,12 @@ const steps = {
     await insertProject(owner.id, {
       siteDetails: { build_settings: { repo_url: `https://github.com/${repo}` } },
     });
-    const { runs } = answer(
+    const { workflow_runs: runs } = answer(
       await client.GET("/api/app/e2e-test-runs", { params: { query: { repo } } }),
       200,
     );
     expect(runs.length).toBeGreaterThan(0);
-    for (const run of runs) expect(run.url).toContain(repo);
+    for (const run of runs) expect(run.html_url).toContain(repo);
   },
 
   async changePaymentAccounts() {
@@ -402,7 +408,8 @@ const steps = {
       }),
       201,
     );
-    expect(created.data.name).toBe(domain);
+    expect(created.data.customDomain).toBe(domain);
+    expect(created.data.isVerified).toBe(false);
     expect(created.data.records.length).toBeGreaterThan(0);
     made.senderDomainId = created.data.id;
   },
