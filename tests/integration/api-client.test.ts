@@ -561,4 +561,31 @@ describe.runIf(postgres)("the typed client with a read token", () => {
     );
     expect(refused.error).toMatch(/can only read/);
   });
+
+  it("is refused with 403 on every changing operation of the document, and reaches every read", async () => {
+    const { studioId } = await insertProject(owner.id, { name: "Read token target" });
+    const readToken = await tokenFor("read");
+    const checked: string[] = [];
+    for (const [template, operations] of Object.entries(document.paths)) {
+      const url = `${server.base}${template.replace(/\{[^}]+\}/g, studioId)}`;
+      for (const [method, operation] of Object.entries(operations)) {
+        const response = await fetch(url, {
+          method: method.toUpperCase(),
+          headers: {
+            Authorization: `Bearer ${readToken}`,
+            ...(method === "get" ? {} : { "Content-Type": "application/json" }),
+          },
+          ...(method === "get" ? {} : { body: JSON.stringify({ studioId }) }),
+        });
+        const where = `${operation.operationId} (${method.toUpperCase()} ${template})`;
+        if (method === "get") {
+          expect([401, 403], `${where} reads`).not.toContain(response.status);
+        } else {
+          expect(response.status, `${where} refused`).toBe(403);
+        }
+        checked.push(operation.operationId);
+      }
+    }
+    expect(checked.sort()).toEqual(Object.keys(steps).sort());
+  });
 });
