@@ -3,7 +3,7 @@ import { hostingJobs } from "~/providers/hosting/jobs.server";
 import { accessRequestJobs } from "~/services/access-requests.server";
 import { accountJobs } from "~/services/accounts.server";
 import { addonJobs } from "~/services/addons.server";
-import { domainJobs } from "~/services/domains.server";
+import { domainJobs } from "~/services/domain-jobs.server";
 import { keyRotationJobs } from "~/services/key-rotation.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
 import { memberJobs } from "~/services/members.server";

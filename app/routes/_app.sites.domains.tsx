@@ -4,7 +4,7 @@ import { LocalDate } from "~/components/local-date";
 import { PROVIDER_LABEL } from "~/components/domains/domain-settings";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
-import { listDomains } from "~/services/domains.server";
+import { listDomains } from "~/services/domain-list.server";
 import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Domains | StackShift" }];

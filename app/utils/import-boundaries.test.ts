@@ -16,7 +16,7 @@ const IMPORTS: Record<string, string> = {
   provider: 'import { hostingProvider } from "~/providers/hosting/index.server";',
   vendor: 'import Stripe from "stripe";',
   mail: 'import nodemailer from "nodemailer";',
-  service: 'import { listDomains } from "~/services/domains.server";',
+  service: 'import { listDomains } from "~/services/domain-list.server";',
 };
 
 /** Which of IMPORTS the rule refuses in a file of that name. */

@@ -22,8 +22,8 @@ import {
   DOMAIN_CHECK_JOB,
   DOMAIN_REMOVE_JOB,
   removeDomain,
-  type DomainSettingsView,
-} from "~/services/domains.server";
+} from "~/services/domain-jobs.server";
+import type { DomainSettingsView } from "~/services/domains.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest } from "../helpers";
 import { locationOf } from "../setup/matchers";

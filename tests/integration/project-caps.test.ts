@@ -27,7 +27,7 @@ import {
   DOMAIN_REMOVE_JOB,
   releaseUnverifiedDomains,
   removeDomain,
-} from "~/services/domains.server";
+} from "~/services/domain-jobs.server";
 import { MAX_SENDER_DOMAINS, NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
 import { POLICIES } from "~/services/rate-limit.server";
 import { resetEnv } from "~/utils/env.server";
