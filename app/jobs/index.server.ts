@@ -6,7 +6,7 @@ import { addonJobs } from "~/services/addons.server";
 import { domainJobs } from "~/services/domain-jobs.server";
 import { keyRotationJobs } from "~/services/key-rotation.server";
 import { deliver, MAIL_JOB } from "~/services/mail.server";
-import { memberJobs } from "~/services/members.server";
+import { memberJobs } from "~/services/member-studio-job.server";
 import { sessionJobs } from "~/services/sessions.server";
 import { studioAccessJobs } from "~/services/studio-access.server";
 import { socialJobs } from "~/services/social-accounts.server";

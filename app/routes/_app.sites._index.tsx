@@ -8,7 +8,10 @@ import { ProjectListPage, type ProjectListData } from "~/components/projects/pro
 import { invitationsAction } from "~/components/members/invitations-action.server";
 import { isInvitationIntent } from "~/components/members/member-intents";
 import { PendingInvitations } from "~/components/members/pending-invitations";
-import { listPendingInvitations, type PendingInvitation } from "~/services/members.server";
+import {
+  listPendingInvitations,
+  type PendingInvitation,
+} from "~/services/invitation-answers.server";
 import { DomainError, InvalidError } from "~/services/errors";
 import {
   createProjectSchema,

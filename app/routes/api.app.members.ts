@@ -4,13 +4,9 @@ import {
   patchMemberSchema,
   removeMemberSchema,
 } from "~/services/members.schema";
-import {
-  acceptInvitation,
-  changeMemberRole,
-  inviteMember,
-  leaveProject,
-  removeMember,
-} from "~/services/members.server";
+import { acceptInvitation } from "~/services/invitation-answers.server";
+import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
+import { inviteMember } from "~/services/member-invitations.server";
 import { methodNotAllowed } from "~/utils/api.server";
 import { handleApi, parseInput, readJson } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";

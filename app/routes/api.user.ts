@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { hasPendingInvitations } from "~/services/members.server";
+import { hasPendingInvitations } from "~/services/invitation-answers.server";
 import { handleApi } from "~/utils/http.server";
 import { requireApiUser } from "~/utils/session.server";
 

@@ -10,8 +10,8 @@ import {
   acceptInvitation,
   declineInvitation,
   getInvitation,
-  invitationPath,
-} from "~/services/members.server";
+} from "~/services/invitation-answers.server";
+import { invitationPath } from "~/services/members.server";
 import { readForm } from "~/utils/http.server";
 import { getOptionalUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -19,7 +19,7 @@ import { loader as userSettingsLoader } from "~/routes/_app.sites.user-settings"
 import { action as membersApi } from "~/routes/api.app.members";
 import { action as studioInviteApi } from "~/routes/api.app.project-invite";
 import type { SupportHistoryEntry } from "~/services/audit-log.server";
-import { SUPPORT_INVITES_STAFF_MESSAGE } from "~/services/members.server";
+import { SUPPORT_INVITES_STAFF_MESSAGE } from "~/services/member-invitations.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { addMember, provisionedProject } from "./studio-fixtures";

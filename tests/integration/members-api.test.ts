@@ -5,13 +5,13 @@ import { localStudioInvites, members } from "~/db/schema";
 import { loader as getProjectApi } from "~/routes/api.app.$id";
 import { loader as membersApiGet } from "~/routes/api.app.members";
 import { DUPLICATE_MEMBER_MESSAGE } from "~/services/members.schema";
+import { acceptInvitation } from "~/services/invitation-answers.server";
+import { inviteMember } from "~/services/member-invitations.server";
 import {
-  acceptInvitation,
-  inviteMember,
   inviteMemberToStudio,
   MEMBER_STUDIO_INVITE_JOB,
-  removeMember,
-} from "~/services/members.server";
+} from "~/services/member-studio-job.server";
+import { removeMember } from "~/services/members.server";
 import { call, makeRequest } from "../helpers";
 import {
   acceptedMember,

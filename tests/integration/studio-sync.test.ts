@@ -12,12 +12,8 @@ import { queue } from "~/jobs/queue.server";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { acceptLocalInvite } from "~/providers/content-studio/local.server";
 import { loader as studioLoader } from "~/routes/local.studio.$projectId";
-import {
-  changeMemberRole,
-  inviteMemberToStudio,
-  leaveProject,
-  removeMember,
-} from "~/services/members.server";
+import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
+import { inviteMemberToStudio } from "~/services/member-studio-job.server";
 import { transferOwnership } from "~/services/project-settings.server";
 import {
   RECONCILE_BATCH,

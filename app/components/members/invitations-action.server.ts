@@ -4,8 +4,8 @@ import { MEMBER_TOASTS, projectInvitationSchema } from "~/services/members.schem
 import {
   acceptProjectInvitation,
   declineProjectInvitation,
-  ProjectNotFoundError,
-} from "~/services/members.server";
+} from "~/services/invitation-answers.server";
+import { ProjectNotFoundError } from "~/services/members.server";
 import { notFound } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { InvitationIntent } from "./member-intents";

@@ -10,13 +10,15 @@ import {
 } from "~/services/members.schema";
 import {
   changeMemberRole,
-  DuplicateMemberError,
-  inviteMember,
   leaveProject,
   ProjectNotFoundError,
   removeMember,
-  resendInvitation,
 } from "~/services/members.server";
+import {
+  DuplicateMemberError,
+  inviteMember,
+  resendInvitation,
+} from "~/services/member-invitations.server";
 import { formReply, readForm, type FormReply } from "~/utils/http.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";

@@ -1,6 +1,9 @@
 import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
-import { getProjectInvitation, type ProjectInvitationView } from "~/services/members.server";
+import {
+  getProjectInvitation,
+  type ProjectInvitationView,
+} from "~/services/invitation-answers.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/utils/session.server";
