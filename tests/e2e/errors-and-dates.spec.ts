@@ -52,3 +52,55 @@ test.describe("in Tokyo", () => {
     await expect(created).toHaveText(expected);
   });
 });
+
+/**
+ * A project page that fails keeps the top bar and the project navigation around the error, so
+ * the project's other pages stay one click away. No loader of these pages fails on any input
+ * (their provider failures show inside the page), so the failure is one the running product
+ * really answers: a POST to a page that takes none (Analytics, Social Media), which the server
+ * refuses with 405 and renders through the page's own error boundary. The browser's request is
+ * turned into that POST on its way out; the answer and the page are the server's.
+ */
+test("a project page that fails keeps the project navigation", async ({
+  page,
+  signIn,
+  baseURL,
+}, testInfo) => {
+  await signIn(page, adminAccount(testInfo));
+  const name = uniqueName(testInfo, "Failing page");
+  const studioId = await createProject(page, name);
+  for (const section of ["analytics", "social-media"]) {
+    const address = `/sites/${section}/${studioId}`;
+    await page.route(`**${address}`, (route) =>
+      route.request().isNavigationRequest()
+        ? route.continue({
+            method: "POST",
+            postData: "",
+            headers: {
+              ...route.request().headers(),
+              origin: new URL(baseURL!).origin,
+              "content-type": "application/x-www-form-urlencoded",
+            },
+          })
+        : route.continue(),
+    );
+    const response = await page.goto(address);
+    await page.unroute(`**${address}`);
+    expect(response?.status()).toBe(405);
+    await expect(
+      page.getByRole("heading", { name: "Oops! Something went wrong...", level: 1 }),
+    ).toBeVisible();
+    await expect(page.getByText(/Please refresh the page\./)).toBeVisible();
+    await expect(page.getByRole("banner")).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Project" });
+    await expect(nav.getByRole("link", { name: "Dashboard" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Settings" })).toBeVisible();
+  }
+  // The navigation still leads to the project's pages.
+  await page
+    .getByRole("navigation", { name: "Project" })
+    .getByRole("link", { name: "Website" })
+    .click();
+  await expect(page.getByRole("heading", { name: "Website", level: 1 })).toBeVisible();
+  await expect(page.getByText(name).first()).toBeVisible();
+});

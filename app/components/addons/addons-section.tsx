@@ -1,5 +1,5 @@
 import { Form, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
@@ -33,7 +33,7 @@ export function AddonsSection({
   const confirming = isAddonKey(asked) ? view.cards.find((c) => c.key === asked) : undefined;
   const back = urlWith(location.pathname, location.search, { addon: null });
   return (
-    <Section id="add-ons" title="Add-ons">
+    <SectionCard id="add-ons" title="Add-ons">
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
         {view.cards.map((card) => {
           const addon = ADDONS[card.key];
@@ -106,7 +106,7 @@ export function AddonsSection({
           onClose={() => navigate(back, { replace: true, preventScrollReset: true })}
         />
       ) : null}
-    </Section>
+    </SectionCard>
   );
 }
 

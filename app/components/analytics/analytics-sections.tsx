@@ -1,5 +1,5 @@
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { Field } from "~/components/ui/field";
@@ -117,7 +117,7 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
     <div className="space-y-6">
       <RangePicker choice={choice} />
 
-      <Section id="page-views" title="Page views">
+      <SectionCard id="page-views" title="Page views">
         <p className="text-sm">
           <strong className="text-2xl font-semibold tabular-nums">
             {number.format(view.total)}
@@ -163,28 +163,28 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
             </tbody>
           </table>
         </div>
-      </Section>
+      </SectionCard>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Section id="top-pages" title="Top pages">
+        <SectionCard id="top-pages" title="Top pages">
           <TopTable
             caption="Top pages"
             heading="Page"
             rows={view.topPages.map((p) => ({ label: p.path, views: p.views }))}
             empty="No pages viewed in this period."
           />
-        </Section>
-        <Section id="top-referrers" title="Top referrers">
+        </SectionCard>
+        <SectionCard id="top-referrers" title="Top referrers">
           <TopTable
             caption="Top referrers"
             heading="Referring site"
             rows={view.topReferrers.map((r) => ({ label: r.referrer, views: r.views }))}
             empty="No visits from other sites in this period."
           />
-        </Section>
+        </SectionCard>
       </div>
 
-      <Section id="tracking-tag" title="Count views on your live site">
+      <SectionCard id="tracking-tag" title="Count views on your live site">
         <p className="text-sm">
           Add this tag to the <code>&lt;head&gt;</code> of every page of the site to count its views
           (the preview site of local hosting has it already). It sets no cookies and collects no
@@ -201,7 +201,7 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
           </pre>
           <CopyButton value={view.snippet} label="the analytics tag" />
         </div>
-      </Section>
+      </SectionCard>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Link, useFetchers, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
@@ -42,7 +42,7 @@ export function DomainSettings({
   const savingProvider = saving?.formData?.get("provider") ?? editedSite?.provider;
 
   return (
-    <Section id="domain-settings" title="Domain Settings">
+    <SectionCard id="domain-settings" title="Domain Settings">
       {!settings.perSite ? <UpgradeBadge required={SCHEMA_VERSION_DOMAINS} /> : null}
       {settings.sites.map((site) => {
         const pending =
@@ -78,7 +78,7 @@ export function DomainSettings({
           onClose={() => navigate(back, { replace: true, preventScrollReset: true })}
         />
       ) : null}
-    </Section>
+    </SectionCard>
   );
 }
 

@@ -23,7 +23,6 @@ export type ProjectListData = {
   canSeeAll: boolean;
 };
 
-const SEARCH_DEBOUNCE_MS = 1500; // as every search input but the integrations search
 const POLL_MS = 60_000; // the project list refreshes every 60 s
 
 const ROLE_LABEL: Record<ProjectSummary["role"], string> = {
@@ -103,7 +102,6 @@ function SearchForm({ query, scope }: { query: string; scope: ProjectListData["s
       query={query}
       label="Search projects"
       placeholder="Find project"
-      debounceMs={SEARCH_DEBOUNCE_MS}
       keep={{ scope: scopeParam(scope) }}
     />
   );
