@@ -6,6 +6,7 @@ import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
 import { listDomains } from "~/services/domains.server";
 import { requireUser } from "~/utils/session.server";
+import { TableHead } from "~/components/ui/table-head";
 
 export const meta: MetaFunction = () => [{ title: "Domains | StackShift" }];
 
@@ -55,28 +56,7 @@ export default function DomainsPage() {
         </p>
       ) : (
         <table className="w-full text-left text-sm" aria-busy={searching}>
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-800">
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Domain
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Project
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Provider
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Status
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                SSL
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                Last checked
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Domain", "Project", "Provider", "Status", "SSL", "Last checked"]} />
           <tbody>
             {page.domains.map((d) => (
               <tr key={d.domain} className="border-b border-slate-100 dark:border-slate-800">

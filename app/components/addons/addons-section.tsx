@@ -9,6 +9,7 @@ import { relativeTime } from "~/components/activity/activity-log";
 import { LaunchStudioButton } from "~/components/studio/launch-studio-button";
 import type { TestRunsView } from "~/services/test-runs.server";
 import { LazyAddonDialog } from "./addon-dialog.lazy";
+import { TableHead } from "~/components/ui/table-head";
 
 /**
  * The Add-ons cards: each add-on's description and state, and for the owner and member admins a
@@ -180,22 +181,7 @@ function TestRuns({ runs, now }: { runs: TestRunsView; now: string }) {
   return (
     <table className="mt-2 w-full text-left text-sm">
       <caption className="sr-only">Latest End To End Tests runs of {runs.repo}</caption>
-      <thead>
-        <tr className="text-slate-600 dark:text-slate-300">
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Run
-          </th>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Branch
-          </th>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Result
-          </th>
-          <th scope="col" className="py-1 font-medium">
-            Updated
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={["Run", "Branch", "Result", "Updated"]} />
       <tbody>
         {runs.runs.map((run) => (
           <tr key={run.id} className="border-t border-slate-200 dark:border-slate-800">

@@ -141,16 +141,11 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
         >
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Page views per day</caption>
-            <thead className="sticky top-0 bg-white dark:bg-slate-950">
-              <tr className="text-slate-600 dark:text-slate-300">
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Day
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Page views
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              className="sticky top-0 bg-white dark:bg-slate-950"
+              cellClassName="px-3 py-2"
+              columns={["Day", { label: "Page views", numeric: true }]}
+            />
             <tbody>
               {view.days.map((d) => (
                 <tr key={d.day} className="border-t border-slate-200 dark:border-slate-800">
