@@ -5,6 +5,7 @@ import { PROVIDER_LABEL } from "~/components/domains/domain-settings";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
 import { listDomains } from "~/services/domains.server";
+import { listParams } from "~/utils/list-query";
 import { requireUser } from "~/utils/session.server";
 import { TableHead } from "~/components/ui/table-head";
 
@@ -14,9 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Domains | StackShift" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  const query = (url.searchParams.get("q") ?? "").slice(0, 200);
-  const cursor = url.searchParams.get("cursor")?.slice(0, 512) || null;
-  return listDomains(user, { query, cursor });
+  return listDomains(user, listParams(url.searchParams));
 }
 
 export default function DomainsPage() {

@@ -33,6 +33,7 @@ import {
 } from "~/services/forms.server";
 import { formReply, readForm } from "~/utils/http.server";
 import { notFound } from "~/utils/responses.server";
+import { listParams } from "~/utils/list-query";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -48,10 +49,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
   const url = new URL(request.url);
+  const { query, cursor } = listParams(url.searchParams, { cursor: "after" });
   const submissions = await listSubmissions(user, project.studioId, {
     formId: url.searchParams.get("form") ?? undefined,
-    q: url.searchParams.get("q") ?? undefined,
-    after: url.searchParams.get("after") ?? undefined,
+    q: query,
+    after: cursor ?? undefined,
   });
   const chosen = submissions.form;
   const openedId = url.searchParams.get("submission");
