@@ -12,7 +12,7 @@ import {
 } from "@remix-run/react";
 import { useTheme } from "~/components/shell/theme-toggle";
 import { Toaster } from "~/components/ui/toaster";
-import { ErrorPage } from "~/components/error-page";
+import { RouteError } from "~/components/route-error";
 import { getOptionalUser } from "~/utils/session.server";
 import { getTheme } from "~/utils/theme.server";
 import { readToast } from "~/utils/toast.server";
@@ -80,7 +80,9 @@ export function ErrorBoundary() {
   const root = useRouteLoaderData<typeof loader>("root");
   return (
     <Document theme={root?.theme ?? "light"}>
-      <ErrorPage error={error} />
+      <main id="main" className="mx-auto max-w-7xl p-4 wide:p-8">
+        <RouteError error={error} />
+      </main>
     </Document>
   );
 }

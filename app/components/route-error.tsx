@@ -1,5 +1,7 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { SUPPORT_EMAIL } from "~/components/error-page";
+
+/** Where the error screens (and the deployment and authorization pages) send people for help. */
+export const SUPPORT_EMAIL = "support@stackshift.app";
 
 /** The status a route error answers with: a thrown response's own, 500 for anything else. */
 export function errorStatus(error: unknown) {
@@ -35,11 +37,12 @@ const buttonClass =
   "inline-flex items-center rounded-md px-4 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand";
 
 /**
- * What a signed-in page shows in place of its content when it fails (the layouts' error
- * boundaries keep the top bar and the project navigation around it). A 404 says 'Not found';
- * anything else is 'Oops! Something went wrong...' with the request id to quote to support, a
- * retry that loads the same address again (a plain link, so it works without JavaScript and
- * really asks the server again) and a way back to the project list.
+ * The one error screen: what a page shows in place of its content when it fails. The root's
+ * boundary shows it alone; the signed-in shell's and the project pages' boundaries keep the top
+ * bar and the project navigation around it. A 404 says 'Not found'; anything else is 'Oops!
+ * Something went wrong...', which says to refresh and contact support, with the request id to
+ * quote, a retry that loads the same address again (a plain link, so it works without JavaScript
+ * and really asks the server again) and a way back to the project list.
  */
 export function RouteError({ error }: { error: unknown }) {
   const location = useLocation();
@@ -72,7 +75,7 @@ export function RouteError({ error }: { error: unknown }) {
       <p className="mt-2 text-slate-600 dark:text-slate-300">
         {status === 403
           ? "You do not have access to this page."
-          : "Please try again. If the problem persists, contact support at "}
+          : "Please refresh the page. If the problem persists, contact support at "}
         {status === 403 ? null : (
           <>
             <a className="text-brand underline" href={`mailto:${SUPPORT_EMAIL}`}>

@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useSubmit } from "@remix-run/react";
+import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { SearchBox } from "~/components/lists/search-box";
 import { DecisionDialog, type DecisionKind } from "~/components/access-requests/decision-dialog";
 import { toRequestCard, type RequestCardView } from "~/components/access-requests/format";
 import { RequestCard } from "~/components/access-requests/request-card";
-import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
+import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
 import { Spinner } from "~/components/ui/spinner";
 import { decisionSchema, listQuerySchema } from "~/services/access-requests.schema";
@@ -23,9 +24,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Manage Requests | StackShift" }];
-
-/** Every search input but the integrations search waits for a 1500 ms pause in typing. */
-const SEARCH_DEBOUNCE_MS = 1500;
 
 /** The page's URL for a search, a page and optionally an open confirm dialog. */
 function adminHref(params: {
@@ -141,7 +139,12 @@ export default function ManageRequests() {
         </div>
       </div>
 
-      <SearchBox q={q} />
+      <SearchBox
+        id="request-search"
+        query={q}
+        label="Search requests"
+        placeholder="Enter a keyword to search..."
+      />
 
       {decisionError && !dialog ? <FormError message={decisionError} /> : null}
 
@@ -234,49 +237,5 @@ function MoreRequests({ q, cursor, hrefs }: { q: string; cursor: string; hrefs: 
         {nextCursor ? <LoadMore q={q} cursor={nextCursor} hrefs={hrefs} /> : null}
       </div>
     </div>
-  );
-}
-
-/**
- * A GET form, so searching works without JavaScript. With JavaScript the typed keyword (lowercased,
- * as in every search input) updates the URL after a 1500 ms pause.
- */
-function SearchBox({ q }: { q: string }) {
-  const submit = useSubmit();
-  const [value, setValue] = useState(q);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => setValue(q), [q]);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  return (
-    <Form
-      method="get"
-      role="search"
-      className="flex gap-2"
-      onSubmit={() => clearTimeout(timer.current)}
-    >
-      <label htmlFor="request-search" className="sr-only">
-        Search requests
-      </label>
-      <input
-        id="request-search"
-        type="search"
-        name="q"
-        value={value}
-        maxLength={200}
-        placeholder="Enter a keyword to search..."
-        className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand dark:border-slate-700 dark:bg-slate-900"
-        onChange={(event) => {
-          const form = event.currentTarget.form;
-          setValue(event.currentTarget.value.toLowerCase());
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => {
-            if (form) submit(form, { replace: true, preventScrollReset: true });
-          }, SEARCH_DEBOUNCE_MS);
-        }}
-      />
-      <Button type="submit" variant="secondary">
-        Search
-      </Button>
-    </Form>
   );
 }

@@ -9,6 +9,7 @@ import { invariantResponse } from "~/utils/responses.server";
 import { requirePlatformAdmin } from "~/utils/session.server";
 import { formatDate } from "~/utils/dates";
 import { getTimeZone } from "~/utils/time-zone.server";
+import { TableHead } from "~/components/ui/table-head";
 
 export const meta: MetaFunction = () => [{ title: "Outbox | StackShift" }];
 
@@ -119,22 +120,11 @@ export default function Outbox() {
         <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
           <table className="min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800">
             <caption className="sr-only">Outgoing e-mails, newest first</caption>
-            <thead className="bg-slate-50 dark:bg-slate-900">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  To
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Subject
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Created
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              className="bg-slate-50 dark:bg-slate-900"
+              cellClassName="px-4 py-2"
+              columns={["To", "Subject", "Status", "Created"]}
+            />
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
               {mails.map((mail) => (
                 <tr key={mail.id} className="align-top">

@@ -4,7 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { useLoaderData, useParams, useRouteError, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { loadActivityLog } from "~/components/activity/activity-log.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
@@ -19,7 +19,6 @@ import {
 } from "~/components/project-dashboard/dashboard-header";
 import { requireProjectMemberOrInvitee } from "~/components/project-dashboard/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
-import { isNotFound, RouteError } from "~/components/route-error";
 import { ADDON_INTENT, addonsAction } from "~/components/addons/addons-action.server";
 import { AddonsSection } from "~/components/addons/addons-section";
 import { DOMAIN_INTENT, domainsAction } from "~/components/domains/domains-action.server";
@@ -189,23 +188,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export { overlayShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
 
-/**
- * A dashboard that fails keeps the project navigation (the layout keeps the top bar) with the
- * error in place of the dashboard. A 404 is a project this person cannot see: 'Not found',
- * without the navigation of a project that is not theirs.
- */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const { studioId } = useParams();
-  return (
-    <article className="space-y-8">
-      {studioId && !isNotFound(error) ? (
-        <ProjectNav studioId={studioId} publishedUrl={null} />
-      ) : null}
-      <RouteError error={error} />
-    </article>
-  );
-}
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function ProjectDashboardPage() {
   const loaded = useLoaderData<typeof loader>();

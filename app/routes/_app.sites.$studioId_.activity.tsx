@@ -34,6 +34,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
+
 export default function ActivityPage() {
   const { project, entries, total, now } = useLoaderData<typeof loader>();
   const dashboard = `/sites/${encodeURIComponent(project.studioId)}`;

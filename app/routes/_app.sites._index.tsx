@@ -13,14 +13,11 @@ import {
   type PendingInvitation,
 } from "~/services/invitation-answers.server";
 import { DomainError, InvalidError } from "~/services/errors";
-import {
-  createProjectSchema,
-  reviewProjectSchema,
-  sanitizeProjectName,
-} from "~/services/projects.schema";
+import { createProjectSchema, reviewProjectSchema } from "~/services/projects.schema";
 import { listProjects, reviewProject } from "~/services/projects.server";
 import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
 import { formReply, readForm } from "~/utils/http.server";
+import { listParams } from "~/utils/list-query";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -30,8 +27,7 @@ export const meta: MetaFunction = () => [{ title: "Projects | StackShift" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  const query = sanitizeProjectName((url.searchParams.get("q") ?? "").slice(0, 200)).toLowerCase();
-  const cursor = url.searchParams.get("cursor") || null;
+  const { query, cursor } = listParams(url.searchParams);
   // Platform admins choose 'My projects' (default) or 'All projects' (support, decision 011).
   const scope = user.isAdmin && url.searchParams.get("scope") === "all" ? "all" : "mine";
   // Pending invitations above the list; the section is not shown when there are none.

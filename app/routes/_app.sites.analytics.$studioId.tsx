@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AnalyticsSections } from "~/components/analytics/analytics-sections";
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { parseRange } from "~/services/analytics.schema";
 import { getAnalytics } from "~/services/analytics.server";
@@ -26,16 +26,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
+
 export default function AnalyticsPage() {
   const { project, choice, analytics } = useLoaderData<typeof loader>();
   return (
-    <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
-      <header className="space-y-1">
-        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
-        <h1 className="text-2xl font-semibold">Analytics</h1>
-      </header>
+    <ProjectSectionPage section="analytics" project={project}>
       <AnalyticsSections view={analytics} choice={choice} />
-    </article>
+    </ProjectSectionPage>
   );
 }

@@ -5,7 +5,9 @@ import { PROVIDER_LABEL } from "~/components/domains/domain-settings";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
 import { listDomains } from "~/services/domain-list.server";
+import { listParams } from "~/utils/list-query";
 import { requireUser } from "~/utils/session.server";
+import { TableHead } from "~/components/ui/table-head";
 
 export const meta: MetaFunction = () => [{ title: "Domains | StackShift" }];
 
@@ -13,9 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Domains | StackShift" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  const query = (url.searchParams.get("q") ?? "").slice(0, 200);
-  const cursor = url.searchParams.get("cursor")?.slice(0, 512) || null;
-  return listDomains(user, { query, cursor });
+  return listDomains(user, listParams(url.searchParams));
 }
 
 export default function DomainsPage() {
@@ -55,28 +55,7 @@ export default function DomainsPage() {
         </p>
       ) : (
         <table className="w-full text-left text-sm" aria-busy={searching}>
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-800">
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Domain
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Project
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Provider
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Status
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                SSL
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                Last checked
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Domain", "Project", "Provider", "Status", "SSL", "Last checked"]} />
           <tbody>
             {page.domains.map((d) => (
               <tr key={d.domain} className="border-b border-slate-100 dark:border-slate-800">

@@ -13,7 +13,7 @@ import {
   Submissions,
 } from "~/components/forms/form-submissions";
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { DomainError, ForbiddenError, NotFoundError } from "~/services/errors";
 import { resendConfirmation } from "~/services/form-notifications.server";
@@ -33,6 +33,7 @@ import {
 } from "~/services/forms.server";
 import { formReply, readForm } from "~/utils/http.server";
 import { notFound } from "~/utils/responses.server";
+import { listParams } from "~/utils/list-query";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -48,10 +49,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
   const url = new URL(request.url);
+  const { query, cursor } = listParams(url.searchParams, { cursor: "after" });
   const submissions = await listSubmissions(user, project.studioId, {
     formId: url.searchParams.get("form") ?? undefined,
-    q: url.searchParams.get("q") ?? undefined,
-    after: url.searchParams.get("after") ?? undefined,
+    q: query,
+    after: cursor ?? undefined,
   });
   const chosen = submissions.form;
   const openedId = url.searchParams.get("submission");
@@ -147,18 +149,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
 }
 
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
+
 export default function FormsPage() {
   const { project, forms, submissions, opened, exportUrl } = useLoaderData<typeof loader>();
   return (
-    <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
-      <header className="space-y-1">
-        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
-        <h1 className="text-2xl font-semibold">Forms</h1>
-        <p className="text-slate-600 dark:text-slate-300">
-          What visitors send through your site&apos;s forms.
-        </p>
-      </header>
+    <ProjectSectionPage
+      section="forms"
+      project={project}
+      description="What visitors send through your site's forms."
+    >
       <HeldMailsNotice held={forms.heldMails} />
       <FormsList forms={forms.forms} current={submissions.form.id} />
       <Submissions
@@ -169,6 +169,6 @@ export default function FormsPage() {
         opened={opened}
       />
       <FormSettings key={submissions.form.id} form={submissions.form} canManage={forms.canManage} />
-    </article>
+    </ProjectSectionPage>
   );
 }

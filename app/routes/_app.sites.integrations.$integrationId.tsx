@@ -12,10 +12,10 @@ import {
   integrationBySlug,
   LOAD_MORE_MIN_RESULTS,
 } from "~/services/integration-catalog";
-import { sanitizeProjectName } from "~/services/projects.schema";
 import { listProjects } from "~/services/projects.server";
 import { SITE_TYPE_LABEL } from "~/services/site-types";
 import { notFound } from "~/utils/responses.server";
+import { listParams } from "~/utils/list-query";
 import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -32,8 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const integration = integrationBySlug(params.integrationId);
   if (!integration) notFound();
   const url = new URL(request.url);
-  const query = sanitizeProjectName((url.searchParams.get("q") ?? "").slice(0, 200)).toLowerCase();
-  const cursor = url.searchParams.get("cursor") || null;
+  const { query, cursor } = listParams(url.searchParams);
   try {
     const page = await listProjects(user, {
       query,

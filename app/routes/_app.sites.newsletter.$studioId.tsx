@@ -14,7 +14,7 @@ import {
   SenderDomains,
 } from "~/components/newsletter/sender-domains";
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { DomainError, InvalidError, NotFoundError } from "~/services/errors";
 import {
@@ -149,18 +149,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
 }
 
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
+
 export default function NewsletterPage() {
   const { project, view, domains } = useLoaderData<typeof loader>();
   return (
-    <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
-      <header className="space-y-1">
-        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
-        <h1 className="text-2xl font-semibold">Newsletter</h1>
-        <p className="text-slate-600 dark:text-slate-300">
-          Who your newsletters come from, how they look, and the domain they are sent from.
-        </p>
-      </header>
+    <ProjectSectionPage
+      section="newsletter"
+      project={project}
+      description="Who your newsletters come from, how they look, and the domain they are sent from."
+    >
       <NewsletterSettingsForm settings={view.settings} canEdit={view.canEdit} />
       <SenderDomains
         senderDomain={view.senderDomain}
@@ -168,6 +166,6 @@ export default function NewsletterPage() {
         canEdit={domains.canEdit}
         error={domains.error ? NEWSLETTER_MESSAGES.fetchDomainsFailed : null}
       />
-    </article>
+    </ProjectSectionPage>
   );
 }

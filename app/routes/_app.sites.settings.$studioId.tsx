@@ -122,10 +122,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
+
 export default function ProjectSettingsRoute() {
   const { project, schema, settings } = useLoaderData<typeof loader>();
   return (
-    <ProjectSectionPage section="settings" project={project}>
+    <ProjectSectionPage section="settings" project={project} status>
       <RenameSection view={settings} />
       <TransferSection view={settings} />
       <SchemaVersionSection view={schema} />

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { listSocialFeeds } from "~/services/social-accounts.server";
 
@@ -24,21 +24,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
+
 export default function SocialMediaPage() {
   const { project, feeds } = useLoaderData<typeof loader>();
   return (
-    <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
-      <header className="space-y-1">
-        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
-        <h1 className="text-2xl font-semibold">Social Media</h1>
-        <p className="text-slate-600 dark:text-slate-300">
+    <ProjectSectionPage
+      section="social-media"
+      project={project}
+      description={
+        <>
           The public feeds your site shows.{" "}
           <Link to={`/sites/${project.studioId}#social-accounts`} className="text-brand underline">
             Manage linked accounts
           </Link>
-        </p>
-      </header>
+        </>
+      }
+    >
       {feeds.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           No account linked yet. Link an Instagram professional account on the project&apos;s
@@ -110,6 +112,6 @@ export default function SocialMediaPage() {
           </section>
         ))
       )}
-    </article>
+    </ProjectSectionPage>
   );
 }

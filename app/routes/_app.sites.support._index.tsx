@@ -12,6 +12,7 @@ import { buttonClass } from "~/components/ui/button";
 import { InvalidError } from "~/services/errors";
 import { supportDesk, ticketProjectChoices } from "~/services/support-desk/index.server";
 import { newTicketSchema, SUPPORT_MESSAGES } from "~/services/support.schema";
+import { listParams } from "~/utils/list-query";
 import { formReply, readForm } from "~/utils/http.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -24,12 +25,9 @@ export const meta: MetaFunction = () => [{ title: "Support | StackShift" }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const url = new URL(request.url);
+  const { query, cursor } = listParams(new URL(request.url).searchParams, { cursor: "after" });
   const [page, projects] = await Promise.all([
-    supportDesk().listTickets(user, {
-      after: url.searchParams.get("after") ?? undefined,
-      q: url.searchParams.get("q") ?? undefined,
-    }),
+    supportDesk().listTickets(user, { after: cursor ?? undefined, q: query }),
     ticketProjectChoices(user),
   ]);
   return { page, projects, now: new Date().toISOString() };

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import {
   REDEPLOY_INTENT,
@@ -64,16 +64,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
 }
 
+export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
+
 export default function WebsitePage() {
   const { project, website } = useLoaderData<typeof loader>();
   return (
-    <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
-      <header className="space-y-1">
-        <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
-        <h1 className="text-2xl font-semibold">Website</h1>
-      </header>
+    <ProjectSectionPage section="website" project={project}>
       <WebsiteSections view={website} />
-    </article>
+    </ProjectSectionPage>
   );
 }

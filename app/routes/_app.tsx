@@ -28,6 +28,7 @@ import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
 import { isLive, projectBadge } from "~/services/project-status";
 import { getProject } from "~/services/projects.server";
+import { listParams } from "~/utils/list-query";
 import { requireUser } from "~/utils/session.server";
 
 /**
@@ -40,8 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const listed = url.searchParams.has("pq") || url.searchParams.has("pcursor");
-  const query = (url.searchParams.get("pq") ?? "").trim().toLowerCase().slice(0, 200);
-  const cursor = url.searchParams.get("pcursor")?.slice(0, 512) || null;
+  const { query, cursor } = listParams(url.searchParams, { q: "pq", cursor: "pcursor" });
   const page = listed ? await loadPickerPage(user, { query, cursor }) : UNLOADED_PICKER;
   const studioId = selectedStudioId(url.pathname);
   const selected = studioId ? await selectedProject(user, studioId, page.projects) : null;

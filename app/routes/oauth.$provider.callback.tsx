@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { SUPPORT_EMAIL } from "~/components/error-page";
+import { SUPPORT_EMAIL } from "~/components/route-error";
 import { OAuthReturn } from "~/components/oauth/oauth-return";
 import { completeOAuth, type OAuthOutcome } from "~/components/oauth/oauth-return.server";
 import { isOAuthVendor, OAUTH_FAILED, OAUTH_TEXTS, type OAuthVendor } from "~/services/oauth-texts";

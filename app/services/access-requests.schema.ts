@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { searchText } from "~/utils/list-query";
 
 /**
  * Input rules of the request-access form, shared by the action and the form's client-side
@@ -101,9 +102,6 @@ export const decisionSchema = z.object({
 
 /** The admin list's query string; anything unusable falls back to the first page, unfiltered. */
 export const listQuerySchema = z.object({
-  q: z
-    .string()
-    .transform((s) => s.replace(SINGLE_LINE, "").trim().toLowerCase().slice(0, 200))
-    .catch(""),
+  q: z.string().transform(searchText).catch(""),
   cursor: z.uuid().optional().catch(undefined),
 });

@@ -52,3 +52,61 @@ test.describe("in Tokyo", () => {
     await expect(created).toHaveText(expected);
   });
 });
+
+/**
+ * A project page that fails keeps the top bar and the project navigation around the error, so
+ * the project's other pages stay one click away. No loader of these pages fails on any input
+ * (their provider failures show inside the page), so the failure is one the running product
+ * really answers: a POST to a page that takes none (Analytics, Social Media), which the server
+ * refuses with 405 and which the page's own error boundary shows. The browser's request for the
+ * page's document is turned into that POST on its way out; the answer and the page are the
+ * server's, and with JavaScript the navigation away from it is the client's.
+ */
+test("a project page that fails keeps the project navigation", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  await signIn(page, adminAccount(testInfo));
+  const name = uniqueName(testInfo, "Failing page");
+  const studioId = await createProject(page, name);
+  await page.goto(`/sites/${studioId}`);
+  const nav = page.getByRole("navigation", { name: "Project" });
+  for (const [label, section] of [
+    ["Analytics", "analytics"],
+    ["Social Media", "social-media"],
+  ]) {
+    const address = `/sites/${section}/${studioId}`;
+    const refused = (url: URL) => {
+      // The page's own request, not the shell's data (routes/_app) read from the same address.
+      const data = url.searchParams.get("_data");
+      return url.pathname === address && (!data || data.startsWith("routes/_app.sites."));
+    };
+    await page.route(refused, (route) =>
+      route.continue({
+        method: "POST",
+        postData: "",
+        headers: {
+          ...route.request().headers(),
+          "content-type": "application/x-www-form-urlencoded",
+        },
+      }),
+    );
+    if (jsDisabled(testInfo)) await nav.getByRole("link", { name: label, exact: true }).click();
+    // With JavaScript, a full load from the page (same-origin, as the server requires of a
+    // POST): the server renders the boundary and the browser hydrates it.
+    else await page.evaluate((to) => window.location.assign(to), address);
+    await expect(
+      page.getByRole("heading", { name: "Oops! Something went wrong...", level: 1 }),
+    ).toBeVisible();
+    await expect(page).toHaveURL(address);
+    await page.unroute(refused);
+    await expect(page.getByText(/Please refresh the page\./)).toBeVisible();
+    await expect(page.getByRole("banner")).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Dashboard" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Settings" })).toBeVisible();
+  }
+  // From the failed page, the navigation still leads to the project's pages.
+  await nav.getByRole("link", { name: "Website", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Website", level: 1 })).toBeVisible();
+  await expect(page.getByText(name).first()).toBeVisible();
+});

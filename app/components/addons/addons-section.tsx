@@ -1,5 +1,5 @@
 import { Form, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
@@ -9,6 +9,7 @@ import { relativeTime } from "~/components/activity/activity-log";
 import { LaunchStudioButton } from "~/components/studio/launch-studio-button";
 import type { TestRunsView } from "~/services/test-runs.server";
 import { LazyAddonDialog } from "./addon-dialog.lazy";
+import { TableHead } from "~/components/ui/table-head";
 
 /**
  * The Add-ons cards: each add-on's description and state, and for the owner and member admins a
@@ -33,7 +34,7 @@ export function AddonsSection({
   const confirming = isAddonKey(asked) ? view.cards.find((c) => c.key === asked) : undefined;
   const back = urlWith(location.pathname, location.search, { addon: null });
   return (
-    <Section id="add-ons" title="Add-ons">
+    <SectionCard id="add-ons" title="Add-ons">
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
         {view.cards.map((card) => {
           const addon = ADDONS[card.key];
@@ -106,7 +107,7 @@ export function AddonsSection({
           onClose={() => navigate(back, { replace: true, preventScrollReset: true })}
         />
       ) : null}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -180,22 +181,7 @@ function TestRuns({ runs, now }: { runs: TestRunsView; now: string }) {
   return (
     <table className="mt-2 w-full text-left text-sm">
       <caption className="sr-only">Latest End To End Tests runs of {runs.repo}</caption>
-      <thead>
-        <tr className="text-slate-600 dark:text-slate-300">
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Run
-          </th>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Branch
-          </th>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Result
-          </th>
-          <th scope="col" className="py-1 font-medium">
-            Updated
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={["Run", "Branch", "Result", "Updated"]} />
       <tbody>
         {runs.runs.map((run) => (
           <tr key={run.id} className="border-t border-slate-200 dark:border-slate-800">

@@ -1,5 +1,5 @@
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { Field } from "~/components/ui/field";
@@ -117,7 +117,7 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
     <div className="space-y-6">
       <RangePicker choice={choice} />
 
-      <Section id="page-views" title="Page views">
+      <SectionCard id="page-views" title="Page views">
         <p className="text-sm">
           <strong className="text-2xl font-semibold tabular-nums">
             {number.format(view.total)}
@@ -141,16 +141,11 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
         >
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Page views per day</caption>
-            <thead className="sticky top-0 bg-white dark:bg-slate-950">
-              <tr className="text-slate-600 dark:text-slate-300">
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Day
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Page views
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              className="sticky top-0 bg-white dark:bg-slate-950"
+              cellClassName="px-3 py-2"
+              columns={["Day", { label: "Page views", numeric: true }]}
+            />
             <tbody>
               {view.days.map((d) => (
                 <tr key={d.day} className="border-t border-slate-200 dark:border-slate-800">
@@ -163,28 +158,28 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
             </tbody>
           </table>
         </div>
-      </Section>
+      </SectionCard>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Section id="top-pages" title="Top pages">
+        <SectionCard id="top-pages" title="Top pages">
           <TopTable
             caption="Top pages"
             heading="Page"
             rows={view.topPages.map((p) => ({ label: p.path, views: p.views }))}
             empty="No pages viewed in this period."
           />
-        </Section>
-        <Section id="top-referrers" title="Top referrers">
+        </SectionCard>
+        <SectionCard id="top-referrers" title="Top referrers">
           <TopTable
             caption="Top referrers"
             heading="Referring site"
             rows={view.topReferrers.map((r) => ({ label: r.referrer, views: r.views }))}
             empty="No visits from other sites in this period."
           />
-        </Section>
+        </SectionCard>
       </div>
 
-      <Section id="tracking-tag" title="Count views on your live site">
+      <SectionCard id="tracking-tag" title="Count views on your live site">
         <p className="text-sm">
           Add this tag to the <code>&lt;head&gt;</code> of every page of the site to count its views
           (the preview site of local hosting has it already). It sets no cookies and collects no
@@ -201,7 +196,7 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
           </pre>
           <CopyButton value={view.snippet} label="the analytics tag" />
         </div>
-      </Section>
+      </SectionCard>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { SUPPORT_EMAIL } from "~/components/error-page";
+import { SUPPORT_EMAIL } from "~/components/route-error";
 import { ButtonLink } from "~/components/ui/button";
 
 export type PermanentErrorView = {

@@ -1,6 +1,6 @@
 import { Link, useFetchers, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
@@ -9,6 +9,7 @@ import { UNVERIFIED_DOMAIN_DAYS } from "~/services/domains.schema";
 import type { DomainSettingsView, SiteDomain } from "~/services/domains.server";
 import { SCHEMA_VERSION_DOMAINS } from "~/services/project-status";
 import { LazyDomainDialog } from "./domain-dialog.lazy";
+import { TableHead } from "~/components/ui/table-head";
 
 export const PROVIDER_LABEL = { netlify: "Netlify", vercel: "Vercel" } as const;
 const DOMAIN_INTENT = "domain-change";
@@ -42,7 +43,7 @@ export function DomainSettings({
   const savingProvider = saving?.formData?.get("provider") ?? editedSite?.provider;
 
   return (
-    <Section id="domain-settings" title="Domain Settings">
+    <SectionCard id="domain-settings" title="Domain Settings">
       {!settings.perSite ? <UpgradeBadge required={SCHEMA_VERSION_DOMAINS} /> : null}
       {settings.sites.map((site) => {
         const pending =
@@ -78,7 +79,7 @@ export function DomainSettings({
           onClose={() => navigate(back, { replace: true, preventScrollReset: true })}
         />
       ) : null}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -148,19 +149,7 @@ function SiteDomainBlock({
       {domain && site.records.length > 0 && savingDomain === undefined ? (
         <table className="w-full text-left text-sm">
           <caption className="sr-only">DNS records for {domain}</caption>
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-800">
-              <th scope="col" className="py-1 pr-4 font-medium">
-                Type
-              </th>
-              <th scope="col" className="py-1 pr-4 font-medium">
-                Name
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                Value
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Type", "Name", "Value"]} />
           <tbody>
             {site.records.map((record) => (
               <tr key={`${record.type}:${record.name}:${record.value}`}>

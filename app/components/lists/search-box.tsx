@@ -2,6 +2,9 @@ import { Form, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 
+/** Every search input waits for a 1500 ms pause in typing, except the integrations search. */
+export const SEARCH_DEBOUNCE_MS = 1500;
+
 /** `base?key=value...` with the null values left out. */
 export function listUrl(base: string, params: Record<string, string | null | undefined>) {
   const search = new URLSearchParams();
@@ -20,14 +23,14 @@ export function SearchBox({
   query,
   label,
   placeholder,
-  debounceMs,
+  debounceMs = SEARCH_DEBOUNCE_MS,
   keep = {},
 }: {
   id: string;
   query: string;
   label: string;
   placeholder: string;
-  debounceMs: number;
+  debounceMs?: number;
   keep?: Record<string, string | null>;
 }) {
   const navigate = useNavigate();

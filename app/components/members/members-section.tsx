@@ -9,6 +9,7 @@ import { DEFAULT_MEMBER_ROLE, MEMBER_ROLES, ROLE_LABEL } from "~/services/member
 import type { DisplayedMember, MembersView } from "~/services/members.server";
 import { LazyInviteMemberForm } from "./invite-member-form.lazy";
 import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";
+import { TableHead } from "~/components/ui/table-head";
 
 /** `?confirm=remove:{id}`, `?confirm=revoke:{id}` or `?confirm=leave`: works without JavaScript. */
 type Confirm = { kind: "remove" | "revoke"; member: DisplayedMember } | { kind: "leave" };
@@ -79,25 +80,17 @@ export function MembersSection({
       <div className="overflow-x-auto">
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Members of {projectName}</caption>
-          <thead className="text-xs uppercase text-slate-600 dark:text-slate-300">
-            <tr>
-              <th scope="col" className="py-2 pr-4">
-                Name
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Email
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Role
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Status
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              "Name",
+              "Email",
+              "Role",
+              "Status",
+              <span key="actions" className="sr-only">
+                Actions
+              </span>,
+            ]}
+          />
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {view.members.map((member) => (
               <MemberRow

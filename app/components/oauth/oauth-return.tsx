@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { SUPPORT_EMAIL } from "~/components/error-page";
+import { SUPPORT_EMAIL } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import {

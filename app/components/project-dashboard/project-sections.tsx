@@ -1,32 +1,10 @@
 import { INTEGRATIONS } from "~/services/integration-catalog";
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { SectionCard } from "~/components/ui/section-card";
 import { LocalDate } from "~/components/local-date";
 import { statusLabel } from "~/components/projects/project-status";
 import { SITE_TYPE_LABEL } from "~/services/site-types";
 import type { ProjectView } from "./project-view";
-
-export function Section({
-  id,
-  title,
-  children,
-}: {
-  id: string;
-  title: string;
-  children: ReactNode;
-}) {
-  return (
-    <section
-      aria-labelledby={`${id}-heading`}
-      className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
-    >
-      <h2 id={`${id}-heading`} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 /**
  * What the project has connected, per integration of the catalogue, with a link to manage it:
@@ -50,7 +28,7 @@ export function ActiveIntegrations({
         ? "No account linked."
         : socialAccounts.map((a) => `@${a.userName} (Instagram)`).join(", ");
   return (
-    <Section id="active-integrations" title="Active Integrations">
+    <SectionCard id="active-integrations" title="Active Integrations">
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
         {INTEGRATIONS.map((entry) => (
           <li key={entry.slug} className="flex flex-wrap items-start gap-3 py-3">
@@ -73,7 +51,7 @@ export function ActiveIntegrations({
           </li>
         ))}
       </ul>
-    </Section>
+    </SectionCard>
   );
 }
 

@@ -5,6 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { externalUrl, PROVIDER_LABEL, type ProviderRow } from "~/services/project-status";
 import type { DeploymentView } from "~/services/deployments.server";
 import { buildsHref, numberedPages, type BuildsRequest, type BuildsView } from "./builds-view";
+import { TableHead } from "~/components/ui/table-head";
 
 /** 3 skeleton rows while a page of builds loads. */
 const SKELETON_ROWS = 3;
@@ -62,31 +63,21 @@ export function SiteBuilds({
           <caption className="sr-only">
             Deployments of the site{loading ? " (loading)" : ""}
           </caption>
-          <thead className="bg-slate-50 text-xs uppercase text-slate-600 dark:bg-slate-900 dark:text-slate-300">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Deployment
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Branch
-              </th>
-              <th scope="col" className="px-3 py-2">
-                State
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Label
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Created
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Updated
-              </th>
-              <th scope="col" className="px-3 py-2">
-                <span className="sr-only">Link</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="bg-slate-50 dark:bg-slate-900"
+            cellClassName="px-3 py-2"
+            columns={[
+              "Deployment",
+              "Branch",
+              "State",
+              "Label",
+              "Created",
+              "Updated",
+              <span key="link" className="sr-only">
+                Link
+              </span>,
+            ]}
+          />
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {loading ? (
               <SkeletonRows />

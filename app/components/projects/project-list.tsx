@@ -8,6 +8,7 @@ import type { ProjectSummary } from "~/services/projects.server";
 import { LocalDate } from "~/components/local-date";
 import { ProjectStatus } from "./project-status";
 import { usePolling } from "./use-polling";
+import { TableHead } from "~/components/ui/table-head";
 
 /** What the list pages' loaders return (/ and /sites share it). */
 export type ProjectListData = {
@@ -23,7 +24,6 @@ export type ProjectListData = {
   canSeeAll: boolean;
 };
 
-const SEARCH_DEBOUNCE_MS = 1500; // as every search input but the integrations search
 const POLL_MS = 60_000; // the project list refreshes every 60 s
 
 const ROLE_LABEL: Record<ProjectSummary["role"], string> = {
@@ -103,7 +103,6 @@ function SearchForm({ query, scope }: { query: string; scope: ProjectListData["s
       query={query}
       label="Search projects"
       placeholder="Find project"
-      debounceMs={SEARCH_DEBOUNCE_MS}
       keep={{ scope: scopeParam(scope) }}
     />
   );
@@ -202,25 +201,11 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
           <caption className="sr-only">
             {page.scope === "all" ? "All projects" : "Your projects"}, newest first
           </caption>
-          <thead className="bg-slate-50 text-left dark:bg-slate-900">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Name
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Site type
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Status
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Your role
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Created
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="bg-slate-50 dark:bg-slate-900"
+            cellClassName="px-4 py-3"
+            columns={["Name", "Site type", "Status", "Your role", "Created"]}
+          />
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {projects.map((project) => (
               <tr key={project.id} className="hover:bg-slate-50 dark:hover:bg-slate-900">

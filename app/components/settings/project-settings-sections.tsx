@@ -10,7 +10,7 @@ import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, FieldError, FormError, SelectField } from "~/components/ui/field";
 import {
@@ -27,7 +27,7 @@ export function RenameSection({ view }: { view: ProjectSettingsView }) {
   const errors = useActionData<FormReply>()?.result.error ?? {};
   const busy = useIsPending({ intent: RENAME_INTENT });
   return (
-    <Section id="project-name" title="Project name">
+    <SectionCard id="project-name" title="Project name">
       {view.canRename ? (
         <Form
           method="post"
@@ -47,7 +47,7 @@ export function RenameSection({ view }: { view: ProjectSettingsView }) {
       ) : (
         <p className="text-sm">{view.name}. Only admins can rename the project.</p>
       )}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -60,7 +60,7 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
   const busy = useIsPending({ intent: TRANSFER_INTENT });
   if (!view.transferTo) return null;
   return (
-    <Section id="transfer-ownership" title="Transfer ownership">
+    <SectionCard id="transfer-ownership" title="Transfer ownership">
       {view.transferTo.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Ownership moves to an admin of the project. Invite one, or make a member an admin, first.
@@ -97,7 +97,7 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
           </Button>
         </Form>
       )}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -117,7 +117,7 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
   const back = urlWith(location.pathname, location.search, { dialog: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });
   return (
-    <Section id="delete-project" title="Delete project">
+    <SectionCard id="delete-project" title="Delete project">
       <p className="text-sm text-slate-600 dark:text-slate-300">
         Deletes the project, its members, logs and form submissions at once, and its website and
         content studio at the providers shortly after. This cannot be undone.
@@ -164,6 +164,6 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
           </Form>
         </Dialog>
       ) : null}
-    </Section>
+    </SectionCard>
   );
 }

@@ -1,5 +1,5 @@
 import { Form, useActionData } from "@remix-run/react";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
 import { FormError, SelectField } from "~/components/ui/field";
 import { SCHEMA_VERSION_INTENT } from "~/services/project-settings.schema";
@@ -20,7 +20,7 @@ export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
     (_, i) => view.current + i + 1,
   );
   return (
-    <Section id="schema-version" title="StackShift version">
+    <SectionCard id="schema-version" title="StackShift version">
       <p className="text-sm">
         This project runs StackShift version <strong>{view.current}</strong>
         {view.current >= view.latest ? ", the latest." : ` (the latest is ${view.latest}).`}
@@ -49,6 +49,6 @@ export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
           </Button>
         </Form>
       ) : null}
-    </Section>
+    </SectionCard>
   );
 }

@@ -1,6 +1,7 @@
 import * as Popover from "@radix-ui/react-popover";
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { SEARCH_DEBOUNCE_MS } from "~/components/lists/search-box";
 import { STATE_TONE } from "~/components/project-dashboard/status-badges";
 import { Badge } from "~/components/ui/badge";
 import { Spinner } from "~/components/ui/spinner";
@@ -14,8 +15,6 @@ import {
   type PickerProject,
 } from "./shell-helpers";
 
-/** As every search input but the integrations search, the picker waits for a 1500 ms pause. */
-export const PICKER_SEARCH_DEBOUNCE_MS = 1500;
 export const PICKER_SEARCH_ACTION = "/resources/picker";
 
 /**
@@ -217,7 +216,7 @@ function PickerPopover({ picker, label }: { picker: PickerData; label: string })
               const q = e.target.value.toLowerCase();
               setQuery(q);
               clearTimeout(timer.current);
-              timer.current = setTimeout(() => search(q), PICKER_SEARCH_DEBOUNCE_MS);
+              timer.current = setTimeout(() => search(q), SEARCH_DEBOUNCE_MS);
             }}
             className={inputClass}
           />

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LocalDate } from "~/components/local-date";
 import { useOAuthCompleteMessage, usePopupSubmit } from "~/components/oauth/use-oauth-popup";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
@@ -47,7 +47,7 @@ export function SocialAccountsSection({ view }: { view: SocialAccountsView }) {
   // Linked in the popup: the dialog has done its job.
   useOAuthCompleteMessage("OAuthComplete", linking ? close : undefined);
   return (
-    <Section id="social-accounts" title="Social Accounts">
+    <SectionCard id="social-accounts" title="Social Accounts">
       {view.accounts.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">{SOCIAL_MESSAGES.empty}</p>
       ) : (
@@ -116,7 +116,7 @@ export function SocialAccountsSection({ view }: { view: SocialAccountsView }) {
           onClose={close}
         />
       ) : null}
-    </Section>
+    </SectionCard>
   );
 }
 

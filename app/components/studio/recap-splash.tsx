@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { SUPPORT_EMAIL } from "~/components/error-page";
+import { SUPPORT_EMAIL } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 
 /** A stand-in recap video until the product has its own; youtube-nocookie per the CSP. */

@@ -6,7 +6,6 @@ import {
   useNavigate,
   useSearchParams,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -14,6 +13,7 @@ import { Field } from "~/components/ui/field";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
 import type { FormReply } from "~/utils/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
+import { SectionCard } from "~/components/ui/section-card";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
@@ -27,20 +27,6 @@ export const USER_SETTINGS_INTENTS = {
   deleteAccount: "account-delete",
 } as const;
 const I = USER_SETTINGS_INTENTS;
-
-function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section
-      aria-labelledby={`${id}-heading`}
-      className="space-y-4 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
-    >
-      <h2 id={`${id}-heading`} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 /** A browser's name from its user agent, roughly: enough to tell sessions apart. */
 function deviceOf(agent: string | null) {
@@ -111,7 +97,7 @@ export function AccountSections({
   const savingPassword = useIsPending({ intent: I.password });
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Card id="profile" title="Profile">
+      <SectionCard id="profile" title="Profile">
         <Form method="post" replace preventScrollReset className="space-y-3">
           <input type="hidden" name="intent" value={I.name} />
           <Field
@@ -174,9 +160,9 @@ export function AccountSections({
             <SsoForm label="Link single sign-on" />
           </div>
         ) : null}
-      </Card>
+      </SectionCard>
 
-      <Card id="password" title="Password">
+      <SectionCard id="password" title="Password">
         {account.ssoOnly ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">
             You sign in with single sign-on: your password is managed by your organisation&apos;s
@@ -212,10 +198,10 @@ export function AccountSections({
             </Button>
           </Form>
         )}
-      </Card>
+      </SectionCard>
 
       <div className="lg:col-span-2">
-        <Card id="sessions" title="Sessions">
+        <SectionCard id="sessions" title="Sessions">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your active sessions</caption>
             <TableHead
@@ -265,10 +251,10 @@ export function AccountSections({
               </Button>
             </Form>
           ) : null}
-        </Card>
+        </SectionCard>
       </div>
 
-      <Card id="preferences" title="Preferences">
+      <SectionCard id="preferences" title="Preferences">
         <Form method="post" action="/resources/theme" className="flex flex-wrap items-center gap-3">
           <input type="hidden" name="redirectTo" value="/sites/user-settings" />
           <span className="text-sm">Colour mode: {theme === "dark" ? "Dark" : "Light"}</span>
@@ -296,9 +282,9 @@ export function AccountSections({
             Save preferences
           </Button>
         </Form>
-      </Card>
+      </SectionCard>
 
-      <Card id="delete-account" title="Delete account">
+      <SectionCard id="delete-account" title="Delete account">
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Deleting your account removes you from every project you are a member of. Projects you own
           must be transferred or deleted first.
@@ -310,7 +296,7 @@ export function AccountSections({
         >
           Delete account
         </Link>
-      </Card>
+      </SectionCard>
 
       {searchParams.get("dialog") === "delete-account" ? (
         <ConfirmDialog

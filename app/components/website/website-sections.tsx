@@ -1,6 +1,6 @@
 import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
-import { Section } from "~/components/project-dashboard/project-sections";
+import { SectionCard } from "~/components/ui/section-card";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { buttonClass } from "~/components/ui/button";
 import type { DeploymentView } from "~/services/deployments.server";
@@ -30,7 +30,7 @@ export function WebsiteSections({ view }: { view: WebsiteView }) {
   const target = view.rollbackTargets.find((d) => d.id === searchParams.get("rollback"));
   return (
     <div className="space-y-6">
-      <Section id="site-addresses" title="Addresses">
+      <SectionCard id="site-addresses" title="Addresses">
         {view.sites.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">The site is being created.</p>
         ) : (
@@ -64,9 +64,9 @@ export function WebsiteSections({ view }: { view: WebsiteView }) {
             </tbody>
           </table>
         )}
-      </Section>
+      </SectionCard>
 
-      <Section id="published-deployment" title="Published deployment">
+      <SectionCard id="published-deployment" title="Published deployment">
         {view.error ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
             {view.error}
@@ -96,9 +96,9 @@ export function WebsiteSections({ view }: { view: WebsiteView }) {
             Redeploy
           </Link>
         ) : null}
-      </Section>
+      </SectionCard>
 
-      <Section id="earlier-deployments" title="Earlier deployments">
+      <SectionCard id="earlier-deployments" title="Earlier deployments">
         {view.rollbackTargets.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">
             No earlier ready deployment to roll back to.
@@ -129,7 +129,7 @@ export function WebsiteSections({ view }: { view: WebsiteView }) {
             ))}
           </ul>
         )}
-      </Section>
+      </SectionCard>
 
       {searchParams.get("dialog") === "redeploy" && view.canRedeploy ? (
         <ConfirmDialog
