@@ -1934,6 +1934,18 @@ const ROWS: Row[] = [
     ],
   },
   {
+    file: "api.user.ts",
+    cases: [
+      // Each signed-in actor reads only themselves: the answer comes from the session, never a parameter.
+      {
+        name: "GET /api/user",
+        fn: "loader",
+        request: () => ({ path: "/api/user" }),
+        expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
     file: "auth.verify._index.tsx",
     public: "'Confirm your email' after signup, with Resend (same answer for any address)",
     cases: [
