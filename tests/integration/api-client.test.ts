@@ -13,14 +13,12 @@ import os from "node:os";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { action as dashboardAction } from "~/routes/_app.sites.$studioId";
 import { action as integrationsAction } from "~/routes/api.app.integrations.$integrationId";
-import { action as localAuthorizeAction } from "~/routes/local.oauth.$provider.authorize";
 import { createApiToken } from "~/services/api-tokens.server";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { createStackShiftClient, type StackShiftClient, type operations } from "../../client/index";
+import { authorizeInstagram } from "./instagram-support";
 import { call, insertProject, makeRequest } from "../helpers";
-import { locationOf } from "../setup/matchers";
 import { startServer, stopServer, waitForStatus, type Server } from "./lifecycle-support";
 import { actor, api as membersApi, keyOf, memberRow, type Actor } from "./members-support";
 
@@ -337,26 +335,7 @@ const steps = {
     // The OAuth round trip is a browser's: Connect on the project's card (its session), then
     // Authorize on the local provider's page; the return carries the code and the state.
     const { studioId } = made.project;
-    const start = await call(
-      dashboardAction,
-      makeRequest(`/sites/${studioId}`, {
-        cookie: owner.cookie,
-        form: { intent: "social-link", platform: "instagram", professional: "on", mode: "popup" },
-      }),
-      { studioId },
-    );
-    const authorize = new URL(locationOf(start)!);
-    const back = new URL(
-      locationOf(
-        await call(
-          localAuthorizeAction,
-          makeRequest(authorize.pathname + authorize.search, {
-            form: { decision: "authorize", userName: `client.${Date.now()}` },
-          }),
-          { provider: "instagram" },
-        ),
-      )!,
-    );
+    const back = await authorizeInstagram(owner.cookie, studioId, `client.${Date.now()}`);
     const exchange = {
       action: "exchange_token" as const,
       integration: { platform: "instagram" as const },

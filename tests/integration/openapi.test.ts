@@ -23,15 +23,13 @@ import {
 } from "~/routes/api.app.integrations.$integrationId";
 import { action as membersAction } from "~/routes/api.app.members";
 import { action as stripeListAction } from "~/routes/api.payments.stripe";
-import { action as dashboardAction } from "~/routes/_app.sites.$studioId";
-import { action as localAuthorizeAction } from "~/routes/local.oauth.$provider.authorize";
 import { action as studioInviteAction } from "~/routes/api.app.project-invite";
 import { action as retryAction } from "~/routes/api.app.retry";
 import { loader as deploymentsAction } from "~/routes/api.deployments.$studioId";
 import { loader as documentLoader } from "~/routes/api.openapi[.]json";
 import { loader as userLoader } from "~/routes/api.user";
+import { authorizeInstagram } from "./instagram-support";
 import { call, makeRequest } from "../helpers";
-import { locationOf } from "../setup/matchers";
 import { actor, keyOf, ownedProject, type Actor } from "./members-support";
 
 type Doc = {
@@ -458,26 +456,7 @@ describe("/api/openapi.json", () => {
     const send = (cookie: string | undefined, method: string, body: unknown) =>
       call(paymentsApi, json(cookie, path, method, body), { integrationId: "social-accounts" });
     // A real round trip: Connect on the card, Authorize on the local page, then exchange_token.
-    const start = await call(
-      dashboardAction,
-      makeRequest(`/sites/${own.studioId}`, {
-        cookie: owner.cookie,
-        form: { intent: "social-link", platform: "instagram", professional: "on", mode: "popup" },
-      }),
-      { studioId: own.studioId },
-    );
-    const authorize = new URL(locationOf(start)!);
-    const back = new URL(
-      locationOf(
-        await call(
-          localAuthorizeAction,
-          makeRequest(authorize.pathname + authorize.search, {
-            form: { decision: "authorize", userName: `openapi.${Date.now()}` },
-          }),
-          { provider: "instagram" },
-        ),
-      )!,
-    );
+    const back = await authorizeInstagram(owner.cookie, own.studioId, `openapi.${Date.now()}`);
     const exchange = {
       action: "exchange_token",
       integration: { platform: "instagram" },
