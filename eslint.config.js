@@ -51,9 +51,9 @@ export default tseslint.config(
     },
   },
   {
-    // Routes and components see the outside world only through services: no providers, no
-    // vendor SDKs, no database driver.
-    files: ["app/routes/**", "app/components/**", "app/root.tsx"],
+    // Routes, components and the HTTP edge (app/web) see the outside world only through services:
+    // no providers, no vendor SDKs, no database driver.
+    files: ["app/routes/**", "app/components/**", "app/web/**", "app/root.tsx"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [DATABASE, DRIVERS, PROVIDERS, VENDORS] }],
     },
@@ -64,12 +64,31 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [DATABASE, DRIVERS, VENDORS] }] },
   },
   {
+    // Utilities are the bottom layer: everything may use them, they use nothing of ours but each
+    // other (the HTTP edge that needs services is app/web).
+    files: ["app/utils/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            DATABASE,
+            {
+              group: ["~/services/*", "~/web/*", "~/jobs/*", "~/providers/*", "~/components/*"],
+              message: "app/utils is the bottom layer: it imports no service, job or web module.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only services, jobs, the db layer, local providers, boot and tests may import the database.
     files: [
       "app/services/**",
       "app/jobs/**",
       "app/db/**",
-      "app/utils/**",
       "app/providers/**/local.server.ts",
       "app/providers/**/local/**",
       "app/entry.server.tsx",

@@ -98,7 +98,7 @@ export function sameOrigin(appUrl) {
  * Refuses an address carrying the NUL character (%00, in the path or the query): no page or API
  * takes one, and PostgreSQL cannot store or compare text holding it, so it would otherwise
  * fail a query deep inside a route (a 500). Bodies are checked where they are read
- * (app/utils/http.server.ts).
+ * (app/web/http.server.ts).
  * @returns {import("express").RequestHandler}
  */
 export function noNulInUrl() {

@@ -9,7 +9,7 @@ import { db } from "~/db/client.server";
 import { desc, eq } from "drizzle-orm";
 import { outbox, projects, users } from "~/db/schema";
 import { inRequestScope } from "~/utils/request-memo.server";
-import { sessionStorage } from "~/utils/session.server";
+import { sessionStorage } from "~/web/session.server";
 import { childEnv } from "../scripts/child-env.mjs";
 
 export const BASE = "http://localhost:3000";

@@ -15,10 +15,10 @@ import {
   getAccessRequest,
   listAccessRequests,
 } from "~/services/access-requests.server";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { formErrorOf } from "~/utils/form-errors";
-import { formReply, readForm } from "~/utils/http.server";
-import { requirePlatformAdmin } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { requirePlatformAdmin } from "~/web/session.server";
 import { getTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -104,7 +104,7 @@ export async function action({ request }: ActionFunctionArgs) {
           : `We let ${row.businessEmail} know.`,
     });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
   }
 }

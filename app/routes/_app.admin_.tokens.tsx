@@ -6,9 +6,9 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { leakedTokenSchema } from "~/services/api-tokens.schema";
 import { revokeLeakedToken } from "~/services/api-tokens.server";
-import { DomainError, InvalidError } from "~/services/errors";
-import { formReply, readForm } from "~/utils/http.server";
-import { requirePlatformAdmin } from "~/utils/session.server";
+import { ServiceError, InvalidError } from "~/services/errors";
+import { formReply, readForm } from "~/web/http.server";
+import { requirePlatformAdmin } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
@@ -37,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
       description: `${name} of ${ownerEmail} is refused from now on; we emailed its owner.`,
     });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply(
       {
         result: submission.reply({

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { listQuerySchema } from "~/services/access-requests.schema";
 import { listOutbox, outboxPageEnabled, redact } from "~/services/mail.server";
 import { invariantResponse } from "~/utils/responses.server";
-import { requirePlatformAdmin } from "~/utils/session.server";
+import { requirePlatformAdmin } from "~/web/session.server";
 import { formatDate } from "~/utils/dates";
 import { getTimeZone } from "~/utils/time-zone.server";
 import { TableHead } from "~/components/ui/table-head";

@@ -36,12 +36,12 @@ import { listDashboardIntegrations } from "~/services/social-accounts.server";
 import { SocialAccountsSection } from "~/components/social/social-accounts";
 import { isSocialIntent, socialAction } from "~/components/social/social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
-import { DomainError, InvalidError } from "~/services/errors";
+import { ServiceError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { activationState } from "~/services/studio.server";
-import { fieldErrorsOf, readForm } from "~/utils/http.server";
-import { requireUser } from "~/utils/session.server";
+import { fieldErrorsOf, readForm } from "~/web/http.server";
+import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -91,7 +91,7 @@ async function loadBuilds(user: User, project: Project, url: URL): Promise<Build
       return { ...failed, invalid: true, message: error.message };
     }
     // Domain errors carry a message meant for people (e.g. the hosting provider is down).
-    if (error instanceof DomainError) return { ...failed, message: error.message };
+    if (error instanceof ServiceError) return { ...failed, message: error.message };
     console.error("Site Builds failed to load", error);
     return { ...failed, message: "Something went wrong" };
   }

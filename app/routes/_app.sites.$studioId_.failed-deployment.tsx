@@ -3,13 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireDeploymentPage } from "~/components/deployments/deployment-page.server";
 import { FailedDeployment } from "~/components/deployments/failed-deployment";
-import { DomainError, NotFoundError } from "~/services/errors";
+import { ServiceError, NotFoundError } from "~/services/errors";
 import { MAX_DEPLOY_RETRIES, retryDeploymentSchema } from "~/services/deployments.schema";
 import { PermanentDeploymentError, retryDeployment } from "~/services/deployments.server";
 import { formErrorOf } from "~/utils/form-errors";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       });
     }
     if (error instanceof NotFoundError) notFound();
-    if (error instanceof DomainError) {
+    if (error instanceof ServiceError) {
       return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
     }
     throw error;

@@ -12,13 +12,13 @@ import {
   listPendingInvitations,
   type PendingInvitation,
 } from "~/services/invitation-answers.server";
-import { DomainError, InvalidError } from "~/services/errors";
+import { ServiceError, InvalidError } from "~/services/errors";
 import { createProjectSchema, reviewProjectSchema } from "~/services/projects.schema";
 import { listProjects, reviewProject } from "~/services/projects.server";
 import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
-import { formReply, readForm } from "~/utils/http.server";
-import { listParams } from "~/utils/list-query";
-import { requireUser, safeRedirect } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { listParams } from "~/web/list-query";
+import { requireUser, safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Projects | StackShift" }];
@@ -59,7 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // Opening the Create New dialog (?dialog=create) does not reload the list; polling still does.
 export { overlayShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
 
-const reply = (body: CreateProjectActionData, failure?: DomainError | number) =>
+const reply = (body: CreateProjectActionData, failure?: ServiceError | number) =>
   formReply(body, failure);
 
 /** Only a same-site path, and never one that reopens the dialog. */
@@ -102,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs) {
         title: `Project ${project.name} created!`,
       });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       return reply(
         { result: submission.reply({ formErrors: [error.message] }), redirectTo },
         error,
@@ -119,7 +119,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const confirm = reviewProject(user, submission.value);
       return reply({ result: submission.reply(), redirectTo, confirm });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       return reply(
         { result: submission.reply({ formErrors: [error.message] }), redirectTo },
         error,

@@ -5,8 +5,8 @@ import { PROVIDER_LABEL } from "~/components/domains/domain-settings";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
 import { listDomains } from "~/services/domain-list.server";
-import { listParams } from "~/utils/list-query";
-import { requireUser } from "~/utils/session.server";
+import { listParams } from "~/web/list-query";
+import { requireUser } from "~/web/session.server";
 import { TableHead } from "~/components/ui/table-head";
 
 export const meta: MetaFunction = () => [{ title: "Domains | StackShift" }];

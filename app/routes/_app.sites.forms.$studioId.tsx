@@ -15,7 +15,7 @@ import {
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { DomainError, ForbiddenError, NotFoundError } from "~/services/errors";
+import { ServiceError, ForbiddenError, NotFoundError } from "~/services/errors";
 import { resendConfirmation } from "~/services/form-notifications.server";
 import {
   deleteAllSchema,
@@ -31,11 +31,12 @@ import {
   listSubmissions,
   saveFormSettings,
 } from "~/services/forms.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { listParams } from "~/utils/list-query";
-import { requireUser } from "~/utils/session.server";
+import { listParams } from "~/web/list-query";
+import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Forms | ${data.project.name} | StackShift` : "Forms | StackShift" },
@@ -100,9 +101,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
         // Refused (limited, already confirmed, no longer listed): said beside the address. Not
         // allowed at all: the toast, like the page's other forms.
         if (
-          !(error instanceof DomainError) ||
+          !(error instanceof ServiceError) ||
           error instanceof ForbiddenError ||
-          error.message === "Project not found"
+          error instanceof ProjectNotFoundError
         ) {
           throw error;
         }
@@ -137,8 +138,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       });
     }
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    if (!(error instanceof ServiceError)) throw error;
+    if (error instanceof ProjectNotFoundError) notFound();
     return redirectWithToast(page(), {
       type: "error",
       title:

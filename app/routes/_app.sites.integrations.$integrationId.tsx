@@ -15,8 +15,8 @@ import {
 import { listProjects } from "~/services/projects.server";
 import { SITE_TYPE_LABEL } from "~/services/site-types";
 import { notFound } from "~/utils/responses.server";
-import { listParams } from "~/utils/list-query";
-import { requireUser } from "~/utils/session.server";
+import { listParams } from "~/web/list-query";
+import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.integration.name} | Integrations | StackShift` : "StackShift" },

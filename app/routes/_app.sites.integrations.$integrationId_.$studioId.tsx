@@ -8,7 +8,7 @@ import {
   STRIPE_CONNECT_INTENT,
 } from "~/components/payments/payment-accounts";
 import { ProductViewer } from "~/components/payments/product-viewer";
-import { DomainError, NotFoundError, RateLimitedError } from "~/services/errors";
+import { ServiceError, NotFoundError, RateLimitedError } from "~/services/errors";
 import { integrationBySlug } from "~/services/integration-catalog";
 import {
   addPaymentAccountSchema,
@@ -23,11 +23,12 @@ import {
   removePaymentAccount,
   startStripeConnect,
 } from "~/services/payments.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { getSession, requireUser } from "~/utils/session.server";
+import { getSession, requireUser } from "~/web/session.server";
 import { redirect } from "@remix-run/node";
 import { redirectWithToast } from "~/utils/toast.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Stripe | ${data.view.projectName} | StackShift` : "StackShift" },
@@ -98,7 +99,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         });
         return formReply({ result }, error);
       }
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       // A duplicate or a refusal says why under the title.
       return redirectWithToast(page, {
         type: "error",
@@ -118,7 +119,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
     } catch (error) {
       if (error instanceof NotFoundError) notFound();
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       return redirectWithToast(page, { type: "error", title: error.message });
     }
   }
@@ -129,9 +130,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await removePaymentAccount(user, studioId, submission.value.accountId);
       return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.removed });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       // A project hidden from the user stays a 404; a refusal on a visible one is a toast.
-      if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+      if (error instanceof ProjectNotFoundError) notFound();
       return redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.failedRemove });
     }
   }

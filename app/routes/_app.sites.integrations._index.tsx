@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { Badge } from "~/components/ui/badge";
 import { INTEGRATIONS } from "~/services/integration-catalog";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Integrations | StackShift" }];
 

@@ -16,7 +16,7 @@ import {
 import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { DomainError, InvalidError, NotFoundError } from "~/services/errors";
+import { ServiceError, InvalidError } from "~/services/errors";
 import {
   addSenderDomain,
   deleteSenderDomain,
@@ -35,10 +35,11 @@ import {
   saveNewsletterSettings,
   sendTestEmail,
 } from "~/services/newsletter.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Newsletter | ${data.project.name} | StackShift` : "Newsletter | StackShift" },
@@ -117,8 +118,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(page, { type: "success", title: NEWSLETTER_MESSAGES.deleted });
     }
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    if (!(error instanceof ServiceError)) throw error;
+    if (error instanceof ProjectNotFoundError) notFound();
     // The project's sender domains are at the cap: said beside 'Add' (409), not in a toast.
     if (error instanceof SenderDomainLimitError) {
       return formReply(

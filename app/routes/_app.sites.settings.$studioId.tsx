@@ -10,7 +10,7 @@ import {
   TransferSection,
 } from "~/components/settings/project-settings-sections";
 import { deleteProject } from "~/services/project-deletion.server";
-import { DomainError, InvalidError, NotFoundError } from "~/services/errors";
+import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
 import {
   DELETE_PROJECT_INTENT,
   deleteProjectSchema,
@@ -28,10 +28,11 @@ import {
   renameProject,
   transferOwnership,
 } from "~/services/project-settings.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Settings | ${data.project.name} | StackShift` : "Settings | StackShift" },
@@ -65,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(page, { type: "success", title: "Project renamed" });
     } catch (error) {
       if (error instanceof NotFoundError) notFound();
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
     }
   }
@@ -80,8 +81,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         description: `${to.name} now owns the project; you are an admin of it.`,
       });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+      if (!(error instanceof ServiceError)) throw error;
+      if (error instanceof ProjectNotFoundError) notFound();
       return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
     }
   }
@@ -95,7 +96,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         title: `Project ${deleted.name} deleted`,
       });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       if (error instanceof NotFoundError) notFound();
       const fields = error instanceof InvalidError ? error.fieldErrors : {};
       return formReply(
@@ -117,7 +118,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
   }
 }

@@ -12,9 +12,9 @@ import { buttonClass } from "~/components/ui/button";
 import { InvalidError } from "~/services/errors";
 import { supportDesk, ticketProjectChoices } from "~/services/support-desk/index.server";
 import { newTicketSchema, SUPPORT_MESSAGES } from "~/services/support.schema";
-import { listParams } from "~/utils/list-query";
-import { formReply, readForm } from "~/utils/http.server";
-import { requireUser } from "~/utils/session.server";
+import { listParams } from "~/web/list-query";
+import { formReply, readForm } from "~/web/http.server";
+import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Support | StackShift" }];

@@ -9,7 +9,7 @@ import {
 import { SupportHistory } from "~/components/user-settings/support-history";
 import { buttonClass } from "~/components/ui/button";
 import { supportHistoryOf } from "~/services/audit-log.server";
-import { DomainError, RateLimitedError } from "~/services/errors";
+import { ServiceError, RateLimitedError } from "~/services/errors";
 import {
   deleteAccountSchema,
   emailChangeSchema,
@@ -30,9 +30,9 @@ import {
   updateName,
 } from "~/services/user-settings.server";
 import { setHideSplash } from "~/services/studio.server";
-import { formReply, readForm } from "~/utils/http.server";
-import { oidcEnabled } from "~/utils/oidc.server";
-import { getSession, requireUser, sessionStorage, ssoIsFresh } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { oidcEnabled } from "~/web/oidc.server";
+import { getSession, requireUser, sessionStorage, ssoIsFresh } from "~/web/session.server";
 import { getTheme } from "~/utils/theme.server";
 import { redirectWithToast, toastHeader } from "~/utils/toast.server";
 
@@ -144,7 +144,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     }
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     let fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
     // A limit: said beside its field (429 with Retry-After): too many wrong current passwords
     // beside the password, too many e-mail changes or mails to the address beside the Email.

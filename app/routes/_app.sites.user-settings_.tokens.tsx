@@ -20,10 +20,10 @@ import {
   tokenIdSchema,
 } from "~/services/api-tokens.schema";
 import { createApiToken, listApiTokens, revokeApiToken } from "~/services/api-tokens.server";
-import { DomainError, InvalidError } from "~/services/errors";
+import { ServiceError, InvalidError } from "~/services/errors";
 import { listProjects } from "~/services/projects.server";
-import { formReply, readForm } from "~/utils/http.server";
-import { requireUser } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
@@ -68,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
         created: { name: submission.value.name, token },
       });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       const fieldErrors = error instanceof InvalidError ? error.fieldErrors : {};
       return formReply(
         {
@@ -93,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
         description: `Scripts using ${name} are refused from now on.`,
       });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       return redirectWithToast(PAGE, { type: "error", title: error.message });
     }
   }

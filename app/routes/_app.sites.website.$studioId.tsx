@@ -8,12 +8,13 @@ import {
   ROLLBACK_INTENT,
   WebsiteSections,
 } from "~/components/website/website-sections";
-import { DomainError, NotFoundError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { getWebsite, redeploy, rollBack } from "~/services/website.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Website | ${data.project.name} | StackShift` : "Website | StackShift" },
@@ -53,8 +54,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       });
     }
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    if (!(error instanceof ServiceError)) throw error;
+    if (error instanceof ProjectNotFoundError) notFound();
     return redirectWithToast(page, {
       type: "error",
       title: intent === REDEPLOY_INTENT ? "Redeploy failed" : "Roll back failed",

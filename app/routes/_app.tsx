@@ -28,8 +28,8 @@ import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
 import { isLive, projectBadge } from "~/services/project-status";
 import { getProject } from "~/services/projects.server";
-import { listParams } from "~/utils/list-query";
-import { requireUser } from "~/utils/session.server";
+import { listParams } from "~/web/list-query";
+import { requireUser } from "~/web/session.server";
 
 /**
  * The signed-in shell: every page under it needs a session (others go to /auth/login). The

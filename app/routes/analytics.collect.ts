@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { recordPageView, type PageViewReport } from "~/services/analytics.server";
-import { DomainError, InvalidError } from "~/services/errors";
-import { methodNotAllowed } from "~/utils/api.server";
-import { apiError, readBody } from "~/utils/http.server";
+import { ServiceError, InvalidError } from "~/services/errors";
+import { methodNotAllowed } from "~/web/api.server";
+import { apiError, readBody } from "~/web/http.server";
 
 /** Reports come from the site's own origins; a browser may read the answer from those only. */
 function cors(origin: string | null): Record<string, string> {
@@ -37,7 +37,7 @@ async function answer(run: () => Promise<Response>, headers: Record<string, stri
   } catch (error) {
     let response: Response;
     if (error instanceof Response) response = error;
-    else if (error instanceof DomainError) response = apiError(error);
+    else if (error instanceof ServiceError) response = apiError(error);
     else throw error;
     for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
     return response;

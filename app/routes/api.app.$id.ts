@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getProjectEntity } from "~/services/project-entity.server";
-import { handleApi } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { handleApi } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * GET /api/app/{id}: one project by _id or studioId, as the full project entity with members[],

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listProjects } from "~/services/projects.server";
 import { listProjectsSchema } from "~/services/projects.schema";
-import { handleApi, parseInput } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { handleApi, parseInput } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * GET /api/app?cursor&limit&query[&scope=all] -> { data, nextCursor } (the project list, read

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { createProjectSchema } from "~/services/projects.schema";
 import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
-import { apiPost, methodNotAllowed } from "~/utils/api.server";
+import { apiPost, methodNotAllowed } from "~/web/api.server";
 
 export const loader = () => methodNotAllowed("POST");
 

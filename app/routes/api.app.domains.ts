@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { domainApiSchema } from "~/services/domains.schema";
 import { changeDomain } from "~/services/domains.server";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 export const loader = () => methodNotAllowed("PUT");
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { testRunsQuerySchema } from "~/services/addons.schema";
 import { testRunsForRepo, toWorkflowRun } from "~/services/test-runs.server";
-import { handleApi, parseInput } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { handleApi, parseInput } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * GET /api/app/e2e-test-runs?repo={owner/name}: the latest GitHub Actions runs of a project's site

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listSubmissions, studioIdOfForm } from "~/services/forms.server";
 import { NotFoundError } from "~/services/errors";
-import { handleApi } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { handleApi } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * GET /api/app/forms/{id}[?q=&after=]: the form (settings and submission count) and a page of

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { NotFoundError } from "~/services/errors";
 import { formSettingsApiSchema, formSettingsSchema } from "~/services/forms.schema";
 import { listForms, saveFormSettings, studioIdOfForm } from "~/services/forms.server";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * POST /api/app/forms/settings {formId, enabled?, notificationEmails?, redirectUrl?}: changes

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { NotFoundError } from "~/services/errors";
 import { submissionsDeleteApiSchema } from "~/services/forms.schema";
 import { deleteSubmission, studioIdOfForm } from "~/services/forms.server";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /** POST /api/app/forms/submissions/delete/{submissionId} {formId}: deletes one submission. */
 export async function action({ request, params }: ActionFunctionArgs) {

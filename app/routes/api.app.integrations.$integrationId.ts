@@ -17,9 +17,9 @@ import {
   resolveStudioRef,
   type PaymentAccountView,
 } from "~/services/payments.server";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { getSession, requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { getSession, requireApiUser } from "~/web/session.server";
 
 /** The integration of the path: payments or social-accounts; anything else is 404. */
 function integrationOf(integrationId: string | undefined) {

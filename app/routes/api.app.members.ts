@@ -7,9 +7,9 @@ import {
 import { acceptInvitation } from "~/services/invitation-answers.server";
 import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
 import { inviteMember } from "~/services/member-invitations.server";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 const ALLOW = "POST, PATCH, DELETE";
 const notAllowed = () => methodNotAllowed(ALLOW);

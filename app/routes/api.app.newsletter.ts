@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { addonPut } from "~/components/addons/addon-api.server";
 import { addonActionSchema } from "~/services/addons.schema";
-import { methodNotAllowed } from "~/utils/api.server";
+import { methodNotAllowed } from "~/web/api.server";
 
 export const loader = () => methodNotAllowed("PUT");
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { projectInviteSchema } from "~/services/studio.schema";
 import { resendStudioInvite } from "~/services/studio.server";
-import { apiPost, methodNotAllowed } from "~/utils/api.server";
+import { apiPost, methodNotAllowed } from "~/web/api.server";
 
 export const loader = () => methodNotAllowed("POST");
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { retryDeploymentSchema } from "~/services/deployments.schema";
 import { retryDeployment } from "~/services/deployments.server";
-import { apiPost, methodNotAllowed } from "~/utils/api.server";
+import { apiPost, methodNotAllowed } from "~/web/api.server";
 
 export const loader = () => methodNotAllowed("POST");
 

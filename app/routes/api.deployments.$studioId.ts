@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listDeploymentsSchema } from "~/services/deployments.schema";
 import { listProjectDeployments, toDeploymentListEntity } from "~/services/deployments.server";
-import { handleApi, parseInput } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { handleApi, parseInput } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 export function action() {
   return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "GET" } });

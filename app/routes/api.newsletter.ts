@@ -11,9 +11,9 @@ import {
   verifySenderDomain,
 } from "~/services/newsletter-domains.server";
 import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /** `path`: domains, domains/{id}, domains/{id}/dns-records or domains/{id}/verify. */
 function route(request: Request) {

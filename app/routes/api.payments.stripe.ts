@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { stripeListBodySchema, stripeListQuerySchema } from "~/services/payments.schema";
 import { listAccountResource } from "~/services/payments.server";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * POST /api/payments/stripe?resource=products|prices&action=list {accountId, active?, limit?,

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { hasPendingInvitations } from "~/services/invitation-answers.server";
-import { handleApi } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { handleApi } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * GET /api/user: the signed-in person (or the owner of the token) as the specification's User

@@ -4,11 +4,11 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { USER_SETTINGS_MESSAGES } from "~/services/user-settings.schema";
 import { confirmEmailChange, pendingEmailChange } from "~/services/user-settings.server";
-import { formReply, readForm } from "~/utils/http.server";
-import { getOptionalUser, getSession } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { getOptionalUser, getSession } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
@@ -61,7 +61,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: `Your StackShift e-mail address is now ${email}. Your other sessions were signed out.`,
     });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply(
       { result: { status: "error" as const, error: { "": [error.message] } } },
       error,

@@ -4,10 +4,10 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { pendingRevert, revertEmailChange } from "~/services/user-settings.server";
-import { formReply, readForm } from "~/utils/http.server";
-import { endSession } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { endSession } from "~/web/session.server";
 import { toastHeader } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
@@ -46,7 +46,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
     return redirect("/auth/forgot", { headers });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply(
       { result: { status: "error" as const, error: { "": [error.message] } } },
       error,

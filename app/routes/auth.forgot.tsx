@@ -11,7 +11,7 @@ import { queuePasswordReset } from "~/services/accounts.server";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
 import { honeypotInputProps, isSpam } from "~/utils/honeypot.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password | StackShift" }];

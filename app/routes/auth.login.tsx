@@ -7,11 +7,11 @@ import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { loginSchema } from "~/services/accounts.schema";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { EmailNotConfirmedError, verifyLogin } from "~/services/accounts.server";
-import { formReply, readForm } from "~/utils/http.server";
-import { oidcEnabled } from "~/utils/oidc.server";
-import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { oidcEnabled } from "~/web/oidc.server";
+import { createUserSession, getOptionalUser, safeRedirect } from "~/web/session.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Log in | StackShift" }];
@@ -36,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const user = await verifyLogin(submission.value, context.clientIp ?? "unknown");
     return createUserSession(request, user, safeRedirect(formData.get("redirectTo"), "/"));
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply(
       {
         result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }),

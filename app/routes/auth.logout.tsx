@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { env } from "~/utils/env.server";
-import { describeFailure, oidcDiscovery, oidcEnabled } from "~/utils/oidc.server";
-import { endSession } from "~/utils/session.server";
+import { describeFailure, oidcDiscovery, oidcEnabled } from "~/web/oidc.server";
+import { endSession } from "~/web/session.server";
 
 /** The provider's end-session address (OpenID RP-Initiated Logout), or null without one. */
 async function endSessionUrl(idToken: string) {

@@ -2,16 +2,16 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { OAuth2RequestError } from "remix-auth-oauth2";
 import { NotEligibleError, type User } from "~/services/accounts.server";
-import { DomainError } from "~/services/errors";
-import { authenticator } from "~/utils/auth.server";
+import { ServiceError } from "~/services/errors";
+import { authenticator } from "~/web/auth.server";
 import {
   clearOidcCookies,
   describeFailure,
   isOidcUser,
   oidcEnabled,
   readReturnTo,
-} from "~/utils/oidc.server";
-import { createUserSession } from "~/utils/session.server";
+} from "~/web/oidc.server";
+import { createUserSession } from "~/web/session.server";
 import { redirectWithToast, type Toast } from "~/utils/toast.server";
 
 type Problem = Pick<Toast, "title" | "description">;
@@ -24,7 +24,7 @@ function problemOf(error: unknown): Problem {
       description: "Request access first and we will email you once approved.",
     };
   }
-  if (error instanceof DomainError) {
+  if (error instanceof ServiceError) {
     return { title: "Single sign-on failed", description: error.message };
   }
   if (error instanceof OAuth2RequestError) {

@@ -7,11 +7,11 @@ import { AuthCard } from "~/components/auth-card";
 import { FormError } from "~/components/ui/field";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
-import { authenticator } from "~/utils/auth.server";
+import { authenticator } from "~/web/auth.server";
 import { formErrorOf } from "~/utils/form-errors";
-import { formReply, readForm } from "~/utils/http.server";
-import { describeFailure, oidcEnabled, rememberReturnTo } from "~/utils/oidc.server";
-import { safeRedirect } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { describeFailure, oidcEnabled, rememberReturnTo } from "~/web/oidc.server";
+import { safeRedirect } from "~/web/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Single sign-on | StackShift" }];
 

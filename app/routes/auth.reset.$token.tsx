@@ -9,8 +9,8 @@ import { Field, FormError } from "~/components/ui/field";
 import { resetSchema } from "~/services/accounts.schema";
 import { resetPassword, resetTokenIsValid } from "~/services/accounts.server";
 import { InvalidError } from "~/services/errors";
-import { formReply, readForm } from "~/utils/http.server";
-import { createUserSession } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { createUserSession } from "~/web/session.server";
 import { toastHeader } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 

@@ -8,9 +8,9 @@ import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { confirmSignupSchema } from "~/services/accounts.schema";
 import { confirmEmail, pendingConfirmation } from "~/services/accounts.server";
-import { DomainError, InvalidError, RateLimitedError } from "~/services/errors";
-import { formReply, readForm } from "~/utils/http.server";
-import { createUserSession } from "~/utils/session.server";
+import { ServiceError, InvalidError, RateLimitedError } from "~/services/errors";
+import { formReply, readForm } from "~/web/http.server";
+import { createUserSession } from "~/web/session.server";
 import { toastHeader } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
@@ -56,7 +56,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     );
     return response;
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     const fieldErrors =
       error instanceof InvalidError && Object.keys(error.fieldErrors).length > 0
         ? error.fieldErrors

@@ -9,7 +9,7 @@ import { resendConfirmation } from "~/services/accounts.server";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
 import { formErrorOf } from "~/utils/form-errors";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email | StackShift" }];

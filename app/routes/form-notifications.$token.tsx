@@ -4,12 +4,12 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import {
   confirmNotificationAddress,
   pendingConfirmation,
 } from "~/services/form-notifications.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Form notifications | StackShift" }];
@@ -33,7 +33,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const { email } = await confirmNotificationAddress(params.token ?? "");
     return { confirmed: email, result: null };
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply(
       { confirmed: null, result: { status: "error" as const, error: { "": [error.message] } } },
       error,

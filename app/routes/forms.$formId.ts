@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import {
   acceptSubmission,
   allowedOrigin,
@@ -8,8 +8,8 @@ import {
   type IntakeForm,
 } from "~/services/form-intake.server";
 import { MAX_SUBMISSION_BYTES } from "~/services/forms.schema";
-import { methodNotAllowed } from "~/utils/api.server";
-import { apiError, readForm, readJson } from "~/utils/http.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { apiError, readForm, readJson } from "~/web/http.server";
 
 /** CORS headers for an allowed site origin (none for requests without Origin). */
 function cors(origin: string | null): Record<string, string> {
@@ -58,7 +58,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     form = await intakeForm(params.formId ?? "");
     allowed = allowedOrigin(form, origin);
   } catch (error) {
-    if (error instanceof DomainError) return apiError(error);
+    if (error instanceof ServiceError) return apiError(error);
     throw error;
   }
   const headers = cors(allowed);
@@ -82,7 +82,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         headers: { ...Object.fromEntries(error.headers), ...headers },
       });
     }
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     const response = apiError(error);
     for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
     return response;

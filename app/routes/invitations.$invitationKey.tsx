@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { rememberAddressProof } from "~/utils/address-proof.server";
+import { rememberAddressProof } from "~/web/address-proof.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { InvitationScreen } from "~/components/members/invitation-card";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { invitationCardSchema, MEMBER_TOASTS } from "~/services/members.schema";
 import {
   acceptInvitation,
@@ -12,8 +12,8 @@ import {
   getInvitation,
 } from "~/services/invitation-answers.server";
 import { invitationPath } from "~/services/members.server";
-import { readForm } from "~/utils/http.server";
-import { getOptionalUser } from "~/utils/session.server";
+import { readForm } from "~/web/http.server";
+import { getOptionalUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -85,7 +85,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       title: MEMBER_TOASTS.accepted,
     });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return redirectWithToast(intent === "decline" ? "/" : card, {
       type: "error",
       title: MEMBER_TOASTS.acceptFailed,

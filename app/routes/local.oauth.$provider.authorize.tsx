@@ -10,7 +10,7 @@ import { issueLocalCode } from "~/providers/local-oauth.server";
 import { stripeConnectRedirectUri } from "~/providers/payments/index.server";
 import { instagramRedirectUri } from "~/providers/social/index.server";
 import { INSTAGRAM_SCOPES } from "~/providers/social/types";
-import { formReply, readForm, requireLocalProviders } from "~/utils/http.server";
+import { formReply, readForm, requireLocalProviders } from "~/web/http.server";
 import { invariantResponse } from "~/utils/responses.server";
 import { useIsPending } from "~/utils/use-is-pending";
 

@@ -4,7 +4,7 @@ import { localSiteAnalytics } from "~/services/analytics.server";
 import { FORM_MESSAGES, HONEYPOT_FIELD } from "~/services/forms.schema";
 import { contactFormOfSite } from "~/services/forms.server";
 import { env } from "~/utils/env.server";
-import { requireLocalProviders } from "~/utils/http.server";
+import { requireLocalProviders } from "~/web/http.server";
 
 /**
  * /local/sites/{siteId}: the public website of a site hosted by the local provider (its `url`),

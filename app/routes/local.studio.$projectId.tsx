@@ -13,9 +13,9 @@ import {
 } from "~/providers/content-studio/local.server";
 import type { StudioAccess } from "~/providers/content-studio/types";
 import { formErrorOf } from "~/utils/form-errors";
-import { formReply, readForm, requireLocalProviders } from "~/utils/http.server";
+import { formReply, readForm, requireLocalProviders } from "~/web/http.server";
 import { invariantResponse } from "~/utils/responses.server";
-import { getOptionalUser } from "~/utils/session.server";
+import { getOptionalUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 

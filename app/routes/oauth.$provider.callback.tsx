@@ -6,9 +6,9 @@ import { completeOAuth, type OAuthOutcome } from "~/components/oauth/oauth-retur
 import { isOAuthVendor, OAUTH_FAILED, OAUTH_TEXTS, type OAuthVendor } from "~/services/oauth-texts";
 import { INVALID_STATE_MESSAGE, peekLink } from "~/services/oauth-links.server";
 import { oauthReturnSchema } from "~/services/social-accounts.schema";
-import { readForm } from "~/utils/http.server";
+import { readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { getSession, requireUser } from "~/utils/session.server";
+import { getSession, requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

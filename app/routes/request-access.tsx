@@ -11,9 +11,9 @@ import { Button } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { LIMITS, requestAccessSchema } from "~/services/access-requests.schema";
 import { submitAccessRequest } from "~/services/access-requests.server";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { isSpam, honeypotInputProps } from "~/utils/honeypot.server";
-import { formReply, readForm } from "~/utils/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Request access | StackShift" }];
@@ -57,7 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     await submitAccessRequest(submission.value, { clientIp: context.clientIp });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return formReply(
       { step: "form" as const, result: submission.reply({ formErrors: [error.message] }) },
       error,

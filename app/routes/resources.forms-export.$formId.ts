@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { NotFoundError } from "~/services/errors";
 import { exportSubmissionsCsv, studioIdOfForm } from "~/services/forms.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 
 /**
  * GET /resources/forms-export/{formId}: the form's submissions as CSV, streamed as the

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loadPickerPage } from "~/components/shell/picker.server";
-import { listParams } from "~/utils/list-query";
-import { requireApiUser } from "~/utils/session.server";
+import { listParams } from "~/web/list-query";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * The project picker once JavaScript runs: the caller's projects matching `?q=`, a page at a

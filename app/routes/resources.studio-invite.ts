@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { DomainError, NotFoundError } from "~/services/errors";
+import { ServiceError, NotFoundError } from "~/services/errors";
 import { projectInviteSchema } from "~/services/studio.schema";
 import { resendStudioInvite } from "~/services/studio.server";
-import { readForm } from "~/utils/http.server";
+import { readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser, safeRedirect } from "~/utils/session.server";
+import { requireUser, safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const RESEND_FAILED = "Failed to resend sanity email!";
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(back, { type: "success", title: "Sanity Email Resent!" });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return redirectWithToast(back, {
       type: "error",
       title: RESEND_FAILED,

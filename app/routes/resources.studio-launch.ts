@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { studioLaunchSchema } from "~/services/studio.schema";
 import { prepareLaunch } from "~/services/studio.server";
-import { apiError, parseInput, readForm } from "~/utils/http.server";
-import { requireApiUser, requireUser } from "~/utils/session.server";
+import { apiError, parseInput, readForm } from "~/web/http.server";
+import { requireApiUser, requireUser } from "~/web/session.server";
 
 export function loader() {
   return redirect("/");
@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { url } = await prepareLaunch(user, studioId, target);
     return json ? Response.json({ url }) : redirect(url);
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     if (json) return apiError(error);
     const studioId = form.get("studioId");
     const target = typeof studioId === "string" && /^[\w-]{1,100}$/.test(studioId) ? studioId : "-";

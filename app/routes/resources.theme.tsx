@@ -3,8 +3,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { otherTheme } from "~/components/shell/shell-helpers";
-import { formReply, readForm } from "~/utils/http.server";
-import { safeRedirect } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { safeRedirect } from "~/web/session.server";
 import { getTheme, setTheme } from "~/utils/theme.server";
 
 const themeSchema = z.object({

@@ -9,11 +9,11 @@ import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { signupSchema } from "~/services/accounts.schema";
 import { NotEligibleError, signUp } from "~/services/accounts.server";
-import { DomainError, InvalidError } from "~/services/errors";
-import { rememberedAddressProof } from "~/utils/address-proof.server";
+import { ServiceError, InvalidError } from "~/services/errors";
+import { rememberedAddressProof } from "~/web/address-proof.server";
 import { honeypotInputProps, isSpam } from "~/utils/honeypot.server";
-import { formReply, readForm } from "~/utils/http.server";
-import { createUserSession, getOptionalUser, safeRedirect } from "~/utils/session.server";
+import { formReply, readForm } from "~/web/http.server";
+import { createUserSession, getOptionalUser, safeRedirect } from "~/web/session.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Sign up | StackShift" }];
@@ -57,7 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (result.kind === "created") return createUserSession(request, result.user, redirectTo);
     return redirect(verifyPage(result.email));
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     // Eligibility, duplicates and limits are about the address: say so beside the Email field.
     const fieldErrors =
       error instanceof InvalidError && Object.keys(error.fieldErrors).length > 0

@@ -3,11 +3,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LaunchError, RecapSplash } from "~/components/studio/recap-splash";
-import { DomainError } from "~/services/errors";
+import { ServiceError } from "~/services/errors";
 import { splashSchema } from "~/services/studio.schema";
 import { finishLaunch, resolveLaunch } from "~/services/studio.server";
-import { formReply, readForm, statusOf } from "~/utils/http.server";
-import { requireUser } from "~/utils/session.server";
+import { formReply, readForm, statusOf } from "~/web/http.server";
+import { requireUser } from "~/web/session.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [
@@ -20,7 +20,7 @@ export const meta: MetaFunction = () => [
 export const headers = () => ({ "Cache-Control": "no-store" });
 
 function failed(error: unknown) {
-  if (!(error instanceof DomainError)) throw error;
+  if (!(error instanceof ServiceError)) throw error;
   return data({ status: "error" as const }, { status: statusOf(error) });
 }
 
@@ -56,7 +56,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
     return redirect(studioUrl);
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     // The page shows its error screen; the message stays out of it, as the loader's does.
     return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
   }

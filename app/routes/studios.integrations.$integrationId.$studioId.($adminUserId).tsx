@@ -4,7 +4,7 @@ import { NotFoundError } from "~/services/errors";
 import { integrationBySegment } from "~/services/integration-catalog";
 import { getProject } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 
 /**
  * {studios route}/integrations/{integrationId}/{studioId}[/{adminUserId}]: Configure on an

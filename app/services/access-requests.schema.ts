@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { searchText } from "~/utils/list-query";
+import { searchText } from "~/web/list-query";
 
 /**
  * Input rules of the request-access form, shared by the action and the form's client-side

@@ -443,7 +443,7 @@ export async function upsertOidcUser(
         email: address,
         name: (claims.name?.trim() || address.split("@")[0]).slice(0, 100),
         oidcSubject: claims.sub,
-        // The identity provider vouches for the address (app/utils/oidc.server.ts checks it).
+        // The identity provider vouches for the address (app/web/oidc.server.ts checks it).
         emailVerifiedAt: new Date(),
       })
       .onConflictDoNothing()

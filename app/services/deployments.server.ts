@@ -15,9 +15,8 @@ import {
   ConflictError,
   ForbiddenError,
   InvalidError,
-  NotFoundError,
   UpstreamError,
-  type DomainError,
+  type ServiceError,
 } from "./errors";
 import {
   listDeploymentsSchema,
@@ -25,7 +24,13 @@ import {
   retryDeploymentSchema,
   type ListDeploymentsInput,
 } from "./deployments.schema";
-import { actorForProject, assertCan, can, requireProjectAction } from "./permissions.server";
+import {
+  actorForProject,
+  assertCan,
+  can,
+  requireProjectAction,
+  ProjectNotFoundError,
+} from "./permissions.server";
 import { siteProvider } from "./lifecycle/common.server";
 import { scheduleRetry } from "./lifecycle/deploy.server";
 import { enqueueManualDeployment } from "./lifecycle/queue.server";
@@ -151,7 +156,7 @@ function logProviderError(context: string, error: ProviderError) {
   );
 }
 
-function providerFailure(user: User, error: ProviderError): DomainError {
+function providerFailure(user: User, error: ProviderError): ServiceError {
   if (error.retryable) {
     return new HostingUnavailableError(
       "The hosting provider is not answering right now. Please try again shortly.",
@@ -347,12 +352,12 @@ export async function retryDeployment(user: User, input: { name: string; idempot
       break;
     }
   }
-  if (!target) throw new NotFoundError("Project not found");
+  if (!target) throw new ProjectNotFoundError();
   const id = target.id;
 
   const retryCount = await db().transaction(async (tx) => {
     const [project] = await tx.select().from(projects).where(eq(projects.id, id)).for("update");
-    if (!project) throw new NotFoundError("Project not found");
+    if (!project) throw new ProjectNotFoundError();
     if (project.permanentErrorAt) throw new PermanentDeploymentError();
     if (project.siteCreationStatus !== "failed" && project.studioCreationStatus !== "failed") {
       throw new ConflictError("Only a failed deployment can be retried; this one has not failed.");
@@ -405,7 +410,7 @@ export async function getDeploymentStatus(
 ): Promise<DeploymentStatus> {
   const project = await getProject(user, studioIdOrId);
   const [row] = await db().select().from(projects).where(eq(projects.id, project._id));
-  if (!row) throw new NotFoundError("Project not found");
+  if (!row) throw new ProjectNotFoundError();
   const permanent = Boolean(row.permanentErrorAt);
   const failed =
     !permanent && (row.siteCreationStatus === "failed" || row.studioCreationStatus === "failed");

@@ -26,7 +26,13 @@ import {
   type MemberRole,
   type RemoveMemberInput,
 } from "./members.schema";
-import { authorizeOn, can, projectRowFor, type Action } from "./permissions.server";
+import {
+  authorizeOn,
+  can,
+  projectRowFor,
+  type Action,
+  ProjectNotFoundError,
+} from "./permissions.server";
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
@@ -37,13 +43,6 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 // Who may do what is permissions.server.ts's answer ("members.add", "members.remove",
 // "members.change-role", "members.view-all", "members.leave"), read fresh in the caller's
 // transaction, so a role change or removal applies on the very next request.
-
-/** Hidden from this user (or missing): 404, never 403, so project ids cannot be probed. */
-export class ProjectNotFoundError extends NotFoundError {
-  constructor() {
-    super("Project not found");
-  }
-}
 
 /**
  * The project and the actor on it, once the actor may do `action` (ForbiddenError when they see

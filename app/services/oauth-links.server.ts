@@ -12,7 +12,7 @@ import { oauthLinkStates, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { ProviderError } from "~/providers/errors";
 import { INVALID_STATE_MESSAGE } from "./oauth-texts";
-import { DomainError, InvalidError, UpstreamError } from "./errors";
+import { ServiceError, InvalidError, UpstreamError } from "./errors";
 import { actorOn, assertCan, authorizeOn } from "./permissions.server";
 
 export type LinkProvider = "instagram" | "stripe";
@@ -168,7 +168,7 @@ export async function completeLink<T>(
     const transient =
       (error instanceof ProviderError && error.retryable) ||
       (error instanceof UpstreamError && error.retryable) ||
-      !(error instanceof ProviderError || error instanceof DomainError);
+      !(error instanceof ProviderError || error instanceof ServiceError);
     await db()
       .update(oauthLinkStates)
       .set(transient ? { claimedAt: null } : { usedAt: sql`now()` })

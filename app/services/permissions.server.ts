@@ -104,6 +104,17 @@ import { appendAuditFor } from "./audit-log.server";
 import { ForbiddenError, NotFoundError } from "./errors";
 import { memo } from "~/utils/request-memo.server";
 
+/**
+ * The project is hidden from this caller, or does not exist: the same answer for both (a 404,
+ * never a 403), so project ids cannot be probed. Routes tell it from other not-found errors by
+ * its type.
+ */
+export class ProjectNotFoundError extends NotFoundError {
+  constructor() {
+    super("Project not found");
+  }
+}
+
 export type MemberRole = "admin" | "developer" | "editor";
 export type ProjectRole = "owner" | MemberRole;
 export type ActorKind = "anonymous" | "outsider" | "invited" | ProjectRole;
@@ -438,7 +449,7 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
 export function assertCan(actor: Actor, action: Action): void {
   if (can(actor, action)) return;
   if (!actor.project || !can(actor, "project.view")) {
-    throw new NotFoundError("Project not found");
+    throw new ProjectNotFoundError();
   }
   throw new ForbiddenError(FORBIDDEN_MESSAGES[action] ?? "You are not allowed to do this");
 }
@@ -455,7 +466,7 @@ export async function requireProjectAction(
   tx: Queryable = db(),
 ): Promise<Actor & { project: ActorProject }> {
   const project = user ? ((await projectRowFor(user, projectId, tx)) ?? null) : null;
-  if (!project) throw new NotFoundError("Project not found");
+  if (!project) throw new ProjectNotFoundError();
   return authorizeOn(user, project, action, tx);
 }
 

@@ -15,6 +15,7 @@ import {
   can,
   projectRowFor,
   requireProjectAction,
+  ProjectNotFoundError,
 } from "./permissions.server";
 import { LATEST_SCHEMA_VERSION } from "./project-status";
 import { queueStudioSync } from "./studio-access.server";
@@ -48,7 +49,7 @@ export async function raiseSchemaVersion(
   to: number,
 ): Promise<{ from: number; to: number; name: string }> {
   const row = await projectRowFor(user, studioId);
-  if (!row) throw new NotFoundError("Project not found");
+  if (!row) throw new ProjectNotFoundError();
   return db().transaction(async (tx) => {
     await authorizeOn(user, row, "schema.raise", tx);
     const [project] = await tx

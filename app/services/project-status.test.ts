@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   DASHBOARD_REQUIRED_SCHEMA_VERSION,
+  LATEST_SCHEMA_VERSION,
   NEW_PROJECT_MAX_AGE_MS,
   SCHEMA_VERSION_CARDS,
   SCHEMA_VERSION_DOMAINS,
@@ -178,6 +179,9 @@ describe("schema versions", () => {
       SCHEMA_VERSION_THEME_PREVIEW,
     ]).toEqual([3, 3, 4, 6]);
     expect(DASHBOARD_REQUIRED_SCHEMA_VERSION).toBe(3);
+    // New projects default to the latest (theme preview, 6), so they never show 'UPGRADE REQUIRED'.
+    expect(LATEST_SCHEMA_VERSION).toBe(6);
+    expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(DASHBOARD_REQUIRED_SCHEMA_VERSION);
   });
 
   it("requires an upgrade below the required version, with version 1 by default", () => {

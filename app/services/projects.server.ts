@@ -8,7 +8,7 @@ import type { User } from "./accounts.server";
 import { env } from "~/utils/env.server";
 import { memo } from "~/utils/request-memo.server";
 import { logEvent } from "./activity.server";
-import { ForbiddenError, InvalidError, NotFoundError } from "./errors";
+import { ForbiddenError, InvalidError } from "./errors";
 import { consume, POLICIES } from "./rate-limit.server";
 import {
   authorizeOn,
@@ -19,11 +19,13 @@ import {
   memberRoleOf,
   ownedProjects,
   type ProjectRole,
+  ProjectNotFoundError,
 } from "./permissions.server";
 import {
   DEFAULT_SCHEMA_VERSION,
   dashboardUpgradeTo,
   isLive,
+  LATEST_SCHEMA_VERSION,
   PICKER_COUNT_CAP,
   projectBadge,
   type ProjectBadge,
@@ -383,7 +385,7 @@ export function getProject(user: User, studioIdOrId: string): Promise<Project> {
   // The layout and the page of one view both ask (app/utils/request-memo.server.ts).
   return memo(`project:${user.id}:${studioIdOrId}`, async () => {
     const row = await projectRowFor(user, studioIdOrId);
-    if (!row) throw new NotFoundError("Project not found");
+    if (!row) throw new ProjectNotFoundError();
     const actor = await authorizeOn(user, row, "project.view");
     const role = isSupport(actor) ? "support" : (actor.kind as ProjectRole);
     return toProject(db(), row, role, user.id);
@@ -473,8 +475,9 @@ export async function createProject(
           siteType: type,
           siteCreationStatus: "pending",
           studioCreationStatus: "pending",
-          // The site template's current version (SITE_SCHEMA_VERSION): a new site is built from it.
-          schemaVersion: env().SITE_SCHEMA_VERSION,
+          // The site template's current version (SITE_SCHEMA_VERSION, else the latest the
+          // dashboard knows): a new site is built from it.
+          schemaVersion: env().SITE_SCHEMA_VERSION ?? LATEST_SCHEMA_VERSION,
         })
         .onConflictDoNothing()
         .returning();

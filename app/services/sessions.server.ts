@@ -1,5 +1,5 @@
 /**
- * Sign-in sessions (rows of `sessions`; the cookie carries only the id, app/utils/session.server.ts).
+ * Sign-in sessions (rows of `sessions`; the cookie carries only the id, app/web/session.server.ts).
  * A session ends at the first of: logout, its absolute lifetime, or a week without a request.
  * Rows are keyed by the sha256 of the id (`sessionRowId`), so a database dump or a backup holds
  * no id that would sign anyone in (docs/decisions/024-a-link-only-shows.md).

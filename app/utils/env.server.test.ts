@@ -4,10 +4,6 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { describe, expect, it } from "vitest";
-import {
-  DASHBOARD_REQUIRED_SCHEMA_VERSION,
-  LATEST_SCHEMA_VERSION,
-} from "~/services/project-status";
 import { parseEnv, parseTrustProxy, rotateLocalEncryptionKey } from "./env.server";
 
 // Secrets given, so parseEnv never writes generated ones to disk.
@@ -174,11 +170,9 @@ describe("SITE_SCHEMA_VERSION", () => {
   const versionOf = (value?: string) =>
     parseEnv({ ...base, SITE_SCHEMA_VERSION: value }).SITE_SCHEMA_VERSION;
 
-  it("defaults to the highest schema version the dashboard knows (theme preview, 6)", () => {
-    expect(versionOf(undefined)).toBe(LATEST_SCHEMA_VERSION);
-    expect(versionOf("")).toBe(6);
-    // At the default a new project never shows 'UPGRADE REQUIRED'.
-    expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(DASHBOARD_REQUIRED_SCHEMA_VERSION);
+  it("is unset when not given (the projects service then uses the latest version it knows)", () => {
+    expect(versionOf(undefined)).toBeUndefined();
+    expect(versionOf("")).toBeUndefined();
   });
 
   it("takes a whole version from 1 and refuses anything else at startup", () => {

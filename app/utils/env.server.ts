@@ -3,7 +3,6 @@ import fs from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -146,10 +145,11 @@ const schema = z.object({
   /** The template repository new sites build from (live providers). */
   SITE_TEMPLATE_REPO: z.string().optional(),
   /**
-   * The site template's schema version: every new project is recorded at it. Defaults to the
-   * highest version the dashboard knows; projects recorded without one count as version 1.
+   * The site template's schema version: every new project is recorded at it. Unset, the projects
+   * service uses the highest version the dashboard knows (LATEST_SCHEMA_VERSION); projects
+   * recorded without one count as version 1.
    */
-  SITE_SCHEMA_VERSION: z.coerce.number().int().min(1).max(1000).default(LATEST_SCHEMA_VERSION),
+  SITE_SCHEMA_VERSION: z.coerce.number().int().min(1).max(1000).optional(),
   /** "off" disables the rate limits: for benchmark scripts only (README); tests keep them on. */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });

@@ -6,7 +6,7 @@
  *    JavaScript loads (conform renders `novalidate` otherwise, and the attributes would do
  *    nothing; once hydrated, conform validates and sets `novalidate` itself).
  * 2. Every form action answers in one shape, conform's `submission.reply()` through `formReply`
- *    (app/utils/http.server.ts), which also sets the status and Retry-After. The rule, kept
+ *    (app/web/http.server.ts), which also sets the status and Retry-After. The rule, kept
  *    simple so it can be trusted: in a form module (a route module in app/routes that is not
  *    `api.*`, or an action helper `app/components/**\/*action.server.ts`)
  *      - `actionError(` does not appear (the old shape, removed);

@@ -1,6 +1,7 @@
 /**
- * The import rule of eslint.config.js: routes and components reach the database, the providers
- * and the vendors' SDKs only through a service. Linting a few lines under each file name shows
+ * The import rule of eslint.config.js: routes, components and the HTTP edge (app/web) reach the
+ * database, the providers and the vendors' SDKs only through a service; app/utils imports none
+ * of ours but itself. Linting a few lines under each file name shows
  * the rule still covers what docs/architecture.md says it does.
  */
 import path from "node:path";
@@ -34,7 +35,11 @@ async function refused(file: string): Promise<string[]> {
 
 describe("the import rule", { timeout: 60_000 }, () => {
   it("keeps routes and components to services", async () => {
-    for (const file of ["app/routes/_app.example.tsx", "app/components/example/view.tsx"]) {
+    for (const file of [
+      "app/routes/_app.example.tsx",
+      "app/components/example/view.tsx",
+      "app/web/example.server.ts",
+    ]) {
       expect(await refused(file), file).toEqual([
         "database",
         "driver",
@@ -51,6 +56,14 @@ describe("the import rule", { timeout: 60_000 }, () => {
       "driver",
       "vendor",
       "mail",
+    ]);
+  });
+
+  it("keeps app/utils the bottom layer: no database, provider or service", async () => {
+    expect(await refused("app/utils/example.server.ts")).toEqual([
+      "database",
+      "provider",
+      "service",
     ]);
   });
 

@@ -36,7 +36,7 @@ import { POLICIES } from "~/services/rate-limit.server";
 import { readSessionRow, sessionRowId } from "~/services/sessions.server";
 import { describeUnproven, unprovenAccounts } from "~/services/unproven-accounts-command.server";
 import { resetEnv } from "~/utils/env.server";
-import { getSession } from "~/utils/session.server";
+import { getSession } from "~/web/session.server";
 import {
   call,
   createUser,
@@ -550,7 +550,7 @@ describe("the current password", () => {
     expect((await del(cookie, { typedEmail: user.email })).status).toBe(400);
     expect(await userByEmail(user.email)).toBeDefined();
     // A session that signed in with single sign-on just now.
-    const { sessionStorage } = await import("~/utils/session.server");
+    const { sessionStorage } = await import("~/web/session.server");
     const fresh = await sessionStorage().getSession();
     fresh.set("userId", user.id);
     fresh.set("ssoAt", Date.now());

@@ -15,7 +15,7 @@ import { loader as callbackLoader } from "~/routes/auth.oidc.callback";
 import { action as startAction, loader as startLoader } from "~/routes/auth.oidc";
 import { action as loginAction } from "~/routes/auth.login";
 import { action as logoutAction } from "~/routes/auth.logout";
-import { resetAuthenticator } from "~/utils/auth.server";
+import { resetAuthenticator } from "~/web/auth.server";
 import { resetEnv } from "~/utils/env.server";
 import { readToast } from "~/utils/toast.server";
 import { POLICIES } from "~/services/rate-limit.server";

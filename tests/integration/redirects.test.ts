@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loader as loginLoader } from "~/routes/auth.login";
-import { safeRedirect } from "~/utils/session.server";
+import { safeRedirect } from "~/web/session.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 
 describe("safeRedirect", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { queriesRun } from "~/db/client.server";
 import { getProject } from "~/services/projects.server";
 import { inRequestScope, memo } from "~/utils/request-memo.server";
-import { getOptionalUser } from "~/utils/session.server";
+import { getOptionalUser } from "~/web/session.server";
 import { createUser, makeRequest, sessionCookie } from "../helpers";
 import { addMember, provisionedProject } from "./studio-fixtures";
 

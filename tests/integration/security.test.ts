@@ -15,7 +15,7 @@ import { action as loginAction } from "~/routes/auth.login";
 import { action as logoutAction } from "~/routes/auth.logout";
 import { action as resetAction } from "~/routes/auth.reset.$token";
 import { action as signupAction } from "~/routes/signup";
-import { getOptionalUser } from "~/utils/session.server";
+import { getOptionalUser } from "~/web/session.server";
 import { noNulInUrl, sameOrigin, securityHeaders } from "../../server/middleware.mjs";
 import { PASSWORD_RESET_JOB } from "~/services/accounts.server";
 import { POLICIES } from "~/services/rate-limit.server";

@@ -17,7 +17,7 @@ import {
   SESSION_LIFETIME_MS,
   SESSION_TOUCH_AFTER_MS,
   sessionStorage,
-} from "~/utils/session.server";
+} from "~/web/session.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 
 const DAY = 86_400_000;

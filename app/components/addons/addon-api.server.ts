@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { AddonKey } from "~/services/addon-catalog";
 import { setAddon } from "~/services/addons.server";
-import { methodNotAllowed } from "~/utils/api.server";
-import { handleApi, parseInput, readJson } from "~/utils/http.server";
-import { requireApiUser } from "~/utils/session.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { handleApi, parseInput, readJson } from "~/web/http.server";
+import { requireApiUser } from "~/web/session.server";
 
 /**
  * The add-on routes of the JSON API in one shape: PUT only (else 405), a signed-in caller, the

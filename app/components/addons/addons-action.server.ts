@@ -3,10 +3,10 @@ import type { User } from "~/services/accounts.server";
 import { ADDONS, addonToasts, isAddonKey } from "~/services/addon-catalog";
 import { addonFormSchema } from "~/services/addons.schema";
 import { setAddon } from "~/services/addons.server";
-import { DomainError, InvalidError, NotFoundError } from "~/services/errors";
-import { formReply, type FormReply } from "~/utils/http.server";
+import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
+import { formReply, type FormReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { safeRedirect } from "~/utils/session.server";
+import { safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const ADDON_INTENT = "addon-toggle";
@@ -61,7 +61,7 @@ export async function addonsAction(
         400,
       );
     }
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return redirectWithToast(back, {
       type: "error",
       title: addonToasts.failed(failureName, projectName),

@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { getDeploymentStatus } from "~/services/deployments.server";
 import { NotFoundError } from "~/services/errors";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 
 /** The two deployment pages under /sites/{studioId}/. */
 export type DeploymentPage = "failed-deployment" | "deployment-error";

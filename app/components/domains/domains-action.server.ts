@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { DOMAIN_TOASTS, domainFormSchema } from "~/services/domains.schema";
 import { changeDomain } from "~/services/domains.server";
-import { DomainError, InvalidError, NotFoundError } from "~/services/errors";
-import { formReply, type FormReply } from "~/utils/http.server";
+import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
+import { formReply, type FormReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import type { User } from "~/services/accounts.server";
-import { safeRedirect } from "~/utils/session.server";
+import { safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const DOMAIN_INTENT = "domain-change";
@@ -53,7 +53,7 @@ export async function domainsAction(user: User, studioId: string, formData: Form
         error,
       );
     }
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return redirectWithToast(back, {
       type: "error",
       title: DOMAIN_TOASTS.failed,

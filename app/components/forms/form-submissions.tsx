@@ -13,7 +13,7 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
 import type { HeldMails } from "~/services/form-notifications.server";
 import type { FormSummary, SubmissionRow, SubmissionsView } from "~/services/forms.server";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

@@ -1,11 +1,11 @@
-import { DomainError, NotFoundError } from "~/services/errors";
+import { ServiceError, NotFoundError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
 import { MEMBER_TOASTS, projectInvitationSchema } from "~/services/members.schema";
 import {
   acceptProjectInvitation,
   declineProjectInvitation,
 } from "~/services/invitation-answers.server";
-import { ProjectNotFoundError } from "~/services/members.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 import { notFound } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { InvitationIntent } from "./member-intents";
@@ -60,7 +60,7 @@ export async function invitationsAction(
     if (on.page === "dashboard" && error instanceof ProjectNotFoundError) {
       notFound();
     }
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return failed(error instanceof NotFoundError ? NO_LONGER_VALID : error.message);
   }
 }

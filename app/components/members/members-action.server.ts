@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { DomainError, InvalidError, RateLimitedError } from "~/services/errors";
+import { ServiceError, InvalidError, RateLimitedError } from "~/services/errors";
 import {
   changeRoleSchema,
   DUPLICATE_MEMBER_MESSAGE,
@@ -8,20 +8,16 @@ import {
   removeMemberSchema,
   resendInvitationSchema,
 } from "~/services/members.schema";
-import {
-  changeMemberRole,
-  leaveProject,
-  ProjectNotFoundError,
-  removeMember,
-} from "~/services/members.server";
+import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 import {
   DuplicateMemberError,
   inviteMember,
   resendInvitation,
 } from "~/services/member-invitations.server";
-import { formReply, readForm, type FormReply } from "~/utils/http.server";
+import { formReply, readForm, type FormReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser, safeRedirect } from "~/utils/session.server";
+import { requireUser, safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { MEMBER_INTENTS, type MemberIntent } from "./member-intents";
 
@@ -66,7 +62,7 @@ export async function membersAction(request: Request, studioId: string, form?: F
   const failed = (error: unknown) => {
     // The project itself is hidden from this user (or gone): the page's own answer, 404.
     if (error instanceof ProjectNotFoundError) notFound();
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return redirectWithToast(back, {
       type: "error",
       title: FAILURE[intent],

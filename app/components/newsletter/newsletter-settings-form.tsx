@@ -17,7 +17,7 @@ import {
   type NewsletterSettingsView,
   type SocialNetwork,
 } from "~/services/newsletter.schema";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { NewsletterPreview } from "./newsletter-preview";
 

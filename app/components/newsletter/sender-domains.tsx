@@ -12,7 +12,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { MAX_SENDER_DOMAINS, NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
 import type { SenderDomainView } from "~/services/newsletter-domains.server";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

@@ -1,5 +1,5 @@
 import type { User } from "~/services/accounts.server";
-import { ConflictError, DomainError, UpstreamError } from "~/services/errors";
+import { ConflictError, ServiceError, UpstreamError } from "~/services/errors";
 import { InvalidLinkStateError } from "~/services/oauth-links.server";
 import { completeStripeConnect } from "~/services/payments.server";
 import { completeInstagramLink } from "~/services/social-accounts.server";
@@ -28,7 +28,7 @@ export async function completeOAuth(
     if (error instanceof ConflictError) return { outcome: "conflict" };
     if (error instanceof InvalidLinkStateError) return { outcome: "refused" };
     if (error instanceof UpstreamError && error.retryable) return { outcome: "retry" };
-    if (error instanceof DomainError) return { outcome: "failed" };
+    if (error instanceof ServiceError) return { outcome: "failed" };
     throw error;
   }
 }

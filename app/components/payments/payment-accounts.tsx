@@ -20,7 +20,7 @@ import {
   PAYMENT_MESSAGES,
 } from "~/services/payment-rules";
 import type { PaymentAccountsView } from "~/services/payments.server";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

@@ -6,7 +6,7 @@ import {
 } from "~/services/invitation-answers.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/web/session.server";
 import { toProjectView, type ProjectView } from "./project-view";
 
 /**

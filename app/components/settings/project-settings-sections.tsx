@@ -19,7 +19,7 @@ import {
   TRANSFER_INTENT,
 } from "~/services/project-settings.schema";
 import type { ProjectSettingsView } from "~/services/project-settings.server";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 /** The project's name: admins, the owner and platform admins rename it; others read it. */

@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { FormError, SelectField } from "~/components/ui/field";
 import { SCHEMA_VERSION_INTENT } from "~/services/project-settings.schema";
 import type { SchemaVersionView } from "~/services/project-settings.server";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 /**

@@ -10,7 +10,7 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError, FormError, SelectField } from "~/components/ui/field";
 import { SOCIAL_MESSAGES } from "~/services/social-accounts-rules";
 import type { SocialAccountsView } from "~/services/social-accounts.server";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const SOCIAL_LINK_INTENT = "social-link";

@@ -1,18 +1,19 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "@remix-run/node";
 import type { User } from "~/services/accounts.server";
-import { DomainError, NotFoundError } from "~/services/errors";
+import { ServiceError, NotFoundError } from "~/services/errors";
 import {
   linkSocialAccountSchema,
   SOCIAL_MESSAGES,
   unlinkSocialAccountSchema,
 } from "~/services/social-accounts.schema";
 import { startInstagramLink, unlinkSocialAccount } from "~/services/social-accounts.server";
-import { formReply } from "~/utils/http.server";
+import { formReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import { getSession } from "~/utils/session.server";
+import { getSession } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { SOCIAL_LINK_INTENT, SOCIAL_UNLINK_INTENT } from "./social-accounts";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const isSocialIntent = (intent: FormDataEntryValue | null) =>
   intent === SOCIAL_LINK_INTENT || intent === SOCIAL_UNLINK_INTENT;
@@ -42,7 +43,7 @@ export async function socialAction(
       );
     } catch (error) {
       if (error instanceof NotFoundError) notFound();
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof ServiceError)) throw error;
       return redirectWithToast(`${card}#social-accounts`, {
         type: "error",
         title: SOCIAL_MESSAGES.openFailed,
@@ -60,8 +61,8 @@ export async function socialAction(
       description: `@${removed.userName} is no longer linked to this project.`,
     });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    if (error instanceof NotFoundError && error.message === "Project not found") notFound();
+    if (!(error instanceof ServiceError)) throw error;
+    if (error instanceof ProjectNotFoundError) notFound();
     return redirectWithToast(`${card}#social-accounts`, {
       type: "error",
       title: SOCIAL_MESSAGES.unlinkFailed,

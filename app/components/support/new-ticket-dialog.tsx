@@ -12,7 +12,7 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError, SelectField, TextareaField } from "~/components/ui/field";
 import type { TicketProject } from "~/services/support-desk/types";
 import { newTicketSchema } from "~/services/support.schema";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const TICKET_CREATE_INTENT = "ticket-create";

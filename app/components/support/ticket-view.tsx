@@ -12,7 +12,7 @@ import {
   STATUS_LABEL,
   TICKET_STATUSES,
 } from "~/services/support.schema";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TicketStatusBadge } from "./ticket-status-badge";
 import { TableHead } from "~/components/ui/table-head";

@@ -11,7 +11,7 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
-import type { FormReply } from "~/utils/http.server";
+import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { SectionCard } from "~/components/ui/section-card";
 import { TableHead } from "~/components/ui/table-head";

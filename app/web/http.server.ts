@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import type { z } from "zod";
 import {
   ConflictError,
-  DomainError,
+  ServiceError,
   ForbiddenError,
   InvalidError,
   NotFoundError,
@@ -12,9 +12,9 @@ import {
   UpstreamError,
   type FieldErrors,
 } from "~/services/errors";
-import { env } from "./env.server";
+import { env } from "~/utils/env.server";
 
-export function statusOf(error: DomainError): number {
+export function statusOf(error: ServiceError): number {
   if (error instanceof InvalidError) return 400;
   if (error instanceof UnauthorizedError) return 401;
   if (error instanceof ForbiddenError) return 403;
@@ -26,7 +26,7 @@ export function statusOf(error: DomainError): number {
 }
 
 /** Retry-After for a rate limit, and for an outside service that said when to come back. */
-function headersOf(error: DomainError): HeadersInit | undefined {
+function headersOf(error: ServiceError): HeadersInit | undefined {
   const seconds =
     error instanceof RateLimitedError || error instanceof UpstreamError
       ? error.retryAfterSeconds
@@ -35,7 +35,7 @@ function headersOf(error: DomainError): HeadersInit | undefined {
 }
 
 /** JSON body of every API error: `{ error, fieldErrors? }`. */
-export function apiError(error: DomainError) {
+export function apiError(error: ServiceError) {
   const body: { error: string; fieldErrors?: FieldErrors } = { error: error.message };
   if (error instanceof InvalidError && Object.keys(error.fieldErrors).length > 0) {
     body.fieldErrors = error.fieldErrors;
@@ -51,7 +51,7 @@ export async function handleApi(run: () => Promise<Response>): Promise<Response>
   try {
     return await run();
   } catch (error) {
-    if (error instanceof DomainError) return apiError(error);
+    if (error instanceof ServiceError) return apiError(error);
     if (error instanceof Response) return error;
     throw error;
   }
@@ -212,7 +212,7 @@ export type FormReply = { result: SubmissionResult<string[]> };
  * beside any data the page needs. `failure` sets the status: a domain error's own (429 with
  * Retry-After for RateLimitedError, 502/503 for an outside service), or a number; none is 200.
  */
-export function formReply<T extends FormReply>(body: T, failure?: DomainError | number) {
+export function formReply<T extends FormReply>(body: T, failure?: ServiceError | number) {
   if (failure === undefined) return data(body);
   if (typeof failure === "number") return data(body, { status: failure });
   return data(body, { status: statusOf(failure), headers: headersOf(failure) });

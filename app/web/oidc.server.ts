@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import { CodeChallengeMethod, OAuth2Strategy } from "remix-auth-oauth2";
 import { upsertOidcUser, type User } from "~/services/accounts.server";
 import { UnauthorizedError } from "~/services/errors";
-import { env } from "./env.server";
+import { env } from "~/utils/env.server";
 import { getSession, safeRedirect } from "./session.server";
 
 /** The parts of the provider's discovery document we use. */

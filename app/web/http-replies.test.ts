@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConflictError, RateLimitedError, UpstreamError } from "~/services/errors";
-import { formErrorOf } from "./form-errors";
+import { formErrorOf } from "~/utils/form-errors";
 import { apiError, formReply } from "./http.server";
 
 const schema = z.object({ email: z.email("Enter a valid email address") });

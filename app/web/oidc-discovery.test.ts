@@ -1,7 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetEnv } from "./env.server";
+import { resetEnv } from "~/utils/env.server";
 import { oidcDiscovery, resetOidc } from "./oidc.server";
 
 /**

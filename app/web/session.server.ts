@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, redirect } from "@remix-run/node";
 import { getUser, type User } from "~/services/accounts.server";
 import { authenticateApiToken } from "~/services/api-tokens.server";
-import { DomainError, ForbiddenError, UnauthorizedError } from "~/services/errors";
+import { ServiceError, ForbiddenError, UnauthorizedError } from "~/services/errors";
 import {
   createSessionRow,
   deleteSessionRow,
@@ -11,10 +11,10 @@ import {
   updateSessionRow,
   type SessionData,
 } from "~/services/sessions.server";
-import { env } from "./env.server";
+import { env } from "~/utils/env.server";
 import { apiError } from "./http.server";
-import { attributeToToken, memo } from "./request-memo.server";
-import { invariantResponse } from "./responses.server";
+import { attributeToToken, memo } from "~/utils/request-memo.server";
+import { invariantResponse } from "~/utils/responses.server";
 
 export {
   SESSION_IDLE_TIMEOUT_MS,
@@ -138,7 +138,7 @@ async function tokenUser(request: Request, authorization: string): Promise<User>
     attributeToToken(user.apiToken!.name);
     return user;
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     const response = apiError(error);
     if (error instanceof UnauthorizedError) {
       response.headers.set("WWW-Authenticate", 'Bearer realm="StackShift API"');

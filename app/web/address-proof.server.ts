@@ -1,6 +1,6 @@
 import { createCookie } from "@remix-run/node";
 import { isAddressProof } from "~/services/address-proof.server";
-import { env } from "./env.server";
+import { env } from "~/utils/env.server";
 
 /**
  * Remembers the address proof of a mailed link (an invitation card opened from its e-mail) for
