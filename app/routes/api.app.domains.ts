@@ -1,11 +1,6 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { domainApiSchema } from "~/services/domains.schema";
 import { changeDomain } from "~/services/domains.server";
-import { methodNotAllowed } from "~/web/api.server";
-import { handleApi, parseInput, readJson } from "~/web/http.server";
-import { requireApiUser } from "~/web/session.server";
-
-export const loader = () => methodNotAllowed("PUT");
+import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**
  * PUT /api/app/domains {type, action: update|revert, domain, studioId} (schema version 3 and
@@ -14,16 +9,14 @@ export const loader = () => methodNotAllowed("PUT");
  * already used by another project (field errors); 401 anonymous; 403 not an admin; 404 project
  * hidden; 409 site not created yet.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  if (request.method.toUpperCase() !== "PUT") return methodNotAllowed("PUT");
-  return handleApi(async () => {
-    const user = await requireApiUser(request);
-    const input = parseInput(domainApiSchema, await readJson(request, 16 * 1024));
+export const { loader, action } = apiRoute({
+  PUT: async ({ request, user }) => {
+    const input = await jsonBody(request, domainApiSchema);
     const result = await changeDomain(user, {
       studioId: input.studioId,
       provider: input.provider,
       domain: input.action === "revert" ? "" : input.domain,
     });
     return Response.json({ ok: true, ...result });
-  });
-}
+  },
+});

@@ -1,29 +1,28 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listSubmissions, studioIdOfForm } from "~/services/forms.server";
 import { NotFoundError } from "~/services/errors";
-import { handleApi } from "~/web/http.server";
-import { requireApiUser } from "~/web/session.server";
+import { apiRoute } from "~/web/api.server";
+import { listParams } from "~/web/list-query";
 
 /**
  * GET /api/app/forms/{id}[?q=&after=]: the form (settings and submission count) and a page of
  * its submissions, newest first, with the cursor of the next. Everyone who sees the project.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    const user = await requireApiUser(request);
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params, user }) => {
     const formId = params.id ?? "";
     const studioId = await studioIdOfForm(formId);
     if (!studioId) throw new NotFoundError("Form not found");
-    const search = new URL(request.url).searchParams;
+    // The search and cursor as the Forms page reads them (the same list).
+    const { query, cursor } = listParams(new URL(request.url).searchParams, { cursor: "after" });
     const view = await listSubmissions(user, studioId, {
       formId,
-      q: search.get("q") ?? undefined,
-      after: search.get("after") ?? undefined,
+      q: query,
+      after: cursor ?? undefined,
     });
     return Response.json({
       form: view.form,
       submissions: view.rows,
       nextCursor: view.nextCursor,
     });
-  });
-}
+  },
+});

@@ -1,20 +1,16 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { NotFoundError } from "~/services/errors";
 import { formSettingsApiSchema, formSettingsSchema } from "~/services/forms.schema";
 import { listForms, saveFormSettings, studioIdOfForm } from "~/services/forms.server";
-import { methodNotAllowed } from "~/web/api.server";
-import { handleApi, parseInput, readJson } from "~/web/http.server";
-import { requireApiUser } from "~/web/session.server";
+import { apiRoute, jsonBody } from "~/web/api.server";
+import { parseInput } from "~/web/http.server";
 
 /**
  * POST /api/app/forms/settings {formId, enabled?, notificationEmails?, redirectUrl?}: changes
  * what is given and keeps the rest. The owner, admins and platform admins.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  if (request.method.toUpperCase() !== "POST") return methodNotAllowed("POST");
-  return handleApi(async () => {
-    const user = await requireApiUser(request);
-    const input = parseInput(formSettingsApiSchema, await readJson(request, 16 * 1024));
+export const { loader, action } = apiRoute({
+  POST: async ({ request, user }) => {
+    const input = await jsonBody(request, formSettingsApiSchema);
     const studioId = await studioIdOfForm(input.formId);
     if (!studioId) throw new NotFoundError("Form not found");
     const current = (await listForms(user, studioId)).forms.find((f) => f.id === input.formId)!;
@@ -28,7 +24,5 @@ export async function action({ request }: ActionFunctionArgs) {
     await saveFormSettings(user, studioId, merged);
     const form = (await listForms(user, studioId)).forms.find((f) => f.id === input.formId);
     return Response.json({ ok: true, form });
-  });
-}
-
-export const loader = () => methodNotAllowed("POST");
+  },
+});

@@ -1,4 +1,3 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { InvalidError, NotFoundError } from "~/services/errors";
 import { InvalidLinkStateError } from "~/services/oauth-links.server";
 import { completeStripeConnect } from "~/services/payments.server";
@@ -17,9 +16,9 @@ import {
   resolveStudioRef,
   type PaymentAccountView,
 } from "~/services/payments.server";
-import { methodNotAllowed } from "~/web/api.server";
-import { handleApi, parseInput, readJson } from "~/web/http.server";
-import { getSession, requireApiUser } from "~/web/session.server";
+import { apiRoute, jsonBody, methodNotAllowed, queryInput, type ApiArgs } from "~/web/api.server";
+import { parseInput } from "~/web/http.server";
+import { getSession } from "~/web/session.server";
 
 /** The integration of the path: payments or social-accounts; anything else is 404. */
 function integrationOf(integrationId: string | undefined) {
@@ -61,19 +60,11 @@ const accountBody = (a: PaymentAccountView) => ({
  * GET /api/app/integrations/payments?action=get-accounts&studioSanityId= (or &studioId=): the
  * project's Stripe accounts, for everyone who sees the project.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    const user = await requireApiUser(request);
-    requirePayments(params.integrationId);
-    const search = new URL(request.url).searchParams;
-    const query = parseInput(paymentsQuerySchema, {
-      action: search.get("action") ?? undefined,
-      studioSanityId: search.get("studioSanityId") || undefined,
-      studioId: search.get("studioId") || undefined,
-    });
-    const view = await listPaymentAccounts(user, await resolveStudioRef(query));
-    return Response.json({ accounts: view.accounts.map(accountBody) });
-  });
+async function getAccounts({ request, params, user }: ApiArgs) {
+  requirePayments(params.integrationId);
+  const query = queryInput(request, paymentsQuerySchema, ["action", "studioSanityId", "studioId"]);
+  const view = await listPaymentAccounts(user, await resolveStudioRef(query));
+  return Response.json({ accounts: view.accounts.map(accountBody) });
 }
 
 /**
@@ -87,69 +78,71 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * POST /api/app/integrations/social-accounts: `exchange_token` {integration: {platform:
  * instagram}, pageBuilderId, authorizationCode, state} -> 201 {ok, account} (409 when that user
  * name is linked already, 400 when the state is not one this session started for the project).
- * PATCH: `unlink_account` {pageBuilderId} -> 200 {ok}: the account `integration.account.userName`
- * names, else the project's only one; `accountId` or `userName` when it has several (else 400).
  */
-export async function action({ request, params }: ActionFunctionArgs) {
-  const method = request.method.toUpperCase();
-  return handleApi(async () => {
-    const user = await requireApiUser(request);
-    const integration = integrationOf(params.integrationId);
-    if (integration === "social-accounts") {
-      if (method === "PATCH") {
-        const input = parseInput(socialUnlinkApiSchema, await readJson(request, 16 * 1024));
-        const studioId = await resolveStudioRef({
-          studioId: input.pageBuilderId,
-          studioSanityId: input.sanityProjectId,
-        });
-        await unlinkSocialAccount(user, studioId, input);
-        return Response.json({ ok: true });
-      }
-      if (method !== "POST") return methodNotAllowed("POST, PATCH");
-      const input = parseInput(socialExchangeApiSchema, await readJson(request, 16 * 1024));
-      const studioId = await resolveStudioRef({
-        studioId: input.pageBuilderId,
-        studioSanityId: input.sanityProjectId,
-      });
-      const sessionId = (await getSession(request)).id ?? "";
-      const linked = await completeInstagramLink(user, sessionId, {
-        code: input.authorizationCode,
-        state: stateFor(studioId, input.state),
-      });
-      return Response.json({ ok: true, account: linked.account }, { status: 201 });
-    }
-    if (method !== "POST") return methodNotAllowed("GET, POST");
-    const input = parseInput(paymentsApiSchema, await readJson(request, 16 * 1024));
+async function post({ request, params, user }: ApiArgs) {
+  if (integrationOf(params.integrationId) === "social-accounts") {
+    const input = await jsonBody(request, socialExchangeApiSchema);
     const studioId = await resolveStudioRef({
-      studioId: input.studio.pagebuilderId,
-      studioSanityId: input.studio.projectId,
+      studioId: input.pageBuilderId,
+      studioSanityId: input.sanityProjectId,
     });
-    if (input.action === "remove-account") {
-      await removePaymentAccount(user, studioId, input.account.id);
-      return Response.json({ ok: true });
-    }
-    if (input.action === "connect-account") {
-      const sessionId = (await getSession(request)).id ?? "";
-      const connected = await completeStripeConnect(user, sessionId, {
-        code: input.authorizationCode,
-        state: stateFor(studioId, input.state),
-      });
-      return Response.json({ ok: true, account: accountBody(connected.account) }, { status: 201 });
-    }
-    try {
-      const fields = parseInput(addPaymentAccountSchema, {
-        accountName: input.stripeAccounts.accountName,
-        publishableKey: input.stripeAccounts.stripePKey,
-        secretKey: input.stripeAccounts.stripeSKey,
-        apiVersion: input.stripeAccounts.apiVersion,
-      });
-      const account = await addPaymentAccount(user, studioId, fields);
-      return Response.json({ ok: true, account: accountBody(account) }, { status: 201 });
-    } catch (error) {
-      throw error instanceof InvalidError ? renamed(error) : error;
-    }
+    const sessionId = (await getSession(request)).id ?? "";
+    const linked = await completeInstagramLink(user, sessionId, {
+      code: input.authorizationCode,
+      state: stateFor(studioId, input.state),
+    });
+    return Response.json({ ok: true, account: linked.account }, { status: 201 });
+  }
+  const input = await jsonBody(request, paymentsApiSchema);
+  const studioId = await resolveStudioRef({
+    studioId: input.studio.pagebuilderId,
+    studioSanityId: input.studio.projectId,
   });
+  if (input.action === "remove-account") {
+    await removePaymentAccount(user, studioId, input.account.id);
+    return Response.json({ ok: true });
+  }
+  if (input.action === "connect-account") {
+    const sessionId = (await getSession(request)).id ?? "";
+    const connected = await completeStripeConnect(user, sessionId, {
+      code: input.authorizationCode,
+      state: stateFor(studioId, input.state),
+    });
+    return Response.json({ ok: true, account: accountBody(connected.account) }, { status: 201 });
+  }
+  try {
+    const fields = parseInput(addPaymentAccountSchema, {
+      accountName: input.stripeAccounts.accountName,
+      publishableKey: input.stripeAccounts.stripePKey,
+      secretKey: input.stripeAccounts.stripeSKey,
+      apiVersion: input.stripeAccounts.apiVersion,
+    });
+    const account = await addPaymentAccount(user, studioId, fields);
+    return Response.json({ ok: true, account: accountBody(account) }, { status: 201 });
+  } catch (error) {
+    throw error instanceof InvalidError ? renamed(error) : error;
+  }
 }
+
+/**
+ * PATCH /api/app/integrations/social-accounts: `unlink_account` {pageBuilderId} -> 200 {ok}: the
+ * account `integration.account.userName` names, else the project's only one; `accountId` or
+ * `userName` when it has several (else 400). Payments take no PATCH.
+ */
+async function patch({ request, params, user }: ApiArgs) {
+  if (integrationOf(params.integrationId) !== "social-accounts") {
+    return methodNotAllowed("GET, POST");
+  }
+  const input = await jsonBody(request, socialUnlinkApiSchema);
+  const studioId = await resolveStudioRef({
+    studioId: input.pageBuilderId,
+    studioSanityId: input.sanityProjectId,
+  });
+  await unlinkSocialAccount(user, studioId, input);
+  return Response.json({ ok: true });
+}
+
+export const { loader, action } = apiRoute({ GET: getAccounts, POST: post, PATCH: patch });
 
 /**
  * The body names the project and the state separately; a state must be for that project (it

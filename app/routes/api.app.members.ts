@@ -1,4 +1,3 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import {
   inviteMemberSchema,
   patchMemberSchema,
@@ -7,14 +6,7 @@ import {
 import { acceptInvitation } from "~/services/invitation-answers.server";
 import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
 import { inviteMember } from "~/services/member-invitations.server";
-import { methodNotAllowed } from "~/web/api.server";
-import { handleApi, parseInput, readJson } from "~/web/http.server";
-import { requireApiUser } from "~/web/session.server";
-
-const ALLOW = "POST, PATCH, DELETE";
-const notAllowed = () => methodNotAllowed(ALLOW);
-
-export const loader = notAllowed;
+import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**
  * The members API:
@@ -26,28 +18,17 @@ export const loader = notAllowed;
  *   `{ok, outcome: "revoked" | "removed"}`).
  * 400 bad body, 401 anonymous, 403 not allowed (or the owner), 404 project hidden or member gone.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const method = request.method.toUpperCase();
-  if (method !== "POST" && method !== "PATCH" && method !== "DELETE") return notAllowed();
-  return handleApi(async () => {
-    const user = await requireApiUser(request);
-    const body = await readJson(request, 16 * 1024);
-
-    if (method === "POST") {
-      const input = parseInput(inviteMemberSchema, body);
-      const result = await inviteMember(user, input, { onExisting: "resend" });
-      return Response.json(
-        { ok: true, ...result },
-        { status: result.outcome === "sent" ? 201 : 200 },
-      );
-    }
-
-    if (method === "DELETE") {
-      const input = parseInput(removeMemberSchema, body);
-      return Response.json({ ok: true, ...(await removeMember(user, input)) });
-    }
-
-    const input = parseInput(patchMemberSchema, body);
+export const { loader, action } = apiRoute({
+  POST: async ({ request, user }) => {
+    const input = await jsonBody(request, inviteMemberSchema);
+    const result = await inviteMember(user, input, { onExisting: "resend" });
+    return Response.json(
+      { ok: true, ...result },
+      { status: result.outcome === "sent" ? 201 : 200 },
+    );
+  },
+  PATCH: async ({ request, user }) => {
+    const input = await jsonBody(request, patchMemberSchema);
     switch (input.action) {
       case "accept":
         return Response.json({ ok: true, ...(await acceptInvitation(user, input)) });
@@ -57,5 +38,9 @@ export async function action({ request }: ActionFunctionArgs) {
       case "role":
         return Response.json({ ok: true, ...(await changeMemberRole(user, input)) });
     }
-  });
-}
+  },
+  DELETE: async ({ request, user }) => {
+    const input = await jsonBody(request, removeMemberSchema);
+    return Response.json({ ok: true, ...(await removeMember(user, input)) });
+  },
+});

@@ -1,19 +1,17 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { projectInviteSchema } from "~/services/studio.schema";
 import { resendStudioInvite } from "~/services/studio.server";
-import { apiPost, methodNotAllowed } from "~/web/api.server";
-
-export const loader = () => methodNotAllowed("POST");
+import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**
  * POST /api/app/project-invite {projectId, email}: resend the content provider's invitation.
  * 200 `{ok, outcome, email}`; 400 bad body, 401 anonymous, 403 someone else's e-mail, 404 not a
  * member, 409 studio not provisioned yet, 502 the provider failed (retryable).
  */
-export function action({ request }: ActionFunctionArgs) {
-  return apiPost(request, projectInviteSchema, async (user, input) => {
-    // A content provider failure is an UpstreamError: handleApi answers 502 with Retry-After.
+export const { loader, action } = apiRoute({
+  POST: async ({ request, user }) => {
+    const input = await jsonBody(request, projectInviteSchema);
+    // A content provider failure is an UpstreamError: apiRoute answers 502 with Retry-After.
     const result = await resendStudioInvite(user, input.projectId, input.email);
     return Response.json({ ok: true, ...result });
-  });
-}
+  },
+});
