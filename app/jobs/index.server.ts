@@ -1,7 +1,7 @@
 import { database, withBootLock } from "~/db/client.server";
 import { hostingJobs } from "~/providers/hosting/jobs.server";
 import { accessRequestJobs } from "~/services/access-requests.server";
-import { accountJobs } from "~/services/accounts.server";
+import { accountJobs } from "~/services/account-tokens.server";
 import { addonJobs } from "~/services/addons.server";
 import { domainJobs } from "~/services/domain-jobs.server";
 import { keyRotationJobs } from "~/services/key-rotation.server";

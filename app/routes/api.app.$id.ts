@@ -6,7 +6,7 @@ import { apiRoute } from "~/web/api.server";
  * eventLogs[] (the latest 20; ?eventLogsCursor= for older ones) and integrations[]. 404 for anyone
  * who cannot see the project.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   GET: async ({ request, params, user }) => {
     const cursor = new URL(request.url).searchParams.get("eventLogsCursor") || undefined;
     return Response.json(
@@ -14,3 +14,6 @@ export const { loader, action } = apiRoute({
     );
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

@@ -2,7 +2,10 @@ import { addonValueSchema } from "~/services/addons.schema";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/activate-cstudio {studioId, value 'true'|'false', ...}: Ecommerce on or off (app/web/addon-api.server.ts has the answers). */
-export const { loader, action } = addonRoute("ecommerce", addonValueSchema, (input) => ({
+const api = addonRoute("ecommerce", addonValueSchema, (input) => ({
   studioId: input.studioId,
   enabled: input.value === "true",
 }));
+
+export const loader = api.loader;
+export const action = api.action;

@@ -2,8 +2,11 @@ import { chromaticActionSchema } from "~/services/addons.schema";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/chromatic {studioId, action enable|disable, chromaticProjectToken when setting up}: Visual Tests on or off (app/web/addon-api.server.ts has the answers). */
-export const { loader, action } = addonRoute("visualTests", chromaticActionSchema, (input) => ({
+const api = addonRoute("visualTests", chromaticActionSchema, (input) => ({
   studioId: input.studioId,
   enabled: input.action === "enable",
   token: input.chromaticProjectToken,
 }));
+
+export const loader = api.loader;
+export const action = api.action;

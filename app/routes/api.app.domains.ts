@@ -9,7 +9,7 @@ import { apiRoute, jsonBody } from "~/web/api.server";
  * already used by another project (field errors); 401 anonymous; 403 not an admin; 404 project
  * hidden; 409 site not created yet.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   PUT: async ({ request, user }) => {
     const input = await jsonBody(request, domainApiSchema);
     const result = await changeDomain(user, {
@@ -20,3 +20,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ ok: true, ...result });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

@@ -9,10 +9,13 @@ import { apiRoute, queryInput } from "~/web/api.server";
  * project the caller may view and when GitHub has no runs for it ('End To End Tests not found'),
  * 503 while GitHub does not answer.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   GET: async ({ request, user }) => {
     const { repo } = queryInput(request, testRunsQuerySchema, ["repo"]);
     const runs = await testRunsForRepo(user, repo);
     return Response.json({ workflow_runs: runs.map(toWorkflowRun) });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

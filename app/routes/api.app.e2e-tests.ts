@@ -2,7 +2,10 @@ import { addonActionSchema } from "~/services/addons.schema";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/e2e-tests {studioId, action enable|disable}: End To End Tests on or off (app/web/addon-api.server.ts has the answers). */
-export const { loader, action } = addonRoute("endToEndTests", addonActionSchema, (input) => ({
+const api = addonRoute("endToEndTests", addonActionSchema, (input) => ({
   studioId: input.studioId,
   enabled: input.action === "enable",
 }));
+
+export const loader = api.loader;
+export const action = api.action;

@@ -7,7 +7,7 @@ import { listParams } from "~/web/list-query";
  * GET /api/app/forms/{id}[?q=&after=]: the form (settings and submission count) and a page of
  * its submissions, newest first, with the cursor of the next. Everyone who sees the project.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   GET: async ({ request, params, user }) => {
     const formId = params.id ?? "";
     const studioId = await studioIdOfForm(formId);
@@ -26,3 +26,6 @@ export const { loader, action } = apiRoute({
     });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

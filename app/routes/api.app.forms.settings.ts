@@ -8,7 +8,7 @@ import { parseInput } from "~/web/http.server";
  * POST /api/app/forms/settings {formId, enabled?, notificationEmails?, redirectUrl?}: changes
  * what is given and keeps the rest. The owner, admins and platform admins.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   POST: async ({ request, user }) => {
     const input = await jsonBody(request, formSettingsApiSchema);
     const studioId = await studioIdOfForm(input.formId);
@@ -26,3 +26,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ ok: true, form });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

@@ -4,7 +4,7 @@ import { deleteSubmission, studioIdOfForm } from "~/services/forms.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /** POST /api/app/forms/submissions/delete/{submissionId} {formId}: deletes one submission. */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   POST: async ({ request, params, user }) => {
     const input = await jsonBody(request, submissionsDeleteApiSchema);
     const studioId = await studioIdOfForm(input.formId);
@@ -15,3 +15,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ ok: true });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

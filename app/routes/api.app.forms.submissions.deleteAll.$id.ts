@@ -4,7 +4,7 @@ import { deleteAllSubmissions, studioIdOfForm } from "~/services/forms.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /** POST /api/app/forms/submissions/deleteAll/{formId} {formId}: deletes every submission. */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   POST: async ({ request, params, user }) => {
     const input = await jsonBody(request, submissionsDeleteApiSchema);
     if (input.formId !== params.id) throw new InvalidError("formId must be the form of the path");
@@ -14,3 +14,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ ok: true, deleted });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

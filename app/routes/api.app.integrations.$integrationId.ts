@@ -142,7 +142,7 @@ async function patch({ request, params, user }: ApiArgs) {
   return Response.json({ ok: true });
 }
 
-export const { loader, action } = apiRoute({ GET: getAccounts, POST: post, PATCH: patch });
+const api = apiRoute({ GET: getAccounts, POST: post, PATCH: patch });
 
 /**
  * The body names the project and the state separately; a state must be for that project (it
@@ -152,3 +152,6 @@ function stateFor(studioId: string, state: string) {
   if (!studioId || !state.startsWith(`${studioId}.`)) throw new InvalidLinkStateError();
   return state;
 }
+
+export const loader = api.loader;
+export const action = api.action;

@@ -18,7 +18,7 @@ import { apiRoute, jsonBody } from "~/web/api.server";
  *   `{ok, outcome: "revoked" | "removed"}`).
  * 400 bad body, 401 anonymous, 403 not allowed (or the owner), 404 project hidden or member gone.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   POST: async ({ request, user }) => {
     const input = await jsonBody(request, inviteMemberSchema);
     const result = await inviteMember(user, input, { onExisting: "resend" });
@@ -44,3 +44,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ ok: true, ...(await removeMember(user, input)) });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

@@ -7,7 +7,7 @@ import { apiRoute, jsonBody } from "~/web/api.server";
  * 200 `{ok, outcome, email}`; 400 bad body, 401 anonymous, 403 someone else's e-mail, 404 not a
  * member, 409 studio not provisioned yet, 502 the provider failed (retryable).
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   POST: async ({ request, user }) => {
     const input = await jsonBody(request, projectInviteSchema);
     // A content provider failure is an UpstreamError: apiRoute answers 502 with Retry-After.
@@ -15,3 +15,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ ok: true, ...result });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

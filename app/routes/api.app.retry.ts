@@ -7,9 +7,12 @@ import { apiRoute, jsonBody } from "~/web/api.server";
  * retry count; 404 for projects the caller cannot see; 409 when it has not failed, or after 3
  * failed retries (a permanent 'Deployment Error', handled manually).
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   POST: async ({ request, user }) => {
     const input = await jsonBody(request, retryDeploymentSchema);
     return Response.json(await retryDeployment(user, input), { status: 202 });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

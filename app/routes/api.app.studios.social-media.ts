@@ -2,7 +2,10 @@ import { addonActionSchema } from "~/services/addons.schema";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/studios/social-media {studioId, action enable|disable}: Social Media on or off (app/web/addon-api.server.ts has the answers). */
-export const { loader, action } = addonRoute("socialMedia", addonActionSchema, (input) => ({
+const api = addonRoute("socialMedia", addonActionSchema, (input) => ({
   studioId: input.studioId,
   enabled: input.action === "enable",
 }));
+
+export const loader = api.loader;
+export const action = api.action;

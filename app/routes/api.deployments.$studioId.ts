@@ -8,7 +8,7 @@ import { apiRoute, queryInput } from "~/web/api.server";
  * `DeploymentEntity` (deployments.server.ts) names their fields. 400 for a bad page or cursor, 404
  * for non-members, 502/503 when the hosting provider fails.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   GET: async ({ request, params, user }) => {
     const query = queryInput(request, listDeploymentsSchema, ["page", "next", "prev"]);
     // A hosting provider failure is an UpstreamError: apiRoute answers 502/503 with Retry-After.
@@ -16,3 +16,6 @@ export const { loader, action } = apiRoute({
     return Response.json(toDeploymentListEntity(list));
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

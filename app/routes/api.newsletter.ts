@@ -55,7 +55,7 @@ const ALLOW = "GET, POST, PATCH, DELETE";
  * ?path=domains/{id} -> {ok}. The owner, admins and platform admins; 409 'Domain already exists'.
  * PATCH ?path=domains/{id} {metadata} replaces what the caller keeps with the domain.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   GET: async ({ request, user }) => {
     const { domainId, sub, studioId } = route(request);
     if (!domainId) {
@@ -103,3 +103,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ ok: true });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

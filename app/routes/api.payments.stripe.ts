@@ -8,7 +8,7 @@ import { apiRoute, jsonBody, queryInput } from "~/web/api.server";
  * reads Stripe (decision 016: no key in the body); 404 for an account the caller cannot see,
  * 502/503 when Stripe refuses or does not answer.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   POST: async ({ request, user }) => {
     const query = queryInput(request, stripeListQuerySchema, ["resource", "action"]);
     const input = await jsonBody(request, stripeListBodySchema, 8 * 1024);
@@ -16,3 +16,6 @@ export const { loader, action } = apiRoute({
     return Response.json({ statusCode: 200, ...page });
   },
 });
+
+export const loader = api.loader;
+export const action = api.action;

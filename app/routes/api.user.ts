@@ -5,7 +5,7 @@ import { apiRoute } from "~/web/api.server";
  * GET /api/user: the signed-in person (or the owner of the token) as the specification's User
  * entity, `{id, name, email, isAdmin, isMemberInvited}`. 401 without a session or token.
  */
-export const { loader, action } = apiRoute({
+const api = apiRoute({
   GET: async ({ user }) =>
     Response.json({
       id: user.id,
@@ -15,3 +15,6 @@ export const { loader, action } = apiRoute({
       isMemberInvited: await hasPendingInvitations(user),
     }),
 });
+
+export const loader = api.loader;
+export const action = api.action;

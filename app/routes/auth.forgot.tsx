@@ -7,7 +7,7 @@ import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { forgotSchema } from "~/services/accounts.schema";
-import { queuePasswordReset } from "~/services/accounts.server";
+import { queuePasswordReset } from "~/services/account-tokens.server";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
 import { honeypotInputProps, isSpam } from "~/utils/honeypot.server";

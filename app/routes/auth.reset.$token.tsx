@@ -7,7 +7,7 @@ import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { resetSchema } from "~/services/accounts.schema";
-import { resetPassword, resetTokenIsValid } from "~/services/accounts.server";
+import { resetPassword, resetTokenIsValid } from "~/services/account-tokens.server";
 import { InvalidError } from "~/services/errors";
 import { formReply, readForm } from "~/web/http.server";
 import { createUserSession } from "~/web/session.server";

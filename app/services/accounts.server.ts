@@ -1,18 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { db, type Queryable } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
-import {
-  accessRequests,
-  emailVerifications,
-  members,
-  passwordResets,
-  sessions,
-  users,
-} from "~/db/schema";
-import { enqueue } from "~/jobs/queue.server";
-import type { JobDefinition } from "~/jobs/types";
+import { accessRequests, emailVerifications, members, sessions, users } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { isAddressProof } from "./address-proof.server";
 import { ConflictError, ForbiddenError, InvalidError, UnauthorizedError } from "./errors";
@@ -24,15 +15,14 @@ import {
   consume,
   loginFailed,
   loginSucceeded,
-  purgeRateLimits,
   tryConsume,
 } from "./rate-limit.server";
 
 /** Tokens are mailed; only their sha256 is stored. */
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 // Tokens are 43 characters of base64url; anything much longer cannot be one of ours.
-const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
+export const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
 
 /** What the rest of the app knows about the signed-in person. */
 export type User = {
@@ -57,7 +47,7 @@ export function isPlatformAdmin(userEmail: string) {
   return env().adminEmails.has(userEmail.toLowerCase());
 }
 
-function toUser(row: typeof users.$inferSelect): User {
+export function toUser(row: typeof users.$inferSelect): User {
   // Platform-admin rights come with the address only once its owner has proved it.
   const isAdmin = Boolean(row.emailVerifiedAt) && isPlatformAdmin(row.email);
   return { id: row.id, name: row.name, email: row.email, isAdmin };
@@ -454,114 +444,3 @@ export async function upsertOidcUser(
     return toUser(row);
   });
 }
-
-const RESET_TTL_MS = 60 * 60 * 1000;
-
-/**
- * The password-reset job: mails a reset link if the account exists and the address has not had
- * too many resets lately. The page answers the same at once whatever happens here.
- */
-export async function requestPasswordReset(address: string) {
-  const user = await db().query.users.findFirst({
-    where: eq(users.email, address.toLowerCase()),
-  });
-  if (!user) return;
-  if (!(await tryConsume("resetMails", user.email))) return;
-  const token = randomBytes(32).toString("base64url");
-  const mailId = await db().transaction(async (tx) => {
-    await tx.insert(passwordResets).values({
-      tokenHash: sha256(token),
-      userId: user.id,
-      expiresAt: new Date(Date.now() + RESET_TTL_MS),
-    });
-    const link = absoluteUrl(`/auth/reset/${token}`);
-    return queueMail(tx, {
-      to: user.email,
-      subject: "Reset your StackShift password",
-      text: `Hello ${user.name},\n\nSomeone asked to reset the password of your StackShift account. Open this link within an hour to choose a new one:\n\n${link}\n\nIf it was not you, ignore this email.`,
-      secrets: [token],
-    });
-  });
-  await dispatchMail([mailId]);
-}
-
-export const PASSWORD_RESET_JOB = "accounts.password-reset";
-
-/** Queues the reset work, so the forgot page answers in the same time for every address. */
-export async function queuePasswordReset(address: string) {
-  await enqueue(PASSWORD_RESET_JOB, { email: address.toLowerCase() });
-}
-
-export async function resetTokenIsValid(token: string) {
-  if (!plausibleToken(token)) return false;
-  const row = await db().query.passwordResets.findFirst({
-    where: and(
-      eq(passwordResets.tokenHash, sha256(token)),
-      isNull(passwordResets.usedAt),
-      gt(passwordResets.expiresAt, new Date()),
-    ),
-  });
-  return Boolean(row);
-}
-
-/**
- * Sets the new password, spends every reset token of the account and ends all its sessions. The
- * token is checked before the (deliberately slow) password hash is computed.
- */
-export async function resetPassword(token: string, newPassword: string): Promise<User> {
-  const invalid = () =>
-    new InvalidError("This reset link is invalid or has expired. Request a new one.");
-  if (!(await resetTokenIsValid(token))) throw invalid();
-  const passwordHash = await hashPassword(newPassword);
-  return db().transaction(async (tx) => {
-    const now = new Date();
-    const [reset] = await tx
-      .update(passwordResets)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(passwordResets.tokenHash, sha256(token)),
-          isNull(passwordResets.usedAt),
-          gt(passwordResets.expiresAt, now),
-        ),
-      )
-      .returning();
-    if (!reset) throw invalid();
-    await tx
-      .update(passwordResets)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResets.userId, reset.userId), isNull(passwordResets.usedAt)));
-    // Opening the mailed link proves the address too (`npm run accounts:unproven` lists no more).
-    const [row] = await tx
-      .update(users)
-      .set({ passwordHash, emailVerifiedAt: now, updatedAt: now })
-      .where(eq(users.id, reset.userId))
-      .returning();
-    await tx.delete(sessions).where(eq(sessions.userId, reset.userId));
-    return toUser(row);
-  });
-}
-
-/** Housekeeping of the accounts tables (the accounts.purge job). */
-export async function purgeAccountTokens() {
-  const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000);
-  await db().delete(passwordResets).where(lt(passwordResets.expiresAt, dayAgo));
-  await db().delete(emailVerifications).where(lt(emailVerifications.expiresAt, dayAgo));
-}
-
-export const accountJobs: JobDefinition[] = [
-  {
-    name: PASSWORD_RESET_JOB,
-    handler: async (data) => {
-      if (typeof data.email === "string") await requestPasswordReset(data.email);
-    },
-  },
-  {
-    name: "accounts.purge",
-    schedule: "17 * * * *",
-    handler: async () => {
-      await purgeAccountTokens();
-      await purgeRateLimits();
-    },
-  },
-];

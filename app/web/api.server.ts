@@ -20,7 +20,9 @@ export type ApiHandler = (args: ApiArgs) => Promise<Response>;
  * The JSON API's one route shape: a handler per method. Another method is a 405 naming the ones
  * the route answers (HEAD is GET); then the caller must be signed in or hold a token (401), and
  * the handler's typed errors become their 4xx/5xx JSON answer through handleApi. A route module
- * is `export const { loader, action } = apiRoute({ POST: async ({ request, user }) => ... })`.
+ * is `const api = apiRoute({ POST: ... })`, then `export const loader = api.loader` and the same
+ * for `action` (Remix strips named `loader`/`action` exports from the browser build; it does not
+ * recognise them in a destructuring).
  */
 export function apiRoute(handlers: Partial<Record<Method, ApiHandler>>) {
   const allow = Object.keys(handlers).join(", ");

@@ -3,7 +3,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
 import { outbox } from "~/db/schema";
-import { requestPasswordReset } from "~/services/accounts.server";
+import { requestPasswordReset } from "~/services/account-tokens.server";
 import { deliver, queueMail, REDACTED } from "~/services/mail.server";
 import { resetEnv } from "~/utils/env.server";
 import { createUser } from "../helpers";

@@ -29,7 +29,7 @@ import { loader as formNotificationLoader } from "~/routes/form-notifications.$t
 import { loader as invitationLoader } from "~/routes/invitations.$invitationKey";
 import { action as signupAction, loader as signupLoader } from "~/routes/signup";
 import { addressProof } from "~/services/address-proof.server";
-import { requestPasswordReset } from "~/services/accounts.server";
+import { requestPasswordReset } from "~/services/account-tokens.server";
 import { ensureDefaultForm, saveFormSettings } from "~/services/forms.server";
 import { newInvitationKey } from "~/services/members.server";
 import { POLICIES } from "~/services/rate-limit.server";
@@ -706,7 +706,7 @@ describe("npm run accounts:unproven", () => {
     // A password reset proves the address: the account leaves the list.
     await requestPasswordReset(unproven.email);
     const reset = await mailedLink(unproven.email, "/auth/reset/");
-    const { resetPassword } = await import("~/services/accounts.server");
+    const { resetPassword } = await import("~/services/account-tokens.server");
     await resetPassword(tokenOf(reset), "a brand new password");
     expect((await unprovenAccounts()).map((a) => a.email)).not.toContain(unproven.email);
     expect(
