@@ -1,15 +1,16 @@
 // `npm run bench [-- --quick]`: seeds a PostgreSQL database of its own, starts the built server and
 // measures the routes a large account uses. Prints the figures and appends them to
-// docs/performance.md. Not part of `npm test`; it sends traffic to 127.0.0.1 only and stops itself.
+// docs/runs/bench.md (docs/performance.md holds the targets and the analysis). Not part of `npm
+// test`; it sends traffic to 127.0.0.1 only and stops itself.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import pg from "pg";
 import { buildIfStale } from "../build.mjs";
+import { appendRunLog, machineLine } from "../run-log.mjs";
 import { PASSWORD, seed } from "./seed.mjs";
 import { adminQuery } from "../pg-admin.mjs";
 import { waitForHealth as waitFor } from "./server.mjs";
@@ -413,7 +414,6 @@ async function main() {
 }
 
 function appendReport({ data, rows, fixed, js, pages, sql, viewers, lighthouseLines }) {
-  const file = path.join(root, "docs/performance.md");
   const header =
     "| route | req/s | p50 ms | p99 ms | vs /healthz | errors | queries/req | CPU ms/req: server, PostgreSQL, autocannon |\n| --- | --- | --- | --- | --- | --- | --- | --- |";
   const table = rows
@@ -422,32 +422,29 @@ function appendReport({ data, rows, fixed, js, pages, sql, viewers, lighthouseLi
         `| ${r.route} | ${r["req/s"]} | ${r["p50 ms"]} | ${r["p99 ms"]} | ${r["vs /healthz"]} | ${r.errors} | ${r["queries/req"]} | ${r["server CPU ms/req"]}, ${r["PG CPU ms/req"]}, ${r["load CPU ms/req"]} |`,
     )
     .join("\n");
-  const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const section = [
-    `\n## ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${quick ? "quick" : "full"} run`,
-    "",
-    `Machine: ${machine}; PostgreSQL; one server process. Data: ${data.projects} projects, ${data.memberships} memberships, ${data.events} events (seeded in ${data.seconds.toFixed(1)} s). autocannon, 10 connections, ${DURATION} s per route; page ${pages} is reached by its cursor.`,
-    "",
-    header,
-    table,
-    "",
-    `- /sites/{id} at a fixed 100 req/s: p99 ${fixed} ms`,
-    `- 100 viewers of one dashboard (one view each per 30 s): ${viewers.views} views, ${viewers.reads} provider reads, ${viewers.perView} per view`,
-    ...Object.entries(sql).map(([label, v]) => `- SQL ${label}: ${v.ms} ms (${v.plan})`),
-    ...Object.entries(js).map(
-      ([route, s]) => `- first-load JS ${route}: ${s.kb} KB gzip in ${s.files} files`,
-    ),
-    ...lighthouseLines.map((line) => `- ${line}`),
-    "",
-  ].join("\n");
-  if (!fs.existsSync(file)) {
-    fs.writeFileSync(
-      file,
-      '# Performance\n\nFigures printed by `npm run bench` (scripts/bench/), one section per run, newest last.\nTargets: see "Targets" in this file; a page slower than its budget is not done.\n',
-    );
-  }
-  fs.appendFileSync(file, section);
-  console.log(`Appended to ${path.relative(root, file)}`);
+  const machine = machineLine({
+    packages: ["@remix-run/node", "react", "drizzle-orm", "pg", "autocannon", "lighthouse"],
+    databaseUrl: adminUrl,
+  });
+  const written = appendRunLog("bench", {
+    heading: "Benchmark runs (`npm run bench`)",
+    title: `${quick ? "quick" : "full"} run`,
+    lines: [
+      `Machine: ${machine}; one server process. Data: ${data.projects} projects, ${data.memberships} memberships, ${data.events} events (seeded in ${data.seconds.toFixed(1)} s). autocannon, 10 connections, ${DURATION} s per route; page ${pages} is reached by its cursor.`,
+      "",
+      header,
+      table,
+      "",
+      `- /sites/{id} at a fixed 100 req/s: p99 ${fixed} ms`,
+      `- 100 viewers of one dashboard (one view each per 30 s): ${viewers.views} views, ${viewers.reads} provider reads, ${viewers.perView} per view`,
+      ...Object.entries(sql).map(([label, v]) => `- SQL ${label}: ${v.ms} ms (${v.plan})`),
+      ...Object.entries(js).map(
+        ([route, s]) => `- first-load JS ${route}: ${s.kb} KB gzip in ${s.files} files`,
+      ),
+      ...lighthouseLines.map((line) => `- ${line}`),
+    ],
+  });
+  console.log(`Appended to ${written}`);
 }
 
 await main();

@@ -9,7 +9,9 @@
 //                       one per core)
 //   --build             build first when the build is stale (npm start does the same)
 import { buildIfStale } from "../build.mjs";
+import { appendRunLog, machineLine } from "../run-log.mjs";
 import {
+  flag,
   freePort,
   freshDatabase,
   postgresAvailable,
@@ -74,8 +76,17 @@ for (let n = 1; n <= rounds; n += 1) {
   }
 }
 const slowest = Math.max(...times);
-console.log(
-  `\nsoak:boot: ${rounds} fresh databases x ${processes} servers (WEB_CONCURRENCY=${webConcurrency}): ` +
-    `${rounds * processes - failed} answered, ${failed} failed; slowest round ${slowest.toFixed(1)} s`,
-);
+const result =
+  `${rounds} fresh databases x ${processes} servers (WEB_CONCURRENCY=${webConcurrency}): ` +
+  `${rounds * processes - failed} answered, ${failed} failed; slowest round ${slowest.toFixed(1)} s`;
+console.log(`\nsoak:boot: ${result}`);
+// `--record` (the npm script passes it): the figures go to docs/runs/soak-boot.md as printed.
+if (flag("record")) {
+  const written = appendRunLog("soak-boot", {
+    heading: "Starting together (`npm run soak:boot`)",
+    title: failed === 0 ? "ok" : "FAILED",
+    lines: [`Machine: ${machineLine({ packages: ["pg", "pg-boss"] })}.`, "", `- ${result}`],
+  });
+  console.log(`recorded in ${written}`);
+}
 process.exit(failed === 0 ? 0 : 1);

@@ -1,5 +1,5 @@
 // `npm run soak:crash [-- --db postgres|pglite|both] [--kills N] [--projects N] [--clients N]
-//   [--instances N] [--seed N] [--keep]`
+//   [--instances N] [--seed N] [--keep] [--record]`
 //
 // Crashes and restarts under load. Starts the built server (scripts/start.mjs, one process) on a
 // database of its own, has several clients create projects, invite members and accept
@@ -8,13 +8,15 @@
 // last restart it waits until every project is final and the job queue has settled, then reads the
 // database: every acknowledged write is there, no project has two studios, sites, first or
 // automatic deployments, every invitation mailed exactly once, no job unfinished or failed, and
-// the indexes pass amcheck. Prints the figures; exits 1 when anything is lost or duplicated.
+// the indexes pass amcheck. Prints the figures (and with --record, which the npm scripts pass,
+// appends them to docs/runs/soak-crash.md); exits 1 when anything is lost or duplicated.
 //
 // `--instances N` (PostgreSQL): N servers on the one database, the clients spread over them, each
 // kill takes one of them down. `--db both` (the default) runs PostgreSQL (when it answers on
 // SOAK_DATABASE_URL / TEST_DATABASE_URL / 127.0.0.1:5432), then PGlite.
 import { hash } from "@node-rs/argon2";
 import { buildIfStale } from "../build.mjs";
+import { appendRunLog, machineLine } from "../run-log.mjs";
 import {
   api,
   flag,
@@ -743,7 +745,8 @@ async function amcheck(direct) {
 
 // ---------------------------------------------------------------------------------------------
 
-function report(r) {
+/** The summary lines of one database's run, as printed and (with --record) logged. */
+function summary(r) {
   const acked = r.acked.projects + r.acked.invitations + r.acked.acceptances;
   const lines = [
     `database: ${r.kind}, instances: ${r.instances}`,
@@ -757,7 +760,11 @@ function report(r) {
     `answers 5xx (retried): ${r.serverErrors}, acceptances committed with their answer lost: ${r.acceptedUnacked ?? 0}`,
     `seconds: ${r.seconds}`,
   ];
-  for (const line of lines) console.log(`[soak:crash]   ${line}`);
+  return lines;
+}
+
+function report(r) {
+  for (const line of summary(r)) console.log(`[soak:crash]   ${line}`);
   for (const what of r.lost.slice(0, 20)) console.log(`[soak:crash]   LOST: ${what}`);
   for (const what of r.duplicates.slice(0, 20)) console.log(`[soak:crash]   DUPLICATE: ${what}`);
   for (const what of r.problems.slice(0, 20)) console.log(`[soak:crash]   PROBLEM: ${what}`);
@@ -790,4 +797,17 @@ for (const kind of kinds) {
 }
 const bad = results.some((r) => r.lost.length || r.duplicates.length || r.problems.length);
 log(bad ? "FAILED" : "ok");
+// `--record` (the npm scripts pass it): the figures go to docs/runs/soak-crash.md as printed.
+if (flag("record")) {
+  const written = appendRunLog("soak-crash", {
+    heading: "Crash soak runs (`npm run soak:crash`, `npm run soak:instances`)",
+    title: `${bad ? "FAILED" : "ok"}: ${process.argv.slice(2).join(" ")}`,
+    lines: [
+      `Machine: ${machineLine({ packages: ["@electric-sql/pglite", "pg", "pg-boss"], databaseUrl: process.env.SOAK_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" })}.`,
+      "",
+      ...results.flatMap((r) => [...summary(r).map((line) => `- ${line}`), ""]),
+    ],
+  });
+  log(`recorded in ${written}`);
+}
 process.exit(bad ? 1 : 0);
