@@ -14,7 +14,8 @@ import type { PaymentProduct } from "~/providers/payments/types";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
-import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
+import { ConflictError, InvalidError, NotFoundError } from "./errors";
+import { asUpstream } from "./provider-failure.server";
 import { DEFAULT_STRIPE_API_VERSION, lastFour, PAYMENT_MESSAGES } from "./payment-rules";
 import type { AddPaymentAccountInput, StripeListInput } from "./payments.schema";
 import { beginLinkFor, completeLink, type LinkMode } from "./oauth-links.server";
@@ -115,12 +116,7 @@ export async function addPaymentAccount(
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.details.status === 401) throw new InvalidPaymentKeyError();
-    console.warn(`[payments] key check failed: ${error.message}`);
-    throw new UpstreamError(
-      PAYMENT_MESSAGES.failedAdd,
-      error.retryable,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, PAYMENT_MESSAGES.failedAdd, { log: "[payments] key check failed" });
   }
   try {
     return await db().transaction(async (tx) => {
@@ -303,10 +299,10 @@ export async function startStripeConnect(
       redirectUri: stripeConnectRedirectUri(),
     });
   } catch (error) {
-    if (error instanceof ProviderError) {
-      throw new UpstreamError(PAYMENT_MESSAGES.connectUnavailable, false);
-    }
-    throw error;
+    throw asUpstream(error, PAYMENT_MESSAGES.connectUnavailable, {
+      retryable: false,
+      retryAfter: false,
+    });
   }
 }
 
@@ -331,13 +327,9 @@ export async function completeStripeConnect(
       try {
         connected = await paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri());
       } catch (error) {
-        if (!(error instanceof ProviderError)) throw error;
-        console.warn(`[payments] Stripe Connect exchange failed: ${error.message}`);
-        throw new UpstreamError(
-          PAYMENT_MESSAGES.connectFailed,
-          error.retryable,
-          error.details.retryAfterSeconds,
-        );
+        throw asUpstream(error, PAYMENT_MESSAGES.connectFailed, {
+          log: "[payments] Stripe Connect exchange failed",
+        });
       }
       const accountName = (connected.accountName ?? `Stripe ${connected.accountId}`).slice(0, 100);
       try {
@@ -417,12 +409,8 @@ export async function listAccountResource(
     });
     return { data: page.prices, hasMore: page.hasMore };
   } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    console.warn(`[payments] ${resource} of ${account.id}: ${error.message}`);
-    throw new UpstreamError(
-      PAYMENT_MESSAGES.failedProducts,
-      error.retryable,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, PAYMENT_MESSAGES.failedProducts, {
+      log: `[payments] ${resource} of ${account.id}`,
+    });
   }
 }
