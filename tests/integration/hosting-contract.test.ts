@@ -129,6 +129,8 @@ function vercelDriver(): HostingDriver {
     paging: "vercel",
     async start() {
       standIn = await startVercelStandIn({ teamId: TEAM });
+      // The adapter loads the SDK at its first call (seconds of CPU): here, in the hook's time.
+      await import("@vercel/sdk");
       hosting = createVercelHosting({ token: standIn.token, teamId: TEAM, baseUrl: standIn.url });
       return hosting;
     },

@@ -21,6 +21,8 @@ let counter = 0;
 
 beforeAll(async () => {
   standIn = await startVercelStandIn({ teamId: TEAM });
+  // The adapter loads the SDK at its first call (seconds of CPU): here, in the hook's time.
+  await import("@vercel/sdk");
   vercel = createVercelHosting({ token: standIn.token, teamId: TEAM, baseUrl: standIn.url });
 });
 
