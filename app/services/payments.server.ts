@@ -15,7 +15,7 @@ import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
-import { asUpstream } from "./provider-failure.server";
+import { asUpstream, callProvider } from "./provider-failure.server";
 import { DEFAULT_STRIPE_API_VERSION, lastFour, PAYMENT_MESSAGES } from "./payment-rules";
 import type { AddPaymentAccountInput, StripeListInput } from "./payments.schema";
 import { beginLinkFor, completeLink, type LinkMode } from "./oauth-links.server";
@@ -293,17 +293,12 @@ export async function startStripeConnect(
   session: { id: string; mode: LinkMode },
 ): Promise<string> {
   const state = await beginLinkFor(user, studioId, "stripe", "payments.add", session);
-  try {
-    return paymentsProvider().connectAuthorizeUrl({
-      state,
-      redirectUri: stripeConnectRedirectUri(),
-    });
-  } catch (error) {
-    throw asUpstream(error, PAYMENT_MESSAGES.connectUnavailable, {
-      retryable: false,
-      retryAfter: false,
-    });
-  }
+  return callProvider(
+    () =>
+      paymentsProvider().connectAuthorizeUrl({ state, redirectUri: stripeConnectRedirectUri() }),
+    PAYMENT_MESSAGES.connectUnavailable,
+    { retryable: false, retryAfter: false },
+  );
 }
 
 /**
@@ -323,14 +318,11 @@ export async function completeStripeConnect(
       const actor = await actorOn(user, link.studioId);
       assertCan(actor, "payments.add");
       const project = actor.project!;
-      let connected;
-      try {
-        connected = await paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri());
-      } catch (error) {
-        throw asUpstream(error, PAYMENT_MESSAGES.connectFailed, {
-          log: "[payments] Stripe Connect exchange failed",
-        });
-      }
+      const connected = await callProvider(
+        () => paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri()),
+        PAYMENT_MESSAGES.connectFailed,
+        { log: "[payments] Stripe Connect exchange failed" },
+      );
       const accountName = (connected.accountName ?? `Stripe ${connected.accountId}`).slice(0, 100);
       try {
         return await db().transaction(async (tx) => {

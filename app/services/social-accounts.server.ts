@@ -17,7 +17,7 @@ import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
-import { asUpstream } from "./provider-failure.server";
+import { asUpstream, callProvider } from "./provider-failure.server";
 import { beginLinkFor, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
 import {
   actorOn,
@@ -110,11 +110,11 @@ export async function startInstagramLink(
   session: { id: string; mode: LinkMode },
 ): Promise<string> {
   const state = await beginLinkFor(user, studioId, "instagram", "social.link", session);
-  try {
-    return socialProvider().authorizeUrl({ state, redirectUri: instagramRedirectUri() });
-  } catch (error) {
-    throw asUpstream(error, SOCIAL_MESSAGES.openFailed, { retryable: false, retryAfter: false });
-  }
+  return callProvider(
+    () => socialProvider().authorizeUrl({ state, redirectUri: instagramRedirectUri() }),
+    SOCIAL_MESSAGES.openFailed,
+    { retryable: false, retryAfter: false },
+  );
 }
 
 export type LinkedAccount = { studioId: string; account: { id: string; userName: string } };
