@@ -18,6 +18,7 @@ import {
   UpstreamError,
   type ServiceError,
 } from "./errors";
+import { asUpstream } from "./provider-failure.server";
 import {
   listDeploymentsSchema,
   MAX_DEPLOY_RETRIES,
@@ -158,17 +159,18 @@ function logProviderError(context: string, error: ProviderError) {
 
 function providerFailure(user: User, error: ProviderError): ServiceError {
   if (error.retryable) {
-    return new HostingUnavailableError(
+    return asUpstream(
+      error,
       "The hosting provider is not answering right now. Please try again shortly.",
-      true,
-      error.details.retryAfterSeconds,
+      { errorClass: HostingUnavailableError },
     );
   }
-  return new HostingUnavailableError(
+  return asUpstream(
+    error,
     user.isAdmin
       ? `The hosting provider refused the request: ${error.message}`
       : PROVIDER_ERROR_MESSAGE,
-    false,
+    { errorClass: HostingUnavailableError, retryAfter: false },
   );
 }
 

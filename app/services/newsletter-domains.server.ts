@@ -12,7 +12,8 @@ import { ProviderError } from "~/providers/errors";
 import { newsletterProvider, type SenderDomain } from "~/providers/newsletter/index.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
-import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
+import { ConflictError, InvalidError, NotFoundError } from "./errors";
+import { asUpstream } from "./provider-failure.server";
 import { getNewsletterSettings } from "./newsletter.server";
 import {
   displayRecords,
@@ -201,12 +202,9 @@ export async function addSenderDomain(
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.details.status === 409) throw new ConflictError(NEWSLETTER_MESSAGES.domainExists);
-    console.warn(`[newsletter] adding ${senderDomain}: ${error.message}`);
-    throw new UpstreamError(
-      NEWSLETTER_MESSAGES.createFailed,
-      error.retryable,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, NEWSLETTER_MESSAGES.createFailed, {
+      log: `[newsletter] adding ${senderDomain}`,
+    });
   }
   try {
     return await db().transaction(async (tx) => {
@@ -277,13 +275,9 @@ export async function verifySenderDomain(
     await newsletterProvider().verifyDomain(row.providerDomainId);
     updated = await refresh(row);
   } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    console.warn(`[newsletter] verifying ${row.name}: ${error.message}`);
-    throw new UpstreamError(
-      NEWSLETTER_MESSAGES.verifyRequestFailed,
-      error.retryable,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, NEWSLETTER_MESSAGES.verifyRequestFailed, {
+      log: `[newsletter] verifying ${row.name}`,
+    });
   }
   // The job checks again with backoff from now on.
   await db().update(newsletterDomains).set({ checks: 0 }).where(eq(newsletterDomains.id, row.id));
@@ -313,12 +307,9 @@ export async function deleteSenderDomain(
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.details.status !== 404) {
-      console.warn(`[newsletter] deleting ${row.name}: ${error.message}`);
-      throw new UpstreamError(
-        NEWSLETTER_MESSAGES.deleteRequestFailed,
-        error.retryable,
-        error.details.retryAfterSeconds,
-      );
+      throw asUpstream(error, NEWSLETTER_MESSAGES.deleteRequestFailed, {
+        log: `[newsletter] deleting ${row.name}`,
+      });
     }
   }
   await db().transaction(async (tx) => {

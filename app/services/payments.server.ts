@@ -14,7 +14,8 @@ import type { PaymentProduct } from "~/providers/payments/types";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
-import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
+import { ConflictError, InvalidError, NotFoundError } from "./errors";
+import { asUpstream, callProvider } from "./provider-failure.server";
 import { DEFAULT_STRIPE_API_VERSION, lastFour, PAYMENT_MESSAGES } from "./payment-rules";
 import type { AddPaymentAccountInput, StripeListInput } from "./payments.schema";
 import { beginLinkFor, completeLink, type LinkMode } from "./oauth-links.server";
@@ -115,12 +116,7 @@ export async function addPaymentAccount(
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.details.status === 401) throw new InvalidPaymentKeyError();
-    console.warn(`[payments] key check failed: ${error.message}`);
-    throw new UpstreamError(
-      PAYMENT_MESSAGES.failedAdd,
-      error.retryable,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, PAYMENT_MESSAGES.failedAdd, { log: "[payments] key check failed" });
   }
   try {
     return await db().transaction(async (tx) => {
@@ -297,17 +293,12 @@ export async function startStripeConnect(
   session: { id: string; mode: LinkMode },
 ): Promise<string> {
   const state = await beginLinkFor(user, studioId, "stripe", "payments.add", session);
-  try {
-    return paymentsProvider().connectAuthorizeUrl({
-      state,
-      redirectUri: stripeConnectRedirectUri(),
-    });
-  } catch (error) {
-    if (error instanceof ProviderError) {
-      throw new UpstreamError(PAYMENT_MESSAGES.connectUnavailable, false);
-    }
-    throw error;
-  }
+  return callProvider(
+    () =>
+      paymentsProvider().connectAuthorizeUrl({ state, redirectUri: stripeConnectRedirectUri() }),
+    PAYMENT_MESSAGES.connectUnavailable,
+    { retryable: false, retryAfter: false },
+  );
 }
 
 /**
@@ -327,18 +318,11 @@ export async function completeStripeConnect(
       const actor = await actorOn(user, link.studioId);
       assertCan(actor, "payments.add");
       const project = actor.project!;
-      let connected;
-      try {
-        connected = await paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri());
-      } catch (error) {
-        if (!(error instanceof ProviderError)) throw error;
-        console.warn(`[payments] Stripe Connect exchange failed: ${error.message}`);
-        throw new UpstreamError(
-          PAYMENT_MESSAGES.connectFailed,
-          error.retryable,
-          error.details.retryAfterSeconds,
-        );
-      }
+      const connected = await callProvider(
+        () => paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri()),
+        PAYMENT_MESSAGES.connectFailed,
+        { log: "[payments] Stripe Connect exchange failed" },
+      );
       const accountName = (connected.accountName ?? `Stripe ${connected.accountId}`).slice(0, 100);
       try {
         return await db().transaction(async (tx) => {
@@ -417,12 +401,8 @@ export async function listAccountResource(
     });
     return { data: page.prices, hasMore: page.hasMore };
   } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    console.warn(`[payments] ${resource} of ${account.id}: ${error.message}`);
-    throw new UpstreamError(
-      PAYMENT_MESSAGES.failedProducts,
-      error.retryable,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, PAYMENT_MESSAGES.failedProducts, {
+      log: `[payments] ${resource} of ${account.id}`,
+    });
   }
 }

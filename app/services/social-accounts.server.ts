@@ -16,7 +16,8 @@ import { cachedProviderRead } from "./provider-cache.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
-import { ConflictError, InvalidError, NotFoundError, UpstreamError } from "./errors";
+import { ConflictError, InvalidError, NotFoundError } from "./errors";
+import { asUpstream, callProvider } from "./provider-failure.server";
 import { beginLinkFor, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
 import {
   actorOn,
@@ -109,12 +110,11 @@ export async function startInstagramLink(
   session: { id: string; mode: LinkMode },
 ): Promise<string> {
   const state = await beginLinkFor(user, studioId, "instagram", "social.link", session);
-  try {
-    return socialProvider().authorizeUrl({ state, redirectUri: instagramRedirectUri() });
-  } catch (error) {
-    if (error instanceof ProviderError) throw new UpstreamError(SOCIAL_MESSAGES.openFailed, false);
-    throw error;
-  }
+  return callProvider(
+    () => socialProvider().authorizeUrl({ state, redirectUri: instagramRedirectUri() }),
+    SOCIAL_MESSAGES.openFailed,
+    { retryable: false, retryAfter: false },
+  );
 }
 
 export type LinkedAccount = { studioId: string; account: { id: string; userName: string } };
@@ -144,12 +144,9 @@ export async function completeInstagramLink(
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         if (error.details.status === 409) throw new ConflictError(SOCIAL_MESSAGES.alreadyLinked);
-        console.warn(`[social] code exchange failed: ${error.message}`);
-        throw new UpstreamError(
-          SOCIAL_MESSAGES.linkFailed,
-          error.retryable,
-          error.details.retryAfterSeconds,
-        );
+        throw asUpstream(error, SOCIAL_MESSAGES.linkFailed, {
+          log: "[social] code exchange failed",
+        });
       }
       const { profile } = linked;
       try {

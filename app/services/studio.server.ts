@@ -21,6 +21,7 @@ import {
   NotFoundError,
   UpstreamError,
 } from "./errors";
+import { asUpstream } from "./provider-failure.server";
 import {
   actorOn,
   recordSupportAccess,
@@ -32,18 +33,15 @@ import { getProject, type Project } from "./projects.server";
 import { LAUNCH_TOKEN_TTL_SECONDS } from "./studio.schema";
 
 /** The content provider failed (down, rate limited, refused). The UI offers a retry. */
-export class StudioProviderError extends UpstreamError {
-  constructor(message: string, retryAfterSeconds?: number) {
-    // Not `retryable`: a 502 either way; the UI's retry button is the way to try again.
-    super(message, false, retryAfterSeconds);
-  }
-}
+export class StudioProviderError extends UpstreamError {}
 
 function providerFailure(error: unknown, message: string): never {
-  if (!(error instanceof ProviderError)) throw error;
-  // The vendor's words stay in the log: they can name tokens and internals.
-  console.warn(`[studio] ${message}: ${error.message}`);
-  throw new StudioProviderError(message, error.details.retryAfterSeconds);
+  throw asUpstream(error, message, {
+    log: `[studio] ${message}`,
+    // Not `retryable`: a 502 either way; the UI's retry button is the way to try again.
+    retryable: false,
+    errorClass: StudioProviderError,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ import { testRunsProvider, type TestRun } from "~/providers/test-runs/index.serv
 import { ProviderError } from "~/providers/errors";
 import { repoPath } from "~/providers/test-runs/types";
 import type { User } from "./accounts.server";
-import { NotFoundError, UpstreamError } from "./errors";
+import { NotFoundError } from "./errors";
+import { asUpstream } from "./provider-failure.server";
 import {
   actorForProject,
   can,
@@ -121,10 +122,6 @@ export async function testRunsForRepo(user: User, repo: string): Promise<TestRun
     console.warn(`[test-runs] ${repo}: ${error.message}`);
     // GitHub's refusal (no such repository, no access, no runs): what the card says too.
     if (!error.retryable) throw new NotFoundError(RUNS_NOT_FOUND);
-    throw new UpstreamError(
-      "GitHub is not answering right now. Please try again shortly.",
-      true,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, "GitHub is not answering right now. Please try again shortly.");
   }
 }

@@ -17,6 +17,7 @@ import {
   type DeploymentView,
 } from "./deployments.server";
 import { ConflictError, NotFoundError, UpstreamError } from "./errors";
+import { asUpstream } from "./provider-failure.server";
 import { actorOn, assertCan, authorizeOn, can, requireProjectAction } from "./permissions.server";
 import { forgetSite } from "./provider-cache.server";
 import { getProject } from "./projects.server";
@@ -97,11 +98,7 @@ export async function rollBack(
     if (error.details.status === 404)
       throw new NotFoundError("This deployment is not one of the site's");
     if (!error.retryable) throw new ConflictError("This deployment cannot be published again");
-    throw new UpstreamError(
-      "The hosting provider is not answering. Try again in a moment.",
-      true,
-      error.details.retryAfterSeconds,
-    );
+    throw asUpstream(error, "The hosting provider is not answering. Try again in a moment.");
   }
   // The next read shows the new published deployment, not the cached one.
   forgetSite(provider, row.siteId);

@@ -1,7 +1,9 @@
 /**
  * The Vercel adapter (@vercel/sdk) against a stand-in on 127.0.0.1 whose answers are checked
- * with the SDK's own response schemas: request paths and payloads, idempotent re-runs, cursor
- * pagination, readyState mapping, and 403/404/409/422/429 (Retry-After, X-RateLimit-Reset).
+ * with the SDK's own response schemas, beyond the contract every hosting adapter keeps
+ * (hosting-contract.test.ts): request paths and payloads, idempotent re-runs after lost
+ * answers, the cursors' requests, readyState mapping, and 403/404/409/422/429 (Retry-After,
+ * X-RateLimit-Reset).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GetDeploymentsResponseBody$inboundSchema } from "@vercel/sdk/models/getdeploymentsop.js";
@@ -19,6 +21,8 @@ let counter = 0;
 
 beforeAll(async () => {
   standIn = await startVercelStandIn({ teamId: TEAM });
+  // The adapter loads the SDK at its first call (seconds of CPU): here, in the hook's time.
+  await import("@vercel/sdk");
   vercel = createVercelHosting({ token: standIn.token, teamId: TEAM, baseUrl: standIn.url });
 });
 
@@ -196,46 +200,21 @@ describe("deployments", () => {
     expect((await vercel.getDeployment(site.id, canceled.id)).status).toBe("canceled");
   });
 
-  it("treats another project's deployment as not found", async () => {
-    const one = await linkedSite("One");
-    const other = await linkedSite("Other");
-    const deployment = await vercel.triggerDeployment(one.id, { triggerKey: "x" });
-    const error = await rejection(vercel.getDeployment(other.id, deployment.id));
-    expect(error.details).toMatchObject({ status: 404, code: "not_found" });
-  });
-
-  it("pages with next/prev cursors, newest first, without gaps or duplicates", async () => {
+  it("pages with until/since cursors of ten (the paging itself: hosting-contract.test.ts)", async () => {
     const site = await linkedSite("Pages");
-    const created: string[] = [];
-    for (let i = 0; i < 23; i += 1) {
-      created.push((await vercel.triggerDeployment(site.id, { triggerKey: `p${i}` })).id);
+    for (let i = 0; i < 11; i += 1) {
+      await vercel.triggerDeployment(site.id, { triggerKey: `p${i}` });
     }
-    const forward: string[][] = [];
-    let result = await vercel.listDeployments(site.id, {});
-    expect(result.pagination.prev).toBeNull();
-    forward.push(result.results.map((d) => d.id));
-    while (result.pagination.next) {
-      result = await vercel.listDeployments(site.id, { next: result.pagination.next });
-      forward.push(result.results.map((d) => d.id));
-    }
-    expect(forward.map((p) => p.length)).toEqual([10, 10, 3]);
-    expect(forward.flat()).toEqual([...created].reverse());
-    const lastRequest = requestsTo("GET", /^\/v7\/deployments$/).at(-1)!;
-    expect(lastRequest.query.get("projectId")).toBe(site.id);
-    expect(lastRequest.query.get("limit")).toBe("10");
-    expect(lastRequest.query.get("until")).toMatch(/^\d+$/);
+    const first = await vercel.listDeployments(site.id, {});
+    const next = await vercel.listDeployments(site.id, { next: first.pagination.next! });
+    const forward = requestsTo("GET", /^\/v7\/deployments$/).at(-1)!;
+    expect(forward.query.get("projectId")).toBe(site.id);
+    expect(forward.query.get("limit")).toBe("10");
+    expect(forward.query.get("until")).toMatch(/^\d+$/);
 
-    const backward: string[][] = [];
-    while (result.pagination.prev) {
-      result = await vercel.listDeployments(site.id, { prev: result.pagination.prev });
-      backward.unshift(result.results.map((d) => d.id));
-    }
-    expect(backward).toEqual(forward.slice(0, 2));
-    expect(
-      requestsTo("GET", /^\/v7\/deployments$/)
-        .at(-1)!
-        .query.get("since"),
-    ).toMatch(/^\d+$/);
+    await vercel.listDeployments(site.id, { prev: next.pagination.prev! });
+    const backward = requestsTo("GET", /^\/v7\/deployments$/).at(-1)!;
+    expect(backward.query.get("since")).toMatch(/^\d+$/);
 
     const bad = await rejection(vercel.listDeployments(site.id, { next: "not-a-cursor" }));
     expect(bad.details.status).toBe(400);

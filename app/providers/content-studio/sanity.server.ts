@@ -12,10 +12,28 @@
  * (PUT .../members/{userId}/roles/{role}) then taking the others back (DELETE .../roles/{role});
  * a 404 on a removal counts as done.
  */
-import { createHash } from "node:crypto";
 import { createClient } from "@sanity/client";
 import { ProviderError } from "../errors";
 import type { ContentStudioProvider, InvitationStatus, Studio } from "./types";
+import {
+  fromSdk,
+  idempotencyTag,
+  list,
+  networkError,
+  PROVIDER,
+  record,
+  sameOrigin,
+  sdkStatus,
+  str,
+  toInvite,
+  vendorError,
+  withTag,
+  withoutTag,
+  type VendorInvite,
+  type VendorMember,
+} from "./sanity/vendor.server";
+
+export { idempotencyTag } from "./sanity/vendor.server";
 
 export type SanityContentStudioOptions = {
   token: string;
@@ -27,122 +45,12 @@ export type SanityContentStudioOptions = {
   timeoutMs?: number;
 };
 
-const PROVIDER = "sanity";
 const MANAGEMENT_API = "2021-06-07";
 const ACCESS_API = "v2025-07-11";
 const DEFAULT_HOST = "https://api.sanity.io";
 const DATASET_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-/** Sanity caps display names; ours get a suffix on top. */
-const DISPLAY_NAME_MAX = 64;
 /** The project metadata key holding our feature flags (see the module comment). */
 export const FEATURES_METADATA_KEY = "stackshiftFeatures";
-
-type VendorInvite = { id: string; email: string; role: string };
-type VendorMember = { id: string; email: string; roles: string[] };
-
-// ---------------------------------------------------------------------------------------------
-// Errors: `{statusCode, error, message}` bodies and 429 `retry-after` become ProviderErrors.
-
-function retryAfterSeconds(value: unknown): number | undefined {
-  if (typeof value !== "string" || !value.trim()) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
-
-function vendorError(status: number, body: unknown, retryAfter: unknown, what: string) {
-  const record = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
-  const message =
-    typeof record.message === "string" && record.message
-      ? record.message
-      : typeof record.error === "string" && record.error
-        ? record.error
-        : `HTTP ${status}`;
-  return new ProviderError(`Sanity could not ${what}: ${message}`, {
-    provider: PROVIDER,
-    status,
-    code: typeof record.error === "string" ? record.error : undefined,
-    retryAfterSeconds: retryAfterSeconds(retryAfter),
-  });
-}
-
-function networkError(error: unknown, what: string) {
-  const reason = error instanceof Error ? error.message : String(error);
-  // No status: retryable (the job tries again later).
-  return new ProviderError(`Sanity could not ${what}: ${reason}`, { provider: PROVIDER });
-}
-
-/** The HTTP status of an @sanity/client error (ClientError/ServerError), if it has one. */
-function sdkStatus(error: unknown): number | undefined {
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  const response = (error as { response?: unknown } | null)?.response;
-  return typeof status === "number" && response ? status : undefined;
-}
-
-function fromSdk(error: unknown, what: string): ProviderError {
-  if (error instanceof ProviderError) return error;
-  const status = sdkStatus(error);
-  if (status === undefined) return networkError(error, what);
-  const response = (error as { response: { body?: unknown; headers?: Record<string, unknown> } })
-    .response;
-  return vendorError(status, response.body, response.headers?.["retry-after"], what);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Idempotent creation: the vendor has no idempotency key, so the display name carries a short
-// hash of ours and a re-run finds the project it created before.
-
-export function idempotencyTag(idempotencyKey: string) {
-  return `ss-${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 10)}`;
-}
-
-const TAG_SUFFIX = / \[ss-[0-9a-f]{10}\]$/;
-
-function withTag(displayName: string, idempotencyKey: string) {
-  return `${displayName.trim().slice(0, DISPLAY_NAME_MAX)} [${idempotencyTag(idempotencyKey)}]`;
-}
-
-function withoutTag(displayName: string) {
-  return displayName.replace(TAG_SUFFIX, "");
-}
-
-function list(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  const data = (body as { data?: unknown } | null)?.data;
-  return Array.isArray(data) ? data : [];
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value ? value : undefined;
-}
-
-/** An invite as the Access API lists it, with either `role` or `roleNames[]`. */
-function toInvite(value: unknown): VendorInvite | null {
-  if (!value || typeof value !== "object") return null;
-  const item = value as Record<string, unknown>;
-  const id = str(item.id) ?? str(item.inviteId);
-  const email = str(item.email);
-  if (!id || !email) return null;
-  if (item.status !== undefined && item.status !== "pending") return null;
-  const names = Array.isArray(item.roleNames) ? item.roleNames : [];
-  const role = str(names[0]) ?? str(item.role) ?? str(item.roleName) ?? "editor";
-  return { id, email: email.toLowerCase(), role };
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-function sameOrigin(a: string, b: string) {
-  try {
-    return new URL(a).origin === new URL(b).origin;
-  } catch {
-    return a === b;
-  }
-}
 
 export function createSanityContentStudio(options: SanityContentStudioOptions) {
   const host = (options.baseUrl ?? DEFAULT_HOST).replace(/\/+$/, "");
