@@ -96,7 +96,7 @@
  * Viewers who may not act get ForbiddenError.
  */
 import { and, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
-import { db, type Queryable } from "~/db/client.server";
+import { db, type Queryable, type Tx } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
 import { eventLogs, members, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
@@ -408,16 +408,6 @@ async function membershipActor(
   return { ...base, kind: "outsider" };
 }
 
-/** The actor `user` is on the project with this _id or studioId, read fresh from the database. */
-export async function actorOn(
-  user: User | null,
-  projectId: string,
-  tx: Queryable = db(),
-): Promise<Actor> {
-  const project = user ? ((await findProjectRow(tx, projectId)) ?? null) : null;
-  return actorForProject(user, project, tx);
-}
-
 const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "members.view-all": "Only the owner and admins can see every member",
   "members.add": "Only the owner and admins can add members",
@@ -454,36 +444,94 @@ export function assertCan(actor: Actor, action: Action): void {
   throw new ForbiddenError(FORBIDDEN_MESSAGES[action] ?? "You are not allowed to do this");
 }
 
+/** A project row, as the project action helper hands it to its callback. */
+export type ProjectRow = typeof projects.$inferSelect;
+/** The actor once they may act on the project: `project` is set, the full row. */
+export type ProjectActor = Actor & { project: ProjectRow };
+
+/** What the callback of `withProjectAction` gets; `tx` is the transaction in "change" mode. */
+export type ProjectAction<Q extends Queryable = Queryable> = {
+  project: ProjectRow;
+  actor: ProjectActor;
+  tx: Q;
+};
+
+export type ProjectActionOptions = {
+  /**
+   * "change" (the default): checks, records support access and runs the callback in one
+   * transaction, the caller's `tx` or one opened here, so a change, its activity event and the
+   * support-access row commit together. "read": a page loader's or a call's without a
+   * transaction of its own: no transaction, and the project row and the actor are the page
+   * view's memoised reads (projectRowFor, actorForProject), so several loaders of one view add
+   * no query; a support view is recorded at most once an hour. "check": "read" without recording
+   * anything, for a check before an outside call whose change then runs in "change" mode (which
+   * checks again in its transaction), or an answer that only asks whether the actor may.
+   */
+  mode?: "change" | "read" | "check";
+  /** The caller's transaction: the check, the support-access row and the callback run in it. */
+  tx?: Queryable;
+  /** The support change's wording when the change has none of its own (recordSupportAccess). */
+  change?: string;
+};
+
 /**
- * The actor, once they may do `action` on the project (its _id or studioId). NotFoundError when
- * they cannot see it (or it does not exist), ForbiddenError when they see it but may not act.
- * The returned actor's `project` is set.
+ * The one way a service acts on a project (its _id or studioId): resolves the project, computes
+ * `user`'s actor on it, checks `action` (ProjectNotFoundError when the project is hidden from
+ * them or missing, ForbiddenError with the action's message when they see it but may not act),
+ * records support access, then runs `run` with the project row, the actor and the queryable to
+ * use (the transaction in "change" mode: query nothing else inside it, PGlite has one connection).
  */
-export async function requireProjectAction(
+export function withProjectAction<T>(
   user: User | null,
-  projectId: string,
+  ref: string,
   action: Action,
-  tx: Queryable = db(),
-): Promise<Actor & { project: ActorProject }> {
-  const project = user ? ((await projectRowFor(user, projectId, tx)) ?? null) : null;
+  run: (on: ProjectAction<Tx>) => T | Promise<T>,
+  options?: ProjectActionOptions & { mode?: "change"; tx?: Tx },
+): Promise<T>;
+export function withProjectAction<T>(
+  user: User | null,
+  ref: string,
+  action: Action,
+  run: (on: ProjectAction) => T | Promise<T>,
+  options: ProjectActionOptions & { mode: "read" | "check" },
+): Promise<T>;
+export async function withProjectAction<T>(
+  user: User | null,
+  ref: string,
+  action: Action,
+  run: (on: ProjectAction<Tx>) => T | Promise<T>,
+  options: ProjectActionOptions = {},
+): Promise<T> {
+  const mode = options.mode ?? "change";
+  if (mode === "change" && !options.tx) {
+    return db().transaction((tx) =>
+      withProjectAction(user, ref, action, run, { ...options, mode: "change", tx }),
+    );
+  }
+  const tx = options.tx ?? db();
+  const project = user ? ((await projectRowFor(user, ref, tx)) ?? null) : null;
   if (!project) throw new ProjectNotFoundError();
-  return authorizeOn(user, project, action, tx);
+  const actor = await actorForProject(user, project, tx);
+  assertCan(actor, action);
+  if (user && mode !== "check") await recordSupportAccess(tx, user, actor, action, options.change);
+  // A Tx in "change" mode (the overloads above); a read's callback takes any Queryable.
+  return run({ project, actor: actor as ProjectActor, tx: tx as Tx });
 }
 
 /**
- * `requireProjectAction` for a project row already loaded: the actor once they may do `action`,
- * with support access recorded (in `tx`, the change's transaction when there is one).
+ * `withProjectAction` without a callback, for a read or a check ("read" unless told): the
+ * project and the actor once the actor may do `action`.
  */
-export async function authorizeOn(
+export function projectForAction(
   user: User | null,
-  project: ActorProject,
+  ref: string,
   action: Action,
-  tx: Queryable = db(),
-): Promise<Actor & { project: ActorProject }> {
-  const actor = await actorForProject(user, project, tx);
-  assertCan(actor, action);
-  if (user) await recordSupportAccess(tx, user, actor, action);
-  return actor as Actor & { project: ActorProject };
+  options: ProjectActionOptions & { mode?: "read" | "check" } = {},
+): Promise<{ project: ProjectRow; actor: ProjectActor }> {
+  return withProjectAction(user, ref, action, ({ project, actor }) => ({ project, actor }), {
+    ...options,
+    mode: options.mode ?? "read",
+  });
 }
 
 /** Only platform admins may choose the site type when creating a project. */
