@@ -1,8 +1,15 @@
 /**
- * The one place that answers "may actor X do Y on project P" (docs/architecture.md). Services call
- * `requireProjectAction` (or `actorOn` + `can`) before they read or change a project; routes
- * never decide access themselves. tests/integration/permissions-table.test.ts checks every route
- * against every actor.
+ * The one place that answers "may actor X do Y on project P" (docs/architecture.md). Services act
+ * on a project through one path, `withProjectAction(user, ref, action, run, options)`: it
+ * resolves the project by _id or studioId, computes the actor, checks the action (`assertCan`),
+ * records support access and hands `run` the project row and the actor, both typed non-null. A
+ * change (the default mode) runs in one transaction, the caller's `tx` or one it opens, so the
+ * change, its activity event and the support-access row commit together. Page loaders read with
+ * mode "read" (or `projectForAction`, the same call without a callback): no transaction, and the
+ * page view's memoised project row and actor, so a view adds no query. Mode "check" checks
+ * without recording, before an outside call whose change then checks again in its transaction.
+ * Routes never decide access themselves. tests/integration/permissions-table.test.ts checks every
+ * route against every actor.
  *
  * Actors. `kind` is the user's relation to the project; `platformAdmin` (isAdmin) is a separate
  * flag, because a platform admin can also own or be a member of a project:
@@ -11,8 +18,8 @@
  *   invited    a member row with status "invited" (not accepted yet; expired ones too)
  *   editor | developer | admin   an accepted member with that role
  *   owner      projects.ownerId
- * The relation is read from the database on every call (`actorOn`), so a role change or a
- * removal applies on the very next request.
+ * The relation is read from the database on every call (`actorForProject`; a page view's loaders
+ * share one read), so a role change or a removal applies on the very next request.
  *
  * Rules ("PA" = platform admin, on any project):
  *
@@ -90,10 +97,11 @@
  *     like deploying (2), choosing what the customer's visitors see is the customer's team's
  *     call, not the help desk's (decision 011, amended 2026-12).
  *
- * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
+ * `withProjectAction` throws ProjectNotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
  * outsiders and invited members get the same answer as for a project that does not exist.
- * Viewers who may not act get ForbiddenError.
+ * Viewers who may not act get ForbiddenError. Lists (projects, invitations, test runs) ask the
+ * same rules through `can` on `actorForProject`, or as SQL (the end of this file).
  */
 import { and, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, type Queryable, type Tx } from "~/db/client.server";
@@ -339,7 +347,7 @@ export async function findProjectRow(
  * `findProjectRow` for `user`'s page view: one read however many loaders of the view ask
  * (app/utils/request-memo.server.ts). Inside a transaction it always reads.
  */
-export function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
+function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
   if (tx !== db()) return findProjectRow(tx, ref);
   return memo(`project-row:${user?.id}:${ref}`, () => findProjectRow(tx, ref));
 }
@@ -435,7 +443,10 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "schema.raise": "Only platform admins can raise the StackShift version",
 };
 
-/** Throws unless `actor` may do `action` (NotFound when the project is hidden from them). */
+/**
+ * Throws unless `actor` may do `action` (ProjectNotFoundError when the project is hidden from
+ * them): the check `withProjectAction` runs. Pure; services call `withProjectAction` instead.
+ */
 export function assertCan(actor: Actor, action: Action): void {
   if (can(actor, action)) return;
   if (!actor.project || !can(actor, "project.view")) {
