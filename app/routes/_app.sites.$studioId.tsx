@@ -38,6 +38,7 @@ import { isSocialIntent, socialAction } from "~/components/social/social-action.
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { ServiceError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { activationState } from "~/services/studio.server";
 import { fieldErrorsOf, readForm } from "~/web/http.server";
@@ -173,7 +174,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (isSocialIntent(intent)) return socialAction(request, user, params.studioId ?? "", formData);
   if (intent === ADDON_INTENT) {
     const studioId = params.studioId ?? "";
-    const project = await getProject(user, studioId).catch(() => null);
+    // Only a hidden or missing project is a 404; other failures reach the error boundary.
+    const project = await getProject(user, studioId).catch((error: unknown) => {
+      if (error instanceof ProjectNotFoundError) return null;
+      throw error;
+    });
     if (!project) throw new Response("Not Found", { status: 404 });
     return addonsAction(user, studioId, project.name, formData);
   }

@@ -8,7 +8,7 @@ import { eventLogs } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { EVENT_TYPES, HIDDEN_EVENT_TYPES, type EventType } from "./activity.server";
 import { InvalidError } from "./errors";
-import { requireProjectAction } from "./permissions.server";
+import { projectForAction } from "./permissions.server";
 
 /** The dashboard shows the 3 latest events; 'Show more' expands to at most 1000. */
 export const ACTIVITY_DEFAULT_LIMIT = 3;
@@ -110,7 +110,7 @@ export async function listActivity(
   projectId: string,
   opts: { limit?: number } = {},
 ): Promise<ActivityPage> {
-  const { project } = await requireProjectAction(user, projectId, "activity.view");
+  const { project } = await projectForAction(user, projectId, "activity.view");
   const where = and(
     eq(eventLogs.projectId, project.id),
     notInArray(eventLogs.type, [...HIDDEN_EVENT_TYPES]),
@@ -145,7 +145,7 @@ export async function listActivityPage(
   projectId: string,
   opts: { cursor?: string; limit?: number } = {},
 ): Promise<{ entries: ActivityEntry[]; nextCursor: string | null }> {
-  const { project } = await requireProjectAction(user, projectId, "activity.view");
+  const { project } = await projectForAction(user, projectId, "activity.view");
   if (opts.cursor !== undefined && !KEY.test(opts.cursor)) {
     throw new InvalidError("Invalid cursor", { eventLogsCursor: ["Invalid cursor"] });
   }

@@ -16,14 +16,7 @@ import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ADDONS, isAddonKey, TOKEN_MESSAGES, type AddonKey } from "./addon-catalog";
 import { ConflictError, InvalidError } from "./errors";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 import {
   SCHEMA_VERSION_END_TO_END_TESTS,
   SCHEMA_VERSION_THEME_PREVIEW,
@@ -55,9 +48,8 @@ export type AddonsView = {
 
 /** The Add-ons section: every card with its state, for everyone who sees the project. */
 export async function getAddons(user: User, studioId: string): Promise<AddonsView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  // The row the authorisation read (shared by the loaders of one view).
-  const row = (await projectRowFor(user, studioId))!;
+  // The row is the authorisation's read (shared by the loaders of one view).
+  const { actor, project: row } = await projectForAction(user, studioId, "project.view");
   const runsShown =
     row.isEndToEndTestsEnabled &&
     !upgradeRequired(row.schemaVersion, SCHEMA_VERSION_END_TO_END_TESTS);
@@ -98,10 +90,11 @@ export async function setAddon(
   user: User,
   input: { studioId: string; addon: AddonKey; enabled: boolean; chromaticProjectToken?: string },
 ): Promise<AddonChange> {
-  const actor = await actorOn(user, input.studioId);
-  assertCan(actor, "addons.toggle");
+  // Checked here without a log entry; the change's transaction checks again and logs support.
+  const { project } = await projectForAction(user, input.studioId, "addons.toggle", {
+    mode: "check",
+  });
   const addon = ADDONS[input.addon];
-  const [project] = await db().select().from(projects).where(eq(projects.id, actor.project!.id));
   if (input.enabled && addon.requires && upgradeRequired(project.schemaVersion, addon.requires)) {
     throw new ConflictError(
       `${addon.label} needs StackShift version ${addon.requires} or later. Upgrade the project first.`,
@@ -117,8 +110,7 @@ export async function setAddon(
   if (project[addon.column] === input.enabled) {
     return { addon: input.addon, enabled: input.enabled, changed: false, name: project.name };
   }
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "addons.toggle", tx);
+  await withProjectAction(user, project.id, "addons.toggle", async ({ tx }) => {
     await tx
       .update(projects)
       .set({

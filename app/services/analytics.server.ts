@@ -27,7 +27,7 @@ import {
   type DayRange,
 } from "./analytics.schema";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "./errors";
-import { requireProjectAction } from "./permissions.server";
+import { projectForAction } from "./permissions.server";
 import { siteOrigins } from "./site-origins.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ export async function getAnalytics(
   studioId: string,
   range: DayRange,
 ): Promise<AnalyticsView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
+  const { actor } = await projectForAction(user, studioId, "project.view");
   const projectId = actor.project.id;
   const inRange = <T extends typeof analyticsPageDays | typeof analyticsReferrerDays>(table: T) =>
     and(eq(table.projectId, projectId), gte(table.day, range.from), lte(table.day, range.to));

@@ -17,7 +17,7 @@ import { apiTokens, projects, users } from "~/db/schema";
 import { getUser, type ApiTokenGrant, type User } from "./accounts.server";
 import { ForbiddenError, InvalidError, NotFoundError, UnauthorizedError } from "./errors";
 import { dispatchMail, queueMail } from "./mail.server";
-import { actorOn, can } from "./permissions.server";
+import { projectForAction, ProjectNotFoundError } from "./permissions.server";
 import { consume } from "./rate-limit.server";
 import {
   MAX_ACTIVE_TOKENS,
@@ -57,7 +57,14 @@ export async function createApiToken(
   const projectIds = [...new Set(input.projectIds.map((id) => id.toLowerCase()))];
   for (const id of projectIds) {
     // Only projects the person can see now; the token is read against their rights later too.
-    if (!can(await actorOn(user, id), "project.view")) {
+    const visible = await projectForAction(user, id, "project.view", { mode: "check" }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof ProjectNotFoundError) return false;
+        throw error;
+      },
+    );
+    if (!visible) {
       throw new InvalidError("Choose projects from the list", {
         projectIds: ["Choose projects from the list"],
       });

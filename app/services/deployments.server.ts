@@ -25,13 +25,7 @@ import {
   retryDeploymentSchema,
   type ListDeploymentsInput,
 } from "./deployments.schema";
-import {
-  actorForProject,
-  assertCan,
-  can,
-  requireProjectAction,
-  ProjectNotFoundError,
-} from "./permissions.server";
+import { actorForProject, can, projectForAction, ProjectNotFoundError } from "./permissions.server";
 import { siteProvider } from "./lifecycle/common.server";
 import { scheduleRetry } from "./lifecycle/deploy.server";
 import { enqueueManualDeployment } from "./lifecycle/queue.server";
@@ -298,7 +292,7 @@ export async function requestDeployment(
   /** The Website page's Redeploy has its own rule (support may, editors may not). */
   action: "project.deploy" | "site.redeploy" = "project.deploy",
 ) {
-  await requireProjectAction(user, projectIdOrStudioId, action);
+  await projectForAction(user, projectIdOrStudioId, action);
   const project = await getProject(user, projectIdOrStudioId);
   const [row] = await db()
     .select({ permanentErrorAt: projects.permanentErrorAt })
@@ -347,14 +341,13 @@ export async function retryDeployment(user: User, input: { name: string; idempot
     .limit(20);
   let target: (typeof candidates)[number] | undefined;
   for (const row of candidates) {
-    const actor = await actorForProject(user, row);
-    if (can(actor, "project.view")) {
-      assertCan(actor, "project.deploy");
+    if (can(await actorForProject(user, row), "project.view")) {
       target = row;
       break;
     }
   }
   if (!target) throw new ProjectNotFoundError();
+  await projectForAction(user, target.id, "project.deploy", { mode: "check" });
   const id = target.id;
 
   const retryCount = await db().transaction(async (tx) => {

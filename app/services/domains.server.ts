@@ -24,14 +24,7 @@ import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { DOMAIN_TAKEN_MESSAGE, type DomainProvider } from "./domains.schema";
 import { ConflictError, InvalidError } from "./errors";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 import { SCHEMA_VERSION_DOMAINS, upgradeRequired } from "./project-status";
 import { primaryProvider } from "./lifecycle/common.server";
 import {
@@ -112,9 +105,7 @@ function sitesOf(project: ProjectRow, rows: SiteRow[]): SiteDomain[] {
 
 /** Domain Settings of the dashboard: what everyone who sees the project sees. */
 export async function getDomainSettings(user: User, studioId: string): Promise<DomainSettingsView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  // The row the authorisation read (shared by the loaders of one view).
-  const project = (await projectRowFor(user, studioId))!;
+  const { actor, project } = await projectForAction(user, studioId, "project.view");
   return {
     canEdit: can(actor, "domain.edit"),
     perSite: !upgradeRequired(project.schemaVersion, SCHEMA_VERSION_DOMAINS),
@@ -161,10 +152,9 @@ export async function changeDomain(
   input: { studioId: string; provider?: DomainProvider; domain: string },
 ): Promise<DomainChange> {
   // Checked here without a log entry; the change's transaction checks again and logs support.
-  const actor = await actorOn(user, input.studioId);
-  assertCan(actor, "domain.edit");
-  const project = actor.project!;
-  const [row] = await db().select().from(projects).where(eq(projects.id, project.id));
+  const { project: row } = await projectForAction(user, input.studioId, "domain.edit", {
+    mode: "check",
+  });
   const site = chooseSite(row, await siteRows(db(), row.id), input.provider);
   if (!input.domain) return revert(user, row, site);
   return update(user, row, site, input.domain);
@@ -197,8 +187,7 @@ async function update(
 
   const now = new Date();
   try {
-    await db().transaction(async (tx) => {
-      await authorizeOn(user, project, "domain.edit", tx);
+    await withProjectAction(user, project.id, "domain.edit", async ({ tx }) => {
       await tx
         .update(projectSites)
         .set({
@@ -261,8 +250,7 @@ async function revert(
 ): Promise<DomainChange> {
   const previous = site.domain;
   if (!previous) return { action: "revert", domain: null, changed: false };
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "domain.edit", tx);
+  await withProjectAction(user, project.id, "domain.edit", async ({ tx }) => {
     await tx
       .update(projectSites)
       .set(NO_DOMAIN)

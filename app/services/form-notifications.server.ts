@@ -20,7 +20,7 @@ import {
 import type { User } from "./accounts.server";
 import { InvalidError, NotFoundError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
-import { actorOn, assertCan, authorizeOn } from "./permissions.server";
+import { projectForAction, withProjectAction } from "./permissions.server";
 import { consume, tryConsume } from "./rate-limit.server";
 
 /**
@@ -184,9 +184,7 @@ export async function resendConfirmation(
   formId: string,
   email: string,
 ) {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "forms.manage");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "forms.manage", { mode: "check" });
   const address = email.trim().toLowerCase();
   const [row] = await db()
     .select({ confirmedAt: formNotificationAddresses.confirmedAt })
@@ -207,8 +205,7 @@ export async function resendConfirmation(
     what: `Too many confirmation mails to ${address}.`,
   });
   const token = randomBytes(32).toString("base64url");
-  const mailId = await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "forms.manage", tx);
+  const mailId = await withProjectAction(user, project.id, "forms.manage", async ({ tx }) => {
     const [updated] = await tx
       .update(formNotificationAddresses)
       .set({

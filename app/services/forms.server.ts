@@ -21,14 +21,7 @@ import {
   type NotificationRecipient,
 } from "./form-notifications.server";
 import { absoluteUrl, dispatchMail } from "./mail.server";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 
 export const DEFAULT_FORM_NAME = "Contact";
 
@@ -68,8 +61,7 @@ export type FormsView = {
 };
 
 export async function listForms(user: User, studioId: string): Promise<FormsView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  const project = (await projectRowFor(user, studioId))!;
+  const { actor, project } = await projectForAction(user, studioId, "project.view");
   await ensureDefaultForm(project.id);
   const rows = await db()
     .select()
@@ -211,8 +203,7 @@ export async function getSubmission(
   formId: string,
   submissionId: string,
 ) {
-  await requireProjectAction(user, studioId, "project.view");
-  const project = (await projectRowFor(user, studioId))!;
+  const { project } = await projectForAction(user, studioId, "project.view");
   await formOf(project.id, formId);
   if (!/^[0-9a-f-]{36}$/i.test(submissionId)) throw new NotFoundError("Submission not found");
   const [row] = await db()
@@ -229,12 +220,9 @@ export async function deleteSubmission(
   formId: string,
   submissionId: string,
 ) {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "forms.manage");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "forms.manage", { mode: "check" });
   const form = await formOf(project.id, formId);
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "forms.manage", tx);
+  await withProjectAction(user, project.id, "forms.manage", async ({ tx }) => {
     const [gone] = await tx
       .delete(formSubmissions)
       .where(and(eq(formSubmissions.id, submissionId), eq(formSubmissions.formId, form.id)))
@@ -255,12 +243,9 @@ export async function deleteAllSubmissions(
   studioId: string,
   formId: string,
 ): Promise<number> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "forms.manage");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "forms.manage", { mode: "check" });
   const form = await formOf(project.id, formId);
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, project, "forms.manage", tx);
+  return withProjectAction(user, project.id, "forms.manage", async ({ tx }) => {
     const gone = await tx
       .delete(formSubmissions)
       .where(eq(formSubmissions.formId, form.id))
@@ -282,13 +267,10 @@ export async function deleteAllSubmissions(
  * to confirm it first (form-notifications.server.ts); a removed one loses its confirmation.
  */
 export async function saveFormSettings(user: User, studioId: string, input: FormSettingsInput) {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "forms.manage");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "forms.manage", { mode: "check" });
   const form = await formOf(project.id, input.formId);
   const toMail = await confirmationsToMail(project.id, form.id, input.notificationEmails);
-  const mailIds = await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "forms.manage", tx);
+  const mailIds = await withProjectAction(user, project.id, "forms.manage", async ({ tx }) => {
     await tx
       .update(forms)
       .set({
@@ -350,8 +332,7 @@ export async function exportSubmissionsCsv(
   studioId: string,
   formId: string,
 ): Promise<{ filename: string; stream: ReadableStream<Uint8Array> }> {
-  await requireProjectAction(user, studioId, "project.view");
-  const project = (await projectRowFor(user, studioId))!;
+  const { project } = await projectForAction(user, studioId, "project.view");
   const form = await formOf(project.id, formId);
   // Rows holding a name outside the list (the other field, or names stored before the cap)
   // need the other column; PostgreSQL answers that from the form's rows, off the event loop.

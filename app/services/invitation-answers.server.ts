@@ -8,14 +8,14 @@ import { logEvent } from "./activity.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { INVITATION_KEY_PATTERN, ROLE_LABEL, type MemberRole } from "./members.schema";
 import {
-  actorForProject,
-  can,
   findProjectRow,
-  projectRowFor,
   invitationsAddressedTo,
+  projectForAction,
+  withProjectAction,
+  ProjectNotFoundError,
 } from "./permissions.server";
 import { MEMBER_STUDIO_INVITE_JOB } from "./member-studio-job.server";
-import { type MemberRow, authorize } from "./members.server";
+import { type MemberRow } from "./members.server";
 
 // ---------------------------------------------------------------------------------------------
 // The invitation card
@@ -314,10 +314,16 @@ export async function getProjectInvitation(
   user: User,
   studioId: string,
 ): Promise<ProjectInvitationView | null> {
-  const project = await projectRowFor(user, studioId);
-  if (!project) return null;
-  const actor = await actorForProject(user, project);
-  if (!can(actor, "invitation.respond") || !actor.membership) return null;
+  // Asked only after the project read as hidden: the page view's reads again, no extra query.
+  const allowed = await projectForAction(user, studioId, "invitation.respond", {
+    mode: "check",
+  }).catch((error: unknown) => {
+    if (error instanceof ProjectNotFoundError || error instanceof ForbiddenError) return null;
+    throw error;
+  });
+  const membership = allowed?.actor.membership;
+  if (!allowed || !membership) return null;
+  const { project } = allowed;
   const [row] = await db()
     .select({
       member: members,
@@ -326,7 +332,7 @@ export async function getProjectInvitation(
     })
     .from(members)
     .leftJoin(users, eq(users.id, members.invitedBy))
-    .where(and(eq(members.id, actor.membership.id), eq(members.status, "invited")));
+    .where(and(eq(members.id, membership.id), eq(members.status, "invited")));
   if (!row) return null;
   const { member } = row;
   if (row.expired) {
@@ -371,18 +377,22 @@ export async function acceptProjectInvitation(
   user: User,
   studioId: string,
 ): Promise<AcceptOutcome> {
-  const accepted = await db().transaction(async (tx) => {
-    const { actor } = await authorize(tx, user, studioId, "invitation.respond");
-    const memberId = actor.membership!.id;
-    const [row] = await tx
-      .update(members)
-      .set(acceptedColumns(user))
-      .where(and(eq(members.id, memberId), invitationsAddressedTo(user), stillValid()))
-      .returning();
-    // In the transaction: PGlite has one connection, a query beside it would wait forever.
-    if (!row) throw await whyNotAnswerable(tx, memberId);
-    return logAcceptance(tx, user, row);
-  });
+  const accepted = await withProjectAction(
+    user,
+    studioId,
+    "invitation.respond",
+    async ({ actor, tx }) => {
+      const memberId = actor.membership!.id;
+      const [row] = await tx
+        .update(members)
+        .set(acceptedColumns(user))
+        .where(and(eq(members.id, memberId), invitationsAddressedTo(user), stillValid()))
+        .returning();
+      // In the transaction: PGlite has one connection, a query beside it would wait forever.
+      if (!row) throw await whyNotAnswerable(tx, memberId);
+      return logAcceptance(tx, user, row);
+    },
+  );
   return accepted;
 }
 
@@ -391,8 +401,7 @@ export async function declineProjectInvitation(
   user: User,
   studioId: string,
 ): Promise<{ projectName: string; studioId: string }> {
-  return db().transaction(async (tx) => {
-    const { actor } = await authorize(tx, user, studioId, "invitation.respond");
+  return withProjectAction(user, studioId, "invitation.respond", async ({ actor, tx }) => {
     const memberId = actor.membership!.id;
     const [row] = await tx
       .delete(members)

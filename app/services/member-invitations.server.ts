@@ -1,6 +1,6 @@
 /** Inviting a member and resending an invitation: the limits, the mail and the member row, in one transaction. */
 import { and, eq } from "drizzle-orm";
-import { db, type Queryable } from "~/db/client.server";
+import { type Queryable } from "~/db/client.server";
 import { members, users } from "~/db/schema";
 import { isPlatformAdmin, type User } from "./accounts.server";
 import { consume, POLICIES } from "./rate-limit.server";
@@ -15,11 +15,10 @@ import {
   type InviteMemberInput,
   type MemberRole,
 } from "./members.schema";
-import { isSupport, type Actor } from "./permissions.server";
+import { isSupport, type Actor, withProjectAction } from "./permissions.server";
 import {
   type MemberRow,
   type ProjectRow,
-  authorize,
   expiresIn,
   invitationPath,
   newInvitationKey,
@@ -173,79 +172,91 @@ export async function inviteMember(
   options: { onExisting: "resend" | "reject" } = { onExisting: "resend" },
 ): Promise<InviteOutcome> {
   const address = input.email.trim().toLowerCase();
-  const { mailId, outcome } = await db().transaction(async (tx) => {
-    const { project, actor } = await authorize(tx, user, input.studioId, "members.add");
-    refuseStaffBySupport(actor, address);
-    const owner = await ownerOf(tx, project);
-    if (owner?.email === address) throw new DuplicateMemberError();
+  const { mailId, outcome } = await withProjectAction(
+    user,
+    input.studioId,
+    "members.add",
+    async ({ project, actor, tx }) => {
+      refuseStaffBySupport(actor, address);
+      const owner = await ownerOf(tx, project);
+      if (owner?.email === address) throw new DuplicateMemberError();
 
-    const [existing] = await tx
-      .select()
-      .from(members)
-      .where(and(eq(members.projectId, project.id), eq(members.invitedEmail, address)))
-      .for("update");
-    if (existing) {
-      if (existing.status !== "invited" || options.onExisting === "reject") {
-        throw new DuplicateMemberError();
+      const [existing] = await tx
+        .select()
+        .from(members)
+        .where(and(eq(members.projectId, project.id), eq(members.invitedEmail, address)))
+        .for("update");
+      if (existing) {
+        if (existing.status !== "invited" || options.onExisting === "reject") {
+          throw new DuplicateMemberError();
+        }
+        await spendInvitationLimits(tx, user, project, address);
+        const mailing = await renewInvitation(tx, user, project, existing);
+        return {
+          mailId: await sendMail(tx, project, user, mailing),
+          outcome: {
+            outcome: "resent" as const,
+            member: {
+              id: existing.id,
+              email: address,
+              role: existing.role,
+              status: "invited" as const,
+            },
+          },
+        };
       }
+
+      const [account] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, address));
       await spendInvitationLimits(tx, user, project, address);
-      const mailing = await renewInvitation(tx, user, project, existing);
+      const key = newInvitationKey();
+      const [created] = await tx
+        .insert(members)
+        .values({
+          projectId: project.id,
+          userId: account?.id ?? null,
+          invitedEmail: address,
+          role: input.role,
+          status: "invited",
+          invitationKey: key,
+          invitationExpiresAt: expiresIn(),
+          invitedBy: user.id,
+        })
+        // A concurrent invite of the same address won the race.
+        .onConflictDoNothing()
+        .returning();
+      if (!created) throw new DuplicateMemberError();
+      await logEvent(tx, {
+        projectId: project.id,
+        type: "members.invitation.sent",
+        content: `${user.name} invited ${address} as ${ROLE_LABEL[created.role]}`,
+        label: "Invitation sent",
+        metadata: { role: created.role, email: address },
+        actorId: user.id,
+      });
+      const mailId = await sendMail(tx, project, user, {
+        to: address,
+        key,
+        role: created.role,
+        resent: false,
+        hasAccount: Boolean(account),
+      });
       return {
-        mailId: await sendMail(tx, project, user, mailing),
+        mailId,
         outcome: {
-          outcome: "resent" as const,
+          outcome: "sent" as const,
           member: {
-            id: existing.id,
+            id: created.id,
             email: address,
-            role: existing.role,
+            role: created.role,
             status: "invited" as const,
           },
         },
       };
-    }
-
-    const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, address));
-    await spendInvitationLimits(tx, user, project, address);
-    const key = newInvitationKey();
-    const [created] = await tx
-      .insert(members)
-      .values({
-        projectId: project.id,
-        userId: account?.id ?? null,
-        invitedEmail: address,
-        role: input.role,
-        status: "invited",
-        invitationKey: key,
-        invitationExpiresAt: expiresIn(),
-        invitedBy: user.id,
-      })
-      // A concurrent invite of the same address won the race.
-      .onConflictDoNothing()
-      .returning();
-    if (!created) throw new DuplicateMemberError();
-    await logEvent(tx, {
-      projectId: project.id,
-      type: "members.invitation.sent",
-      content: `${user.name} invited ${address} as ${ROLE_LABEL[created.role]}`,
-      label: "Invitation sent",
-      metadata: { role: created.role, email: address },
-      actorId: user.id,
-    });
-    const mailId = await sendMail(tx, project, user, {
-      to: address,
-      key,
-      role: created.role,
-      resent: false,
-      hasAccount: Boolean(account),
-    });
-    return {
-      mailId,
-      outcome: {
-        outcome: "sent" as const,
-        member: { id: created.id, email: address, role: created.role, status: "invited" as const },
-      },
-    };
-  });
+    },
+  );
   await dispatchMail([mailId]);
   return outcome;
 }
@@ -259,22 +270,26 @@ export async function resendInvitation(
   user: User,
   input: { studioId: string; memberId: string },
 ): Promise<{ email: string }> {
-  const { mailId, email } = await db().transaction(async (tx) => {
-    const { project, actor } = await authorize(tx, user, input.studioId, "members.add");
-    const [row] = await tx
-      .select()
-      .from(members)
-      .where(and(eq(members.id, input.memberId), eq(members.projectId, project.id)))
-      .for("update");
-    if (!row) throw new NotFoundError("This invitation no longer exists");
-    refuseStaffBySupport(actor, row.invitedEmail);
-    if (row.status !== "invited") {
-      throw new ConflictError("This invitation was already accepted");
-    }
-    await spendInvitationLimits(tx, user, project, row.invitedEmail);
-    const mailing = await renewInvitation(tx, user, project, row);
-    return { mailId: await sendMail(tx, project, user, mailing), email: row.invitedEmail };
-  });
+  const { mailId, email } = await withProjectAction(
+    user,
+    input.studioId,
+    "members.add",
+    async ({ project, actor, tx }) => {
+      const [row] = await tx
+        .select()
+        .from(members)
+        .where(and(eq(members.id, input.memberId), eq(members.projectId, project.id)))
+        .for("update");
+      if (!row) throw new NotFoundError("This invitation no longer exists");
+      refuseStaffBySupport(actor, row.invitedEmail);
+      if (row.status !== "invited") {
+        throw new ConflictError("This invitation was already accepted");
+      }
+      await spendInvitationLimits(tx, user, project, row.invitedEmail);
+      const mailing = await renewInvitation(tx, user, project, row);
+      return { mailId: await sendMail(tx, project, user, mailing), email: row.invitedEmail };
+    },
+  );
   await dispatchMail([mailId]);
   return { email };
 }

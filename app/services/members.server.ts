@@ -27,11 +27,10 @@ import {
   type RemoveMemberInput,
 } from "./members.schema";
 import {
-  authorizeOn,
   can,
-  projectRowFor,
-  type Action,
   ProjectNotFoundError,
+  projectForAction,
+  withProjectAction,
 } from "./permissions.server";
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -41,25 +40,8 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 // ---------------------------------------------------------------------------------------------
 // Who may do what is permissions.server.ts's answer ("members.add", "members.remove",
-// "members.change-role", "members.view-all", "members.leave"), read fresh in the caller's
+// "members.change-role", "members.view-all", "members.leave"), read fresh in the change's
 // transaction, so a role change or removal applies on the very next request.
-
-/**
- * The project and the actor on it, once the actor may do `action` (ForbiddenError when they see
- * the project but may not; ProjectNotFoundError when they cannot see it).
- */
-export async function authorize(tx: Queryable, user: User, ref: string, action: Action) {
-  const project = await projectRowFor(user, ref, tx);
-  if (!project) throw new ProjectNotFoundError();
-  try {
-    // Records support access too, in `tx`: a platform admin's change logs with the change.
-    const actor = await authorizeOn(user, project, action, tx);
-    return { project, actor };
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new ProjectNotFoundError();
-    throw error;
-  }
-}
 
 export async function ownerOf(tx: Queryable, project: ProjectRow) {
   const [owner] = await tx
@@ -127,7 +109,7 @@ export async function listMembers(
   studioId: string,
   { limit }: { limit?: number } = {},
 ): Promise<MembersView> {
-  const { project, actor } = await authorize(db(), user, studioId, "project.view");
+  const { project, actor } = await projectForAction(user, studioId, "project.view");
   const canManage = can(actor, "members.view-all");
   const rows = await db()
     .select({ member: members, userName: users.name })
@@ -196,8 +178,7 @@ export async function removeMember(
   user: User,
   input: RemoveMemberInput,
 ): Promise<{ outcome: "revoked" | "removed"; email: string }> {
-  return db().transaction(async (tx) => {
-    const { project } = await authorize(tx, user, input.studioId, "members.remove");
+  return withProjectAction(user, input.studioId, "members.remove", async ({ project, tx }) => {
     const owner = await ownerOf(tx, project);
     if (input.memberId === project.ownerId || (owner && input.memberEmail === owner.email)) {
       throw new ForbiddenError("The project owner cannot be removed");
@@ -247,8 +228,7 @@ export async function removeMember(
 
 /** Leave (PATCH {studioId, action: leave}): an accepted member leaves; the owner cannot. */
 export async function leaveProject(user: User, studioId: string): Promise<{ projectName: string }> {
-  return db().transaction(async (tx) => {
-    const { project } = await authorize(tx, user, studioId, "members.leave");
+  return withProjectAction(user, studioId, "members.leave", async ({ project, tx }) => {
     const [row] = await tx
       .delete(members)
       .where(
@@ -281,8 +261,7 @@ export async function changeMemberRole(
   user: User,
   input: { studioId: string; memberId: string; role: MemberRole },
 ): Promise<{ changed: boolean; email: string; role: MemberRole }> {
-  return db().transaction(async (tx) => {
-    const { project } = await authorize(tx, user, input.studioId, "members.change-role");
+  return withProjectAction(user, input.studioId, "members.change-role", async ({ project, tx }) => {
     if (input.memberId === project.ownerId) {
       throw new ForbiddenError("The project owner's role cannot be changed");
     }

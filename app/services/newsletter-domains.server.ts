@@ -22,14 +22,7 @@ import {
   NEWSLETTER_MESSAGES,
   type DisplayRecord,
 } from "./newsletter-rules";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 
 /**
  * A sender domain under the specification's names: the Domain entity's (id, domain, status,
@@ -139,8 +132,7 @@ export type SenderDomainsView = {
 
 /** The project's sender domains, refreshing stale unverified rows from the provider. */
 export async function listSenderDomains(user: User, studioId: string): Promise<SenderDomainsView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  const project = (await projectRowFor(user, studioId))!;
+  const { actor, project } = await projectForAction(user, studioId, "project.view");
   const rows = await db()
     .select()
     .from(newsletterDomains)
@@ -175,9 +167,7 @@ export async function addSenderDomain(
   name?: string,
   metadata: Record<string, unknown> = {},
 ): Promise<SenderDomainView> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "newsletter.edit");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "newsletter.edit", { mode: "check" });
   const senderDomain =
     name?.trim().toLowerCase() || (await getNewsletterSettings(user, studioId)).senderDomain;
   if (!senderDomain || !/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/.test(senderDomain)) {
@@ -207,8 +197,7 @@ export async function addSenderDomain(
     });
   }
   try {
-    return await db().transaction(async (tx) => {
-      await authorizeOn(user, project, "newsletter.edit", tx);
+    return await withProjectAction(user, project.id, "newsletter.edit", async ({ tx }) => {
       // Counted again under the project's row lock: concurrent adds cannot pass the cap together.
       await tx
         .select({ id: projects.id })
@@ -266,9 +255,7 @@ export async function verifySenderDomain(
   studioId: string,
   domainId: string,
 ): Promise<SenderDomainView> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "newsletter.edit");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "newsletter.edit", { mode: "check" });
   const row = await domainOf(project.id, domainId);
   let updated: Row;
   try {
@@ -298,9 +285,7 @@ export async function deleteSenderDomain(
   studioId: string,
   domainId: string,
 ): Promise<{ name: string }> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "newsletter.edit");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "newsletter.edit", { mode: "check" });
   const row = await domainOf(project.id, domainId);
   try {
     await newsletterProvider().deleteDomain(row.providerDomainId);
@@ -312,8 +297,7 @@ export async function deleteSenderDomain(
       });
     }
   }
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "newsletter.edit", tx);
+  await withProjectAction(user, project.id, "newsletter.edit", async ({ tx }) => {
     await tx.delete(newsletterDomains).where(eq(newsletterDomains.id, row.id));
     await logEvent(tx, {
       projectId: project.id,
@@ -338,8 +322,7 @@ export async function studioIdOfDomain(domainId: string): Promise<string> {
 
 /** One domain's DNS records as the table shows them. */
 export async function senderDomainRecords(user: User, studioId: string, domainId: string) {
-  await requireProjectAction(user, studioId, "project.view");
-  const project = (await projectRowFor(user, studioId))!;
+  const { project } = await projectForAction(user, studioId, "project.view");
   return toView(await domainOf(project.id, domainId)).records;
 }
 
@@ -350,12 +333,9 @@ export async function updateSenderDomainMetadata(
   domainId: string,
   metadata: Record<string, unknown>,
 ): Promise<SenderDomainView> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "newsletter.edit");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "newsletter.edit", { mode: "check" });
   await domainOf(project.id, domainId);
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, project, "newsletter.edit", tx);
+  return withProjectAction(user, project.id, "newsletter.edit", async ({ tx }) => {
     const [row] = await tx
       .update(newsletterDomains)
       .set({ metadata })

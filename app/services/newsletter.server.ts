@@ -18,14 +18,7 @@ import {
   type NewsletterSettingsView,
 } from "./newsletter.schema";
 import { readableBrandText } from "./newsletter-rules";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 
 /** The product's stored form of the settings (plus our own keys for the rest of the form). */
 type StoredSettings = {
@@ -117,8 +110,7 @@ export type NewsletterView = {
 };
 
 export async function getNewsletterSettings(user: User, studioId: string): Promise<NewsletterView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  const project = (await projectRowFor(user, studioId))!;
+  const { actor, project } = await projectForAction(user, studioId, "project.view");
   const [row] = await db()
     .select({
       settings: newsletterSettings.settings,
@@ -151,13 +143,10 @@ export async function saveNewsletterSettings(
   studioId: string,
   input: NewsletterSettingsInput,
 ): Promise<void> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "newsletter.edit");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "newsletter.edit", { mode: "check" });
   const logo = input.logo && input.logo.size > 0 ? input.logo : null;
   const bytes = logo ? Buffer.from(await logo.arrayBuffer()).toString("base64") : null;
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "newsletter.edit", tx);
+  await withProjectAction(user, project.id, "newsletter.edit", async ({ tx }) => {
     const logoFields = logo
       ? { logo: bytes, logoType: logo.type }
       : input.removeLogo

@@ -13,7 +13,7 @@ import type { User } from "./accounts.server";
 import { ProviderError } from "~/providers/errors";
 import { INVALID_STATE_MESSAGE } from "./oauth-texts";
 import { ServiceError, InvalidError, UpstreamError } from "./errors";
-import { actorOn, assertCan, authorizeOn } from "./permissions.server";
+import { withProjectAction } from "./permissions.server";
 
 export type LinkProvider = "instagram" | "stripe";
 /** popup: the return page reports to the window that opened it; tab: it redirects back. */
@@ -77,11 +77,7 @@ export async function beginLinkFor(
   action: "social.link" | "payments.add",
   session: { id: string; mode: LinkMode },
 ): Promise<string> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, action);
-  const project = actor.project!;
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, project, action, tx);
+  return withProjectAction(user, studioId, action, async ({ project, tx }) => {
     return beginLink(tx, {
       provider,
       project,

@@ -21,14 +21,7 @@ import type { AddPaymentAccountInput, StripeListInput } from "./payments.schema"
 import { beginLinkFor, completeLink, type LinkMode } from "./oauth-links.server";
 import { consume } from "./rate-limit.server";
 import { cachedProviderRead } from "./provider-cache.server";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 
 export type PaymentAccountView = {
   id: string;
@@ -61,8 +54,7 @@ export async function listPaymentAccounts(
   user: User,
   studioId: string,
 ): Promise<PaymentAccountsView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  const row = (await projectRowFor(user, studioId))!;
+  const { actor, project: row } = await projectForAction(user, studioId, "project.view");
   const accounts = await db()
     .select({
       id: paymentAccounts.id,
@@ -103,9 +95,7 @@ export async function addPaymentAccount(
   input: AddPaymentAccountInput,
 ): Promise<PaymentAccountView> {
   // Checked here without a log entry; the transaction's authorisation writes support access once.
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "payments.add");
-  const project = actor.project!;
+  const { project } = await projectForAction(user, studioId, "payments.add", { mode: "check" });
   // Each check tells whether a key is live: limited per project and per user, so the form is no
   // oracle for stolen keys (RateLimitedError, 429 with Retry-After).
   const what = "Too many Stripe keys checked.";
@@ -119,8 +109,7 @@ export async function addPaymentAccount(
     throw asUpstream(error, PAYMENT_MESSAGES.failedAdd, { log: "[payments] key check failed" });
   }
   try {
-    return await db().transaction(async (tx) => {
-      await authorizeOn(user, project, "payments.add", tx);
+    return await withProjectAction(user, project.id, "payments.add", async ({ tx }) => {
       const [row] = await tx
         .insert(paymentAccounts)
         .values({
@@ -153,11 +142,7 @@ export async function removePaymentAccount(
   studioId: string,
   accountId: string,
 ): Promise<{ accountName: string }> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "payments.remove");
-  const project = actor.project!;
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, project, "payments.remove", tx);
+  return withProjectAction(user, studioId, "payments.remove", async ({ project, tx }) => {
     const [removed] = await tx
       .delete(paymentAccounts)
       .where(and(eq(paymentAccounts.id, accountId), eq(paymentAccounts.projectId, project.id)))
@@ -228,8 +213,7 @@ export async function listAccountProducts(
   accountId: string,
   options: { tab: ProductsTab; startingAfter?: string },
 ): Promise<ProductsView> {
-  await requireProjectAction(user, studioId, "project.view");
-  const row = (await projectRowFor(user, studioId))!;
+  const { project: row } = await projectForAction(user, studioId, "project.view");
   const [account] = await db()
     .select()
     .from(paymentAccounts)
@@ -315,9 +299,9 @@ export async function completeStripeConnect(
     { provider: "stripe", userId: user.id, sessionId },
     input.state,
     async (link, finish) => {
-      const actor = await actorOn(user, link.studioId);
-      assertCan(actor, "payments.add");
-      const project = actor.project!;
+      const { project } = await projectForAction(user, link.studioId, "payments.add", {
+        mode: "check",
+      });
       const connected = await callProvider(
         () => paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri()),
         PAYMENT_MESSAGES.connectFailed,
@@ -325,8 +309,7 @@ export async function completeStripeConnect(
       );
       const accountName = (connected.accountName ?? `Stripe ${connected.accountId}`).slice(0, 100);
       try {
-        return await db().transaction(async (tx) => {
-          await authorizeOn(user, project, "payments.add", tx);
+        return await withProjectAction(user, project.id, "payments.add", async ({ tx }) => {
           const [row] = await tx
             .insert(paymentAccounts)
             .values({
@@ -379,7 +362,7 @@ export async function listAccountResource(
     .where(eq(paymentAccounts.id, input.accountId));
   if (!account) throw new NotFoundError("Payment account not found");
   try {
-    await requireProjectAction(user, account.studioId, "project.view");
+    await projectForAction(user, account.studioId, "project.view");
   } catch (error) {
     if (error instanceof NotFoundError) throw new NotFoundError("Payment account not found");
     throw error;

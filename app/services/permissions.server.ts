@@ -1,8 +1,15 @@
 /**
- * The one place that answers "may actor X do Y on project P" (docs/architecture.md). Services call
- * `requireProjectAction` (or `actorOn` + `can`) before they read or change a project; routes
- * never decide access themselves. tests/integration/permissions-table.test.ts checks every route
- * against every actor.
+ * The one place that answers "may actor X do Y on project P" (docs/architecture.md). Services act
+ * on a project through one path, `withProjectAction(user, ref, action, run, options)`: it
+ * resolves the project by _id or studioId, computes the actor, checks the action (`assertCan`),
+ * records support access and hands `run` the project row and the actor, both typed non-null. A
+ * change (the default mode) runs in one transaction, the caller's `tx` or one it opens, so the
+ * change, its activity event and the support-access row commit together. Page loaders read with
+ * mode "read" (or `projectForAction`, the same call without a callback): no transaction, and the
+ * page view's memoised project row and actor, so a view adds no query. Mode "check" checks
+ * without recording, before an outside call whose change then checks again in its transaction.
+ * Routes never decide access themselves. tests/integration/permissions-table.test.ts checks every
+ * route against every actor.
  *
  * Actors. `kind` is the user's relation to the project; `platformAdmin` (isAdmin) is a separate
  * flag, because a platform admin can also own or be a member of a project:
@@ -11,8 +18,8 @@
  *   invited    a member row with status "invited" (not accepted yet; expired ones too)
  *   editor | developer | admin   an accepted member with that role
  *   owner      projects.ownerId
- * The relation is read from the database on every call (`actorOn`), so a role change or a
- * removal applies on the very next request.
+ * The relation is read from the database on every call (`actorForProject`; a page view's loaders
+ * share one read), so a role change or a removal applies on the very next request.
  *
  * Rules ("PA" = platform admin, on any project):
  *
@@ -90,13 +97,14 @@
  *     like deploying (2), choosing what the customer's visitors see is the customer's team's
  *     call, not the help desk's (decision 011, amended 2026-12).
  *
- * `requireProjectAction` throws NotFoundError when the actor cannot view the project (and the
+ * `withProjectAction` throws ProjectNotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
  * outsiders and invited members get the same answer as for a project that does not exist.
- * Viewers who may not act get ForbiddenError.
+ * Viewers who may not act get ForbiddenError. Lists (projects, invitations, test runs) ask the
+ * same rules through `can` on `actorForProject`, or as SQL (the end of this file).
  */
 import { and, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
-import { db, type Queryable } from "~/db/client.server";
+import { db, type Queryable, type Tx } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
 import { eventLogs, members, projects } from "~/db/schema";
 import type { User } from "./accounts.server";
@@ -339,7 +347,7 @@ export async function findProjectRow(
  * `findProjectRow` for `user`'s page view: one read however many loaders of the view ask
  * (app/utils/request-memo.server.ts). Inside a transaction it always reads.
  */
-export function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
+function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
   if (tx !== db()) return findProjectRow(tx, ref);
   return memo(`project-row:${user?.id}:${ref}`, () => findProjectRow(tx, ref));
 }
@@ -408,16 +416,6 @@ async function membershipActor(
   return { ...base, kind: "outsider" };
 }
 
-/** The actor `user` is on the project with this _id or studioId, read fresh from the database. */
-export async function actorOn(
-  user: User | null,
-  projectId: string,
-  tx: Queryable = db(),
-): Promise<Actor> {
-  const project = user ? ((await findProjectRow(tx, projectId)) ?? null) : null;
-  return actorForProject(user, project, tx);
-}
-
 const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "members.view-all": "Only the owner and admins can see every member",
   "members.add": "Only the owner and admins can add members",
@@ -445,7 +443,10 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "schema.raise": "Only platform admins can raise the StackShift version",
 };
 
-/** Throws unless `actor` may do `action` (NotFound when the project is hidden from them). */
+/**
+ * Throws unless `actor` may do `action` (ProjectNotFoundError when the project is hidden from
+ * them): the check `withProjectAction` runs. Pure; services call `withProjectAction` instead.
+ */
 export function assertCan(actor: Actor, action: Action): void {
   if (can(actor, action)) return;
   if (!actor.project || !can(actor, "project.view")) {
@@ -454,36 +455,94 @@ export function assertCan(actor: Actor, action: Action): void {
   throw new ForbiddenError(FORBIDDEN_MESSAGES[action] ?? "You are not allowed to do this");
 }
 
+/** A project row, as the project action helper hands it to its callback. */
+export type ProjectRow = typeof projects.$inferSelect;
+/** The actor once they may act on the project: `project` is set, the full row. */
+export type ProjectActor = Actor & { project: ProjectRow };
+
+/** What the callback of `withProjectAction` gets; `tx` is the transaction in "change" mode. */
+export type ProjectAction<Q extends Queryable = Queryable> = {
+  project: ProjectRow;
+  actor: ProjectActor;
+  tx: Q;
+};
+
+export type ProjectActionOptions = {
+  /**
+   * "change" (the default): checks, records support access and runs the callback in one
+   * transaction, the caller's `tx` or one opened here, so a change, its activity event and the
+   * support-access row commit together. "read": a page loader's or a call's without a
+   * transaction of its own: no transaction, and the project row and the actor are the page
+   * view's memoised reads (projectRowFor, actorForProject), so several loaders of one view add
+   * no query; a support view is recorded at most once an hour. "check": "read" without recording
+   * anything, for a check before an outside call whose change then runs in "change" mode (which
+   * checks again in its transaction), or an answer that only asks whether the actor may.
+   */
+  mode?: "change" | "read" | "check";
+  /** The caller's transaction: the check, the support-access row and the callback run in it. */
+  tx?: Queryable;
+  /** The support change's wording when the change has none of its own (recordSupportAccess). */
+  change?: string;
+};
+
 /**
- * The actor, once they may do `action` on the project (its _id or studioId). NotFoundError when
- * they cannot see it (or it does not exist), ForbiddenError when they see it but may not act.
- * The returned actor's `project` is set.
+ * The one way a service acts on a project (its _id or studioId): resolves the project, computes
+ * `user`'s actor on it, checks `action` (ProjectNotFoundError when the project is hidden from
+ * them or missing, ForbiddenError with the action's message when they see it but may not act),
+ * records support access, then runs `run` with the project row, the actor and the queryable to
+ * use (the transaction in "change" mode: query nothing else inside it, PGlite has one connection).
  */
-export async function requireProjectAction(
+export function withProjectAction<T>(
   user: User | null,
-  projectId: string,
+  ref: string,
   action: Action,
-  tx: Queryable = db(),
-): Promise<Actor & { project: ActorProject }> {
-  const project = user ? ((await projectRowFor(user, projectId, tx)) ?? null) : null;
+  run: (on: ProjectAction<Tx>) => T | Promise<T>,
+  options?: ProjectActionOptions & { mode?: "change"; tx?: Tx },
+): Promise<T>;
+export function withProjectAction<T>(
+  user: User | null,
+  ref: string,
+  action: Action,
+  run: (on: ProjectAction) => T | Promise<T>,
+  options: ProjectActionOptions & { mode: "read" | "check" },
+): Promise<T>;
+export async function withProjectAction<T>(
+  user: User | null,
+  ref: string,
+  action: Action,
+  run: (on: ProjectAction<Tx>) => T | Promise<T>,
+  options: ProjectActionOptions = {},
+): Promise<T> {
+  const mode = options.mode ?? "change";
+  if (mode === "change" && !options.tx) {
+    return db().transaction((tx) =>
+      withProjectAction(user, ref, action, run, { ...options, mode: "change", tx }),
+    );
+  }
+  const tx = options.tx ?? db();
+  const project = user ? ((await projectRowFor(user, ref, tx)) ?? null) : null;
   if (!project) throw new ProjectNotFoundError();
-  return authorizeOn(user, project, action, tx);
+  const actor = await actorForProject(user, project, tx);
+  assertCan(actor, action);
+  if (user && mode !== "check") await recordSupportAccess(tx, user, actor, action, options.change);
+  // A Tx in "change" mode (the overloads above); a read's callback takes any Queryable.
+  return run({ project, actor: actor as ProjectActor, tx: tx as Tx });
 }
 
 /**
- * `requireProjectAction` for a project row already loaded: the actor once they may do `action`,
- * with support access recorded (in `tx`, the change's transaction when there is one).
+ * `withProjectAction` without a callback, for a read or a check ("read" unless told): the
+ * project and the actor once the actor may do `action`.
  */
-export async function authorizeOn(
+export function projectForAction(
   user: User | null,
-  project: ActorProject,
+  ref: string,
   action: Action,
-  tx: Queryable = db(),
-): Promise<Actor & { project: ActorProject }> {
-  const actor = await actorForProject(user, project, tx);
-  assertCan(actor, action);
-  if (user) await recordSupportAccess(tx, user, actor, action);
-  return actor as Actor & { project: ActorProject };
+  options: ProjectActionOptions & { mode?: "read" | "check" } = {},
+): Promise<{ project: ProjectRow; actor: ProjectActor }> {
+  return withProjectAction(user, ref, action, ({ project, actor }) => ({ project, actor }), {
+    ...options,
+    mode: options.mode ?? "read",
+  });
 }
 
 /** Only platform admins may choose the site type when creating a project. */

@@ -11,7 +11,7 @@
  * missing site.
  */
 import { and, eq, or } from "drizzle-orm";
-import { db, type Queryable } from "~/db/client.server";
+import { type Queryable } from "~/db/client.server";
 import { members, projects, projectSites, users } from "~/db/schema";
 import { sendJob } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
@@ -23,7 +23,7 @@ import type { User } from "./accounts.server";
 import { appendAudit } from "./audit-log.server";
 import { InvalidError } from "./errors";
 import { dispatchMail, queueMail } from "./mail.server";
-import { actorOn, assertCan, authorizeOn } from "./permissions.server";
+import { withProjectAction } from "./permissions.server";
 
 export const PROJECT_CLEANUP_JOB = "project.cleanup";
 
@@ -74,62 +74,67 @@ export async function deleteProject(
   studioId: string,
   typedName: string,
 ): Promise<{ name: string }> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "project.delete");
-  const project = actor.project!;
-  const { name, mailIds } = await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "project.delete", tx);
-    const [row] = await tx.select().from(projects).where(eq(projects.id, project.id)).for("update");
-    if (row.name !== typedName.trim()) {
-      throw new InvalidError(NAME_MISMATCH, { confirmName: [NAME_MISMATCH] });
-    }
-    const sites = await tx
-      .select({ provider: projectSites.provider, siteId: projectSites.siteId })
-      .from(projectSites)
-      .where(eq(projectSites.projectId, row.id));
-    const data: CleanupData = {
-      name: row.name,
-      studioProjectId: row.studioSanityId,
-      sites: sites.filter((s): s is { provider: HostingProviderName; siteId: string } =>
-        Boolean(s.siteId),
-      ),
-    };
-    // A platform admin deleting someone else's project (support, or a member using the
-    // platform-admin right): the owner and admins are told.
-    const byPlatformAdmin = user.isAdmin && row.ownerId !== user.id;
-    const told = byPlatformAdmin
-      ? (await ownerAndAdmins(tx, row.id, row.ownerId)).filter((p) => p.id !== user.id)
-      : [];
-    const [owner] = await tx
-      .select({ email: users.email })
-      .from(users)
-      .where(eq(users.id, row.ownerId));
-    await appendAudit(tx, {
-      action: "project.deleted",
-      actor: user,
-      project: { id: row.id, name: row.name, ownerId: row.ownerId },
-      details: {
-        studioId: row.studioId,
-        name: user.name,
-        byPlatformAdmin,
-        ownerEmail: owner?.email ?? null,
-        mailedTo: told.map((p) => p.email.toLowerCase()).sort(),
-      },
-    });
-    const mailIds: string[] = [];
-    for (const person of told) {
-      mailIds.push(await queueMail(tx, deletionMail(person.email, row.name, user)));
-    }
-    await tx.delete(projects).where(eq(projects.id, row.id));
-    await sendJob(
-      PROJECT_CLEANUP_JOB,
-      data,
-      { retryLimit: 10, retryDelay: 30, retryBackoff: true },
-      tx,
-    );
-    console.info(`[projects] ${row.name} (${row.studioId}) deleted by ${user.email}`);
-    return { name: row.name, mailIds };
-  });
+  const { name, mailIds } = await withProjectAction(
+    user,
+    studioId,
+    "project.delete",
+    async ({ project, tx }) => {
+      const [row] = await tx
+        .select()
+        .from(projects)
+        .where(eq(projects.id, project.id))
+        .for("update");
+      if (row.name !== typedName.trim()) {
+        throw new InvalidError(NAME_MISMATCH, { confirmName: [NAME_MISMATCH] });
+      }
+      const sites = await tx
+        .select({ provider: projectSites.provider, siteId: projectSites.siteId })
+        .from(projectSites)
+        .where(eq(projectSites.projectId, row.id));
+      const data: CleanupData = {
+        name: row.name,
+        studioProjectId: row.studioSanityId,
+        sites: sites.filter((s): s is { provider: HostingProviderName; siteId: string } =>
+          Boolean(s.siteId),
+        ),
+      };
+      // A platform admin deleting someone else's project (support, or a member using the
+      // platform-admin right): the owner and admins are told.
+      const byPlatformAdmin = user.isAdmin && row.ownerId !== user.id;
+      const told = byPlatformAdmin
+        ? (await ownerAndAdmins(tx, row.id, row.ownerId)).filter((p) => p.id !== user.id)
+        : [];
+      const [owner] = await tx
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.id, row.ownerId));
+      await appendAudit(tx, {
+        action: "project.deleted",
+        actor: user,
+        project: { id: row.id, name: row.name, ownerId: row.ownerId },
+        details: {
+          studioId: row.studioId,
+          name: user.name,
+          byPlatformAdmin,
+          ownerEmail: owner?.email ?? null,
+          mailedTo: told.map((p) => p.email.toLowerCase()).sort(),
+        },
+      });
+      const mailIds: string[] = [];
+      for (const person of told) {
+        mailIds.push(await queueMail(tx, deletionMail(person.email, row.name, user)));
+      }
+      await tx.delete(projects).where(eq(projects.id, row.id));
+      await sendJob(
+        PROJECT_CLEANUP_JOB,
+        data,
+        { retryLimit: 10, retryDelay: 30, retryBackoff: true },
+        tx,
+      );
+      console.info(`[projects] ${row.name} (${row.studioId}) deleted by ${user.email}`);
+      return { name: row.name, mailIds };
+    },
+  );
   await dispatchMail(mailIds);
   return { name };
 }

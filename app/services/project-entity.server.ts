@@ -9,7 +9,7 @@ import { socialProvider } from "~/providers/social/index.server";
 import type { User } from "./accounts.server";
 import { EVENT_LOG_PAGE, listActivityPage, type ActivityEntry } from "./activity-log.server";
 import { integrationBySlug } from "./integration-catalog";
-import { can, requireProjectAction } from "./permissions.server";
+import { can, projectForAction } from "./permissions.server";
 import { getProject, type Project } from "./projects.server";
 
 /** A member. `invitationKey` only while invited, and only for those who manage members. */
@@ -73,7 +73,7 @@ export async function getProjectEntity(
   opts: { eventLogsCursor?: string } = {},
 ): Promise<ProjectEntity> {
   const project = await getProject(user, id);
-  const actor = await requireProjectAction(user, project._id, "project.view");
+  const { actor } = await projectForAction(user, project._id, "project.view");
   const manages = can(actor, "members.view-all");
   const rows = await db()
     .select({ member: members, account: users })

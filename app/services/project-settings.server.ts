@@ -8,15 +8,7 @@ import { members, projects, users } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, NotFoundError } from "./errors";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-  ProjectNotFoundError,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 import { LATEST_SCHEMA_VERSION } from "./project-status";
 import { queueStudioSync } from "./studio-access.server";
 
@@ -28,8 +20,7 @@ export type SchemaVersionView = {
 };
 
 export async function getSchemaVersion(user: User, studioId: string): Promise<SchemaVersionView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  const row = (await projectRowFor(user, studioId))!;
+  const { actor, project: row } = await projectForAction(user, studioId, "project.view");
   const current = row.schemaVersion;
   return {
     current,
@@ -48,10 +39,7 @@ export async function raiseSchemaVersion(
   studioId: string,
   to: number,
 ): Promise<{ from: number; to: number; name: string }> {
-  const row = await projectRowFor(user, studioId);
-  if (!row) throw new ProjectNotFoundError();
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, row, "schema.raise", tx);
+  return withProjectAction(user, studioId, "schema.raise", async ({ project: row, tx }) => {
     const [project] = await tx
       .select({ schemaVersion: projects.schemaVersion, name: projects.name })
       .from(projects)
@@ -88,8 +76,7 @@ export async function getProjectSettings(
   user: User,
   studioId: string,
 ): Promise<ProjectSettingsView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  const row = (await projectRowFor(user, studioId))!;
+  const { actor, project: row } = await projectForAction(user, studioId, "project.view");
   const admins = can(actor, "project.transfer")
     ? await db()
         .select({ userId: users.id, name: users.name, email: users.email })
@@ -114,11 +101,7 @@ export async function getProjectSettings(
 
 /** Renames the project (the name rules of a new project); logged with the old and new name. */
 export async function renameProject(user: User, studioId: string, name: string): Promise<void> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "project.rename");
-  const project = actor.project!;
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, project, "project.rename", tx);
+  await withProjectAction(user, studioId, "project.rename", async ({ project, tx }) => {
     const [before] = await tx
       .select({ name: projects.name })
       .from(projects)
@@ -148,11 +131,7 @@ export async function transferOwnership(
   studioId: string,
   toUserId: string,
 ): Promise<{ name: string }> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "project.transfer");
-  const project = actor.project!;
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, project, "project.transfer", tx);
+  return withProjectAction(user, studioId, "project.transfer", async ({ project, tx }) => {
     const [locked] = await tx
       .select({ ownerId: projects.ownerId })
       .from(projects)

@@ -11,15 +11,13 @@ import { logEvent } from "./activity.server";
 import { ForbiddenError, InvalidError } from "./errors";
 import { consume, POLICIES } from "./rate-limit.server";
 import {
-  authorizeOn,
-  projectRowFor,
   canChooseSiteType,
   isSupport,
   acceptedMembershipOf,
   memberRoleOf,
   ownedProjects,
   type ProjectRole,
-  ProjectNotFoundError,
+  projectForAction,
 } from "./permissions.server";
 import {
   DEFAULT_SCHEMA_VERSION,
@@ -384,9 +382,7 @@ async function toProject(
 export function getProject(user: User, studioIdOrId: string): Promise<Project> {
   // The layout and the page of one view both ask (app/utils/request-memo.server.ts).
   return memo(`project:${user.id}:${studioIdOrId}`, async () => {
-    const row = await projectRowFor(user, studioIdOrId);
-    if (!row) throw new ProjectNotFoundError();
-    const actor = await authorizeOn(user, row, "project.view");
+    const { project: row, actor } = await projectForAction(user, studioIdOrId, "project.view");
     const role = isSupport(actor) ? "support" : (actor.kind as ProjectRole);
     return toProject(db(), row, role, user.id);
   });

@@ -19,14 +19,7 @@ import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
 import { asUpstream, callProvider } from "./provider-failure.server";
 import { beginLinkFor, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
-import {
-  actorOn,
-  assertCan,
-  authorizeOn,
-  can,
-  projectRowFor,
-  requireProjectAction,
-} from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 import { SOCIAL_MESSAGES } from "./social-accounts.schema";
 
 export type SocialAccountView = {
@@ -56,8 +49,7 @@ export async function listDashboardIntegrations(
   user: User,
   studioId: string,
 ): Promise<{ paymentAccounts: { id: string; accountName: string }[]; social: SocialAccountsView }> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
-  const row = (await projectRowFor(user, studioId))!;
+  const { actor, project: row } = await projectForAction(user, studioId, "project.view");
   const result = await db().execute(sql`
     select
       coalesce((select json_agg(json_build_object('id', p.id, 'accountName', p.account_name)
@@ -135,9 +127,9 @@ export async function completeInstagramLink(
     input.state,
     async (link, finish) => {
       // The right may have gone since the round trip began.
-      const actor = await actorOn(user, link.studioId);
-      assertCan(actor, "social.link");
-      const project = actor.project!;
+      const { project } = await projectForAction(user, link.studioId, "social.link", {
+        mode: "check",
+      });
       let linked;
       try {
         linked = await socialProvider().exchangeCode(input.code, instagramRedirectUri());
@@ -150,8 +142,7 @@ export async function completeInstagramLink(
       }
       const { profile } = linked;
       try {
-        return await db().transaction(async (tx) => {
-          await authorizeOn(user, project, "social.link", tx);
+        return await withProjectAction(user, project.id, "social.link", async ({ tx }) => {
           const [row] = await tx
             .insert(socialAccounts)
             .values({
@@ -194,11 +185,7 @@ export async function unlinkSocialAccount(
   studioId: string,
   ref: { accountId?: string; userName?: string },
 ): Promise<{ userName: string }> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "social.unlink");
-  const project = actor.project!;
-  return db().transaction(async (tx) => {
-    await authorizeOn(user, project, "social.unlink", tx);
+  return withProjectAction(user, studioId, "social.unlink", async ({ project, tx }) => {
     let which;
     if (ref.accountId) which = eq(socialAccounts.id, ref.accountId);
     else if (ref.userName) {
@@ -243,8 +230,7 @@ const FEED_SIZE = 6;
  * and the others still show.
  */
 export async function listSocialFeeds(user: User, studioId: string): Promise<SocialFeed[]> {
-  await requireProjectAction(user, studioId, "project.view");
-  const project = (await projectRowFor(user, studioId))!;
+  const { project } = await projectForAction(user, studioId, "project.view");
   const rows = await db()
     .select()
     .from(socialAccounts)

@@ -22,12 +22,7 @@ import {
   UpstreamError,
 } from "./errors";
 import { asUpstream } from "./provider-failure.server";
-import {
-  actorOn,
-  recordSupportAccess,
-  requireProjectAction,
-  type Action,
-} from "./permissions.server";
+import { projectForAction, type Action, withProjectAction } from "./permissions.server";
 import { SCHEMA_VERSION_THEME_PREVIEW, upgradeRequired } from "./project-status";
 import { getProject, type Project } from "./projects.server";
 import { LAUNCH_TOKEN_TTL_SECONDS } from "./studio.schema";
@@ -197,14 +192,9 @@ export async function resendStudioInvite(
     return providerFailure(error, failure);
   }
   if (project.role === "support") {
-    const actor = await actorOn(user, project._id);
-    await recordSupportAccess(
-      db(),
-      user,
-      actor,
-      "members.add",
-      `resent the studio invitation of ${address}`,
-    );
+    await withProjectAction(user, project._id, "members.add", () => undefined, {
+      change: `resent the studio invitation of ${address}`,
+    });
   }
   return { outcome, email: address };
 }
@@ -329,7 +319,7 @@ async function launchableProject(
   studioId: string,
   target: LaunchTarget = "studio",
 ): Promise<Project> {
-  await requireProjectAction(user, studioId, TARGET_ACTION[target]);
+  await projectForAction(user, studioId, TARGET_ACTION[target]);
   const project = await getProject(user, studioId);
   if (
     target === "theme-preview" &&

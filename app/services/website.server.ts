@@ -4,9 +4,6 @@
  * deploy job) and Roll back (an earlier ready deployment published again: Netlify's restore,
  * Vercel's promote). Developers, admins, the owner and platform admins; both are logged.
  */
-import { eq } from "drizzle-orm";
-import { db } from "~/db/client.server";
-import { projects } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import type { User } from "./accounts.server";
@@ -18,7 +15,7 @@ import {
 } from "./deployments.server";
 import { ConflictError, NotFoundError, UpstreamError } from "./errors";
 import { asUpstream } from "./provider-failure.server";
-import { actorOn, assertCan, authorizeOn, can, requireProjectAction } from "./permissions.server";
+import { can, projectForAction, withProjectAction } from "./permissions.server";
 import { forgetSite } from "./provider-cache.server";
 import { getProject } from "./projects.server";
 import { siteProvider } from "./lifecycle/common.server";
@@ -35,7 +32,7 @@ export type WebsiteView = {
 };
 
 export async function getWebsite(user: User, studioId: string): Promise<WebsiteView> {
-  const actor = await requireProjectAction(user, studioId, "project.view");
+  const { actor } = await projectForAction(user, studioId, "project.view");
   const project = await getProject(user, studioId);
   let published: DeploymentView | null = null;
   let rollbackTargets: DeploymentView[] = [];
@@ -64,13 +61,11 @@ export async function getWebsite(user: User, studioId: string): Promise<WebsiteV
 
 /** Redeploy: a new production deployment through the deploy job (the rules of any deploy). */
 export async function redeploy(user: User, studioId: string) {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "site.redeploy");
+  const { project } = await projectForAction(user, studioId, "site.redeploy", { mode: "check" });
   const queued = await requestDeployment(user, studioId, "site.redeploy");
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, actor.project!, "site.redeploy", tx);
+  await withProjectAction(user, project.id, "site.redeploy", async ({ tx }) => {
     await logEvent(tx, {
-      projectId: actor.project!.id,
+      projectId: project.id,
       type: "site.redeployed",
       content: `${user.name || user.email} redeployed the website`,
       actorId: user.id,
@@ -85,9 +80,9 @@ export async function rollBack(
   studioId: string,
   deployId: string,
 ): Promise<DeploymentView> {
-  const actor = await actorOn(user, studioId);
-  assertCan(actor, "site.rollback");
-  const [row] = await db().select().from(projects).where(eq(projects.id, actor.project!.id));
+  const { project: row } = await projectForAction(user, studioId, "site.rollback", {
+    mode: "check",
+  });
   if (!row.siteId) throw new ConflictError("The site is still being created");
   const provider = siteProvider(row);
   let restored;
@@ -102,8 +97,7 @@ export async function rollBack(
   }
   // The next read shows the new published deployment, not the cached one.
   forgetSite(provider, row.siteId);
-  await db().transaction(async (tx) => {
-    await authorizeOn(user, actor.project!, "site.rollback", tx);
+  await withProjectAction(user, row.id, "site.rollback", async ({ tx }) => {
     await logEvent(tx, {
       projectId: row.id,
       type: "site.rolledBack",

@@ -1,9 +1,9 @@
 import type { User } from "~/services/accounts.server";
-import { NotFoundError } from "~/services/errors";
 import {
   getProjectInvitation,
   type ProjectInvitationView,
 } from "~/services/invitation-answers.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
@@ -22,7 +22,8 @@ export async function requireProjectMember(
   try {
     return { user, project: await getProject(user, studioId ?? "") };
   } catch (error) {
-    if (error instanceof NotFoundError) notFound();
+    // Only a hidden or missing project is a 404; anything else (the database down) is an error.
+    if (error instanceof ProjectNotFoundError) notFound();
     throw error;
   }
 }
@@ -43,7 +44,7 @@ export async function requireProjectMemberOrInvitee(
   try {
     return { user, project: await getProject(user, studioId ?? ""), invitation: null };
   } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
+    if (!(error instanceof ProjectNotFoundError)) throw error;
     const invitation = await getProjectInvitation(user, studioId ?? "");
     if (invitation) return { user, invitation };
     notFound();
