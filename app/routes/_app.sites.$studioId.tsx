@@ -17,7 +17,7 @@ import {
   FailureBanner,
   SupportBanner,
 } from "~/components/project-dashboard/dashboard-header";
-import { requireProjectMemberOrInvitee } from "~/components/project-dashboard/project-loader.server";
+import { requireProjectMemberOrInvitee } from "~/web/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import { ADDON_INTENT, addonsAction } from "~/components/addons/addons-action.server";
 import { AddonsSection } from "~/components/addons/addons-section";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ACTIVITY_ANCHOR } from "~/components/activity/activity-query";
-import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import { publishedSiteUrl } from "~/services/project-status";
 import { ACTIVITY_MAX_LIMIT, listActivity } from "~/services/activity-log.server";

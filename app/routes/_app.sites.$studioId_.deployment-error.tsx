@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireDeploymentPage } from "~/components/deployments/deployment-page.server";
+import { requireDeploymentPage } from "~/web/deployment-page.server";
 import { PermanentError } from "~/components/deployments/permanent-error";
 
 export const meta: MetaFunction = () => [{ title: "Deployment Error | StackShift" }];

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireDeploymentPage } from "~/components/deployments/deployment-page.server";
+import { requireDeploymentPage } from "~/web/deployment-page.server";
 import { FailedDeployment } from "~/components/deployments/failed-deployment";
 import { ServiceError, NotFoundError } from "~/services/errors";
 import { MAX_DEPLOY_RETRIES, retryDeploymentSchema } from "~/services/deployments.schema";

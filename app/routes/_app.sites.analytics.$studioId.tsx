@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AnalyticsSections } from "~/components/analytics/analytics-sections";
-import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { parseRange } from "~/services/analytics.schema";

@@ -12,7 +12,7 @@ import {
   SUBMISSIONS_DELETE_ALL_INTENT,
   Submissions,
 } from "~/components/forms/form-submissions";
-import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { ServiceError, ForbiddenError, NotFoundError } from "~/services/errors";

@@ -13,7 +13,7 @@ import {
   SENDER_DOMAIN_FIELD,
   SenderDomains,
 } from "~/components/newsletter/sender-domains";
-import { requireProjectMember } from "~/components/project-dashboard/project-loader.server";
+import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { ServiceError, InvalidError } from "~/services/errors";

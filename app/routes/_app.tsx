@@ -11,7 +11,7 @@ import {
 } from "@remix-run/react";
 import { useCallback } from "react";
 import { LazyCreateProjectDialog } from "~/components/projects/create-project-dialog.lazy";
-import { loadPickerPage } from "~/components/shell/picker.server";
+import { loadPickerPage } from "~/web/picker.server";
 import {
   onlyOverlayChanged,
   pageWithoutDialog,

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { loadPickerPage } from "~/components/shell/picker.server";
+import { loadPickerPage } from "~/web/picker.server";
 import { listParams } from "~/web/list-query";
 import { requireApiUser } from "~/web/session.server";
 

@@ -1,7 +1,7 @@
 import type { User } from "~/services/accounts.server";
 import { InvalidError } from "~/services/errors";
 import { countProjects, decodeCursor, listProjects } from "~/services/projects.server";
-import { PICKER_LIMIT, toPickerProject, type PickerPage } from "./shell-helpers";
+import { PICKER_LIMIT, toPickerProject, type PickerPage } from "~/components/shell/shell-helpers";
 
 /**
  * One page of the top bar's picker: the caller's projects matching the search, newest first, with

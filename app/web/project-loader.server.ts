@@ -7,7 +7,7 @@ import { ProjectNotFoundError } from "~/services/permissions.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
-import { toProjectView, type ProjectView } from "./project-view";
+import { toProjectView, type ProjectView } from "~/components/project-dashboard/project-view";
 
 /**
  * The permission check every project page starts with: a session (else login), then the
