@@ -6,6 +6,14 @@ import { formReply, readForm, type FormReply } from "./http.server";
 /** The answer to a form the page does not have (a stale or hand-made post). */
 export const UNKNOWN_FORM = "Unknown form";
 
+/** The one 400 reply to an intent the page does not have. */
+export function unknownForm(intent: string) {
+  return formReply(
+    { result: { status: "error", error: { "": [UNKNOWN_FORM] } }, form: intent },
+    400,
+  );
+}
+
 /** What a handler gets: the form read once, its intent, and `reply` tagged with that intent. */
 export type IntentContext = {
   formData: FormData;
@@ -14,7 +22,7 @@ export type IntentContext = {
   reply: <T extends FormReply>(
     body: T,
     failure?: ServiceError | number,
-  ) => ReturnType<typeof formReply<T>>;
+  ) => ReturnType<typeof formReply<T & { form: string }>>;
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers answer in their own shapes
@@ -48,12 +56,7 @@ export async function dispatchIntent<H extends Record<string, Handler>>(
   const raw = formData.get("intent");
   const intent = typeof raw === "string" ? raw : "";
   const handler = Object.hasOwn(handlers, intent) ? handlers[intent] : undefined;
-  if (!handler) {
-    return formReply(
-      { result: { status: "error", error: { "": [UNKNOWN_FORM] } }, form: intent },
-      400,
-    );
-  }
+  if (!handler) return unknownForm(intent);
   const context: IntentContext = {
     formData,
     intent,
