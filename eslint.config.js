@@ -61,6 +61,29 @@ const FORM_RULES = [
   },
 ];
 
+/**
+ * Every form action answers in one shape, conform's reply through formReply (app/web), which
+ * also sets the status and Retry-After: no error answer built by hand in a form module.
+ */
+const REPLY_RULES = [
+  {
+    selector:
+      "CallExpression[callee.name=/^(data|json)$/] > ObjectExpression:nth-child(1) > Property[key.name=/^(error|message|fieldErrors|result)$/]",
+    message:
+      "A form action answers with formReply({ result: submission.reply() }, failure), not an error built by hand.",
+  },
+  {
+    selector:
+      "CallExpression[callee.object.name='Response'][callee.property.name='json'] > ObjectExpression:nth-child(1) > Property[key.name=/^(error|message|fieldErrors|result)$/]",
+    message:
+      "A form action answers with formReply({ result: submission.reply() }, failure), not an error built by hand.",
+  },
+  {
+    selector: "Literal[value=/^retry-after$/i]",
+    message: "formReply (or apiError for the JSON API) sets Retry-After from the error.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -102,6 +125,12 @@ export default tseslint.config(
     files: ["app/routes/**", "app/components/**", "app/web/**"],
     ignores: ["app/web/intents.server.ts", "**/*.test.ts", "**/*.test.tsx"],
     rules: { "no-restricted-syntax": ["error", ...FORM_RULES] },
+  },
+  {
+    // Form modules: the page routes (not the JSON API) and the components' action helpers.
+    files: ["app/routes/**", "app/components/**/*action.server.ts"],
+    ignores: ["app/routes/api.*", "**/*.test.ts", "**/*.test.tsx"],
+    rules: { "no-restricted-syntax": ["error", ...FORM_RULES, ...REPLY_RULES] },
   },
   {
     // The /local/* pages are the local providers' own stand-in sites, studios and sign-in pages.
