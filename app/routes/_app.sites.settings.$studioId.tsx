@@ -102,11 +102,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
         } catch (error) {
           if (!(error instanceof ServiceError)) throw error;
           if (error instanceof NotFoundError) notFound();
+          // A wrong name is said beside the field; any other refusal is the toast.
           const fields = error instanceof InvalidError ? error.fieldErrors : {};
-          return reply(
-            { result: submission.reply({ fieldErrors: fields, formErrors: [error.message] }) },
-            error,
-          );
+          const errors = Object.keys(fields).length
+            ? { fieldErrors: fields }
+            : { formErrors: [error.message] };
+          return reply({ result: submission.reply(errors) }, error);
         }
       },
       // 'Raise version' (platform admins): a version not above the current one, or not a
