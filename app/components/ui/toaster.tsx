@@ -68,6 +68,8 @@ export function Toaster({ toast }: { toast: Toast | null }) {
           key={t.id}
           duration={t.duration ?? 5000}
           className={`${box} ${toneClass[t.type]}`}
+          // A failure interrupts, like the page's own alerts; a confirmation waits its turn.
+          role={t.type === "error" ? "alert" : undefined}
           onOpenChange={(open) => {
             if (!open) setToasts((current) => current.filter((c) => c.id !== t.id));
           }}
