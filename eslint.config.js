@@ -22,6 +22,68 @@ const VENDORS = {
   message: "Only app/providers (and the mail service) talk to vendors.",
 };
 
+/**
+ * The forms rule (docs/architecture.md, Services): one way to write a page form. Selectors of
+ * `no-restricted-syntax`, so each message says what to do instead.
+ */
+const FORM_RULES = [
+  {
+    // useActionData<FormReply>() trusts any reply, whichever form posted; useFormReply(intent)
+    // (app/web/form-reply.ts) returns only the reply for that form.
+    selector:
+      "CallExpression[callee.name='useActionData'] > TSTypeParameterInstantiation TSTypeReference[typeName.name=/^(FormReply|MembersActionData)$/]",
+    message:
+      "Read a form's reply with useFormReply(intent) or useIntentForm (only the reply for that form), not useActionData<FormReply>().",
+  },
+  {
+    selector:
+      "CallExpression[callee.name='useForm'] > ObjectExpression:not(:has(> Property[key.name='constraint']))",
+    message:
+      "useForm needs `constraint: getZodConstraint(schema)`, the schema the action parses (or use useIntentForm).",
+  },
+  {
+    // The constraint alone does nothing before hydration: conform renders `novalidate` unless
+    // told otherwise.
+    selector:
+      "CallExpression[callee.name='useForm'] > ObjectExpression:not(:has(> Property[key.name='defaultNoValidate'][value.value=false]))",
+    message:
+      "useForm needs `defaultNoValidate: false`, so the browser applies the constraint before JavaScript loads.",
+  },
+  {
+    selector:
+      "CallExpression[callee.name='useForm'] > ObjectExpression:not(:has(> Property[key.name='id']))",
+    message: "useForm needs an `id` (the form's intent), so replies go to the form that posted.",
+  },
+  {
+    selector: "Literal[value='Unknown form']",
+    message:
+      "An unknown intent is answered by dispatchIntent (or unknownForm) in app/web/intents.server.ts.",
+  },
+];
+
+/**
+ * Every form action answers in one shape, conform's reply through formReply (app/web), which
+ * also sets the status and Retry-After: no error answer built by hand in a form module.
+ */
+const REPLY_RULES = [
+  {
+    selector:
+      "CallExpression[callee.name=/^(data|json)$/] > ObjectExpression:nth-child(1) > Property[key.name=/^(error|message|fieldErrors|result)$/]",
+    message:
+      "A form action answers with formReply({ result: submission.reply() }, failure), not an error built by hand.",
+  },
+  {
+    selector:
+      "CallExpression[callee.object.name='Response'][callee.property.name='json'] > ObjectExpression:nth-child(1) > Property[key.name=/^(error|message|fieldErrors|result)$/]",
+    message:
+      "A form action answers with formReply({ result: submission.reply() }, failure), not an error built by hand.",
+  },
+  {
+    selector: "Literal[value=/^retry-after$/i]",
+    message: "formReply (or apiError for the JSON API) sets Retry-After from the error.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -57,6 +119,18 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": ["error", { patterns: [DATABASE, DRIVERS, PROVIDERS, VENDORS] }],
     },
+  },
+  {
+    // Page forms: routes, components and the HTTP edge (the dispatcher itself excepted).
+    files: ["app/routes/**", "app/components/**", "app/web/**"],
+    ignores: ["app/web/intents.server.ts", "**/*.test.ts", "**/*.test.tsx"],
+    rules: { "no-restricted-syntax": ["error", ...FORM_RULES] },
+  },
+  {
+    // Form modules: the page routes (not the JSON API) and the components' action helpers.
+    files: ["app/routes/**", "app/components/**/*action.server.ts"],
+    ignores: ["app/routes/api.*", "**/*.test.ts", "**/*.test.tsx"],
+    rules: { "no-restricted-syntax": ["error", ...FORM_RULES, ...REPLY_RULES] },
   },
   {
     // The /local/* pages are the local providers' own stand-in sites, studios and sign-in pages.

@@ -56,6 +56,7 @@ export default function RevokeLeakedToken() {
   const actionData = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
+    id: "admin-token",
     lastResult: actionData?.result,
     constraint: getZodConstraint(leakedTokenSchema),
     defaultNoValidate: false,

@@ -31,8 +31,7 @@ import {
   listSubmissions,
   saveFormSettings,
 } from "~/services/forms.server";
-import { formReply, readForm } from "~/web/http.server";
-import { notFound } from "~/utils/responses.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { listParams } from "~/web/list-query";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -77,77 +76,80 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
-  const formData = await readForm(request, 16 * 1024);
-  const intent = formData.get("intent");
   const page = (formId?: string) =>
     `/sites/forms/${encodeURIComponent(studioId)}${formId ? `?form=${formId}` : ""}`;
-  try {
-    if (intent === FORM_SETTINGS_INTENT) {
-      const submission = parseWithZod(formData, { schema: formSettingsSchema });
-      if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-      await saveFormSettings(user, studioId, submission.value);
-      return redirectWithToast(page(submission.value.formId), {
-        type: "success",
-        title: FORM_MESSAGES.settingsSaved,
-      });
-    }
-    if (intent === NOTIFICATION_RESEND_INTENT) {
-      const parsed = resendConfirmationSchema.safeParse(Object.fromEntries(formData));
-      if (!parsed.success) throw new NotFoundError("Form not found");
-      const { formId, email } = parsed.data;
-      try {
-        await resendConfirmation(user, studioId, formId, email);
-      } catch (error) {
-        // Refused (limited, already confirmed, no longer listed): said beside the address. Not
-        // allowed at all: the toast, like the page's other forms.
-        if (
-          !(error instanceof ServiceError) ||
-          error instanceof ForbiddenError ||
-          error instanceof ProjectNotFoundError
-        ) {
-          throw error;
+  return dispatchIntent(
+    request,
+    {
+      [FORM_SETTINGS_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: formSettingsSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        await saveFormSettings(user, studioId, submission.value);
+        return redirectWithToast(page(submission.value.formId), {
+          type: "success",
+          title: FORM_MESSAGES.settingsSaved,
+        });
+      },
+      [NOTIFICATION_RESEND_INTENT]: async ({ formData, reply }) => {
+        const parsed = resendConfirmationSchema.safeParse(Object.fromEntries(formData));
+        if (!parsed.success) throw new NotFoundError("Form not found");
+        const { formId, email } = parsed.data;
+        try {
+          await resendConfirmation(user, studioId, formId, email);
+        } catch (error) {
+          // Refused (limited, already confirmed, no longer listed): said beside the address. Not
+          // allowed at all: the toast, like the page's other forms.
+          if (
+            !(error instanceof ServiceError) ||
+            error instanceof ForbiddenError ||
+            error instanceof ProjectNotFoundError
+          ) {
+            throw error;
+          }
+          return reply(
+            { result: { status: "error", error: { [resendErrorKey(email)]: [error.message] } } },
+            error,
+          );
         }
-        return formReply(
-          { result: { status: "error", error: { [resendErrorKey(email)]: [error.message] } } },
-          error,
-        );
-      }
-      return redirectWithToast(page(formId), {
-        type: "success",
-        title: FORM_MESSAGES.linkResent,
-        description: `A new confirmation link went to ${email}.`,
-      });
-    }
-    if (intent === SUBMISSION_DELETE_INTENT) {
-      const parsed = deleteSubmissionSchema.safeParse(Object.fromEntries(formData));
-      if (!parsed.success) throw new NotFoundError("Submission not found");
-      await deleteSubmission(user, studioId, parsed.data.formId, parsed.data.submissionId);
-      return redirectWithToast(page(parsed.data.formId), {
-        type: "success",
-        title: FORM_MESSAGES.deleted,
-      });
-    }
-    if (intent === SUBMISSIONS_DELETE_ALL_INTENT) {
-      const parsed = deleteAllSchema.safeParse(Object.fromEntries(formData));
-      if (!parsed.success) throw new NotFoundError("Form not found");
-      const n = await deleteAllSubmissions(user, studioId, parsed.data.formId);
-      return redirectWithToast(page(parsed.data.formId), {
-        type: "success",
-        title: FORM_MESSAGES.allDeleted,
-        description: `${n} submission${n === 1 ? "" : "s"} deleted.`,
-      });
-    }
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    if (error instanceof ProjectNotFoundError) notFound();
-    return redirectWithToast(page(), {
-      type: "error",
-      title:
-        intent === FORM_SETTINGS_INTENT ? FORM_MESSAGES.settingsFailed : FORM_MESSAGES.deleteFailed,
-      description: error.message,
-    });
-  }
-  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+        return redirectWithToast(page(formId), {
+          type: "success",
+          title: FORM_MESSAGES.linkResent,
+          description: `A new confirmation link went to ${email}.`,
+        });
+      },
+      [SUBMISSION_DELETE_INTENT]: async ({ formData }) => {
+        const parsed = deleteSubmissionSchema.safeParse(Object.fromEntries(formData));
+        if (!parsed.success) throw new NotFoundError("Submission not found");
+        await deleteSubmission(user, studioId, parsed.data.formId, parsed.data.submissionId);
+        return redirectWithToast(page(parsed.data.formId), {
+          type: "success",
+          title: FORM_MESSAGES.deleted,
+        });
+      },
+      [SUBMISSIONS_DELETE_ALL_INTENT]: async ({ formData }) => {
+        const parsed = deleteAllSchema.safeParse(Object.fromEntries(formData));
+        if (!parsed.success) throw new NotFoundError("Form not found");
+        const n = await deleteAllSubmissions(user, studioId, parsed.data.formId);
+        return redirectWithToast(page(parsed.data.formId), {
+          type: "success",
+          title: FORM_MESSAGES.allDeleted,
+          description: `${n} submission${n === 1 ? "" : "s"} deleted.`,
+        });
+      },
+    },
+    {
+      maxBytes: 16 * 1024,
+      onError: (error, { intent }) =>
+        redirectWithToast(page(), {
+          type: "error",
+          title:
+            intent === FORM_SETTINGS_INTENT
+              ? FORM_MESSAGES.settingsFailed
+              : FORM_MESSAGES.deleteFailed,
+          description: error.message,
+        }),
+    },
+  );
 }
 
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";

@@ -23,12 +23,11 @@ import {
   removePaymentAccount,
   startStripeConnect,
 } from "~/services/payments.server";
-import { formReply, readForm } from "~/web/http.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { notFound } from "~/utils/responses.server";
 import { getSession, requireUser } from "~/web/session.server";
 import { redirect } from "@remix-run/node";
 import { redirectWithToast } from "~/utils/toast.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Stripe | ${data.view.projectName} | StackShift` : "StackShift" },
@@ -76,67 +75,70 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requirePayments(params.integrationId);
   const studioId = params.studioId ?? "";
   const page = `/sites/integrations/payments/${encodeURIComponent(studioId)}`;
-  const formData = await readForm(request, 8 * 1024);
-  const intent = formData.get("intent");
-  if (intent === PAYMENT_ADD_INTENT) {
-    const submission = parseWithZod(formData, { schema: addPaymentAccountSchema });
-    if (submission.status !== "success") {
-      return formReply({ result: submission.reply({ hideFields: ["secretKey"] }) }, 400);
-    }
-    try {
-      await addPaymentAccount(user, studioId, submission.value);
-      return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.added });
-    } catch (error) {
-      if (error instanceof NotFoundError) notFound();
-      if (error instanceof InvalidPaymentKeyError) {
-        return redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.invalidKey });
-      }
-      // Too many keys checked: said beside the key field, the dialog kept open (429, Retry-After).
-      if (error instanceof RateLimitedError) {
-        const result = submission.reply({
-          fieldErrors: { secretKey: [error.message] },
-          hideFields: ["secretKey"],
-        });
-        return formReply({ result }, error);
-      }
-      if (!(error instanceof ServiceError)) throw error;
-      // A duplicate or a refusal says why under the title.
-      return redirectWithToast(page, {
-        type: "error",
-        title: PAYMENT_MESSAGES.failedAdd,
-        description: error.message === PAYMENT_MESSAGES.failedAdd ? undefined : error.message,
-      });
-    }
-  }
-  if (intent === STRIPE_CONNECT_INTENT) {
-    const session = await getSession(request);
-    try {
-      return redirect(
-        await startStripeConnect(user, studioId, {
-          id: session.id ?? "",
-          mode: formData.get("mode") === "popup" ? "popup" : "tab",
-        }),
-      );
-    } catch (error) {
-      if (error instanceof NotFoundError) notFound();
-      if (!(error instanceof ServiceError)) throw error;
-      return redirectWithToast(page, { type: "error", title: error.message });
-    }
-  }
-  if (intent === PAYMENT_REMOVE_INTENT) {
-    const submission = parseWithZod(formData, { schema: removePaymentAccountSchema });
-    try {
-      if (submission.status !== "success") throw new NotFoundError("Unknown account");
-      await removePaymentAccount(user, studioId, submission.value.accountId);
-      return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.removed });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      // A project hidden from the user stays a 404; a refusal on a visible one is a toast.
-      if (error instanceof ProjectNotFoundError) notFound();
-      return redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.failedRemove });
-    }
-  }
-  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+  return dispatchIntent(
+    request,
+    {
+      [PAYMENT_ADD_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: addPaymentAccountSchema });
+        if (submission.status !== "success") {
+          return reply({ result: submission.reply({ hideFields: ["secretKey"] }) }, 400);
+        }
+        try {
+          await addPaymentAccount(user, studioId, submission.value);
+          return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.added });
+        } catch (error) {
+          if (error instanceof NotFoundError) notFound();
+          if (error instanceof InvalidPaymentKeyError) {
+            return redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.invalidKey });
+          }
+          // Too many keys checked: said beside the key field, the dialog kept open (429,
+          // Retry-After).
+          if (error instanceof RateLimitedError) {
+            const result = submission.reply({
+              fieldErrors: { secretKey: [error.message] },
+              hideFields: ["secretKey"],
+            });
+            return reply({ result }, error);
+          }
+          if (!(error instanceof ServiceError)) throw error;
+          // A duplicate or a refusal says why under the title.
+          return redirectWithToast(page, {
+            type: "error",
+            title: PAYMENT_MESSAGES.failedAdd,
+            description: error.message === PAYMENT_MESSAGES.failedAdd ? undefined : error.message,
+          });
+        }
+      },
+      [STRIPE_CONNECT_INTENT]: async ({ formData }) => {
+        const session = await getSession(request);
+        try {
+          return redirect(
+            await startStripeConnect(user, studioId, {
+              id: session.id ?? "",
+              mode: formData.get("mode") === "popup" ? "popup" : "tab",
+            }),
+          );
+        } catch (error) {
+          if (error instanceof NotFoundError) notFound();
+          if (!(error instanceof ServiceError)) throw error;
+          return redirectWithToast(page, { type: "error", title: error.message });
+        }
+      },
+      [PAYMENT_REMOVE_INTENT]: async ({ formData }) => {
+        const submission = parseWithZod(formData, { schema: removePaymentAccountSchema });
+        if (submission.status !== "success") throw new NotFoundError("Unknown account");
+        await removePaymentAccount(user, studioId, submission.value.accountId);
+        return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.removed });
+      },
+    },
+    {
+      maxBytes: 8 * 1024,
+      // Removing: a project hidden from the user is the dispatcher's 404; a refusal on a visible
+      // one is a toast.
+      onError: () =>
+        redirectWithToast(page, { type: "error", title: PAYMENT_MESSAGES.failedRemove }),
+    },
+  );
 }
 
 export default function ProjectPayments() {

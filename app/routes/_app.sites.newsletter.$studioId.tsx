@@ -16,7 +16,7 @@ import {
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { ServiceError, InvalidError } from "~/services/errors";
+import { InvalidError } from "~/services/errors";
 import {
   addSenderDomain,
   deleteSenderDomain,
@@ -35,11 +35,9 @@ import {
   saveNewsletterSettings,
   sendTestEmail,
 } from "~/services/newsletter.server";
-import { formReply, readForm } from "~/web/http.server";
-import { notFound } from "~/utils/responses.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Newsletter | ${data.project.name} | StackShift` : "Newsletter | StackShift" },
@@ -69,85 +67,91 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
   const page = `/sites/newsletter/${encodeURIComponent(studioId)}`;
-  // Room for the largest logo, base64 overhead of multipart aside.
-  const formData = await readForm(request, LOGO_MAX_BYTES + 64 * 1024);
-  const intent = formData.get("intent");
-  try {
-    if (intent === NEWSLETTER_SAVE_INTENT) {
-      const submission = parseWithZod(formData, { schema: newsletterSettingsSchema });
-      if (submission.status !== "success") {
-        return formReply({ result: submission.reply({ hideFields: ["logo"] }) }, 400);
-      }
-      await saveNewsletterSettings(user, studioId, submission.value);
-      return redirectWithToast(page, { type: "success", title: NEWSLETTER_MESSAGES.saved });
-    }
-    if (intent === NEWSLETTER_TEST_INTENT) {
-      const { to } = await sendTestEmail(user, studioId);
-      return redirectWithToast(page, {
-        type: "success",
-        title: NEWSLETTER_MESSAGES.testSent,
-        description: `Sent to ${to}.`,
-      });
-    }
-    if (intent === DOMAIN_ADD_INTENT) {
-      await addSenderDomain(user, studioId);
-      return redirectWithToast(page, {
-        type: "success",
-        title: NEWSLETTER_MESSAGES.domainAdded,
-        description: NEWSLETTER_MESSAGES.domainAddedHint,
-      });
-    }
+  const domainId = (formData: FormData) => {
     const parsed = domainIdSchema.safeParse({ domainId: formData.get("domainId") });
-    if (intent === DOMAIN_VERIFY_INTENT) {
-      if (!parsed.success) throw new InvalidError(NEWSLETTER_MESSAGES.domainIdRequired);
-      const domain = await verifySenderDomain(user, studioId, parsed.data.domainId);
-      return redirectWithToast(
-        page,
-        domain.isVerified
-          ? { type: "success", title: NEWSLETTER_MESSAGES.verified }
-          : {
-              type: "error",
-              title: NEWSLETTER_MESSAGES.notVerified,
-              description: NEWSLETTER_MESSAGES.notVerifiedHint,
-            },
-      );
-    }
-    if (intent === DOMAIN_DELETE_INTENT) {
-      if (!parsed.success) throw new InvalidError(NEWSLETTER_MESSAGES.domainIdRequired);
-      await deleteSenderDomain(user, studioId, parsed.data.domainId);
-      return redirectWithToast(page, { type: "success", title: NEWSLETTER_MESSAGES.deleted });
-    }
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    if (error instanceof ProjectNotFoundError) notFound();
-    // The project's sender domains are at the cap: said beside 'Add' (409), not in a toast.
-    if (error instanceof SenderDomainLimitError) {
-      return formReply(
-        { result: { status: "error", error: { [SENDER_DOMAIN_FIELD]: [error.message] } } },
-        error,
-      );
-    }
-    const title =
-      intent === NEWSLETTER_SAVE_INTENT
-        ? NEWSLETTER_MESSAGES.saveFailed
-        : intent === DOMAIN_ADD_INTENT
-          ? error.message === NEWSLETTER_MESSAGES.domainExists
-            ? NEWSLETTER_MESSAGES.domainExists
-            : NEWSLETTER_MESSAGES.addFailed
-          : intent === DOMAIN_VERIFY_INTENT
-            ? NEWSLETTER_MESSAGES.verifyFailed
-            : intent === DOMAIN_DELETE_INTENT
-              ? NEWSLETTER_MESSAGES.deleteFailed
-              : NEWSLETTER_MESSAGES.unexpected;
-    // The API's wording of a provider failure says no more than the toast's title.
-    const said = error.message === title || PROVIDER_FAILURES.has(error.message);
-    return redirectWithToast(page, {
-      type: "error",
-      title,
-      description: said ? undefined : error.message || NEWSLETTER_MESSAGES.unexpected,
-    });
-  }
-  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+    if (!parsed.success) throw new InvalidError(NEWSLETTER_MESSAGES.domainIdRequired);
+    return parsed.data.domainId;
+  };
+  return dispatchIntent(
+    request,
+    {
+      [NEWSLETTER_SAVE_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: newsletterSettingsSchema });
+        if (submission.status !== "success") {
+          return reply({ result: submission.reply({ hideFields: ["logo"] }) }, 400);
+        }
+        await saveNewsletterSettings(user, studioId, submission.value);
+        return redirectWithToast(page, { type: "success", title: NEWSLETTER_MESSAGES.saved });
+      },
+      [NEWSLETTER_TEST_INTENT]: async () => {
+        const { to } = await sendTestEmail(user, studioId);
+        return redirectWithToast(page, {
+          type: "success",
+          title: NEWSLETTER_MESSAGES.testSent,
+          description: `Sent to ${to}.`,
+        });
+      },
+      [DOMAIN_ADD_INTENT]: async ({ reply }) => {
+        try {
+          await addSenderDomain(user, studioId);
+        } catch (error) {
+          // The project's sender domains are at the cap: said beside 'Add' (409), not in a toast.
+          if (!(error instanceof SenderDomainLimitError)) throw error;
+          return reply(
+            { result: { status: "error", error: { [SENDER_DOMAIN_FIELD]: [error.message] } } },
+            error,
+          );
+        }
+        return redirectWithToast(page, {
+          type: "success",
+          title: NEWSLETTER_MESSAGES.domainAdded,
+          description: NEWSLETTER_MESSAGES.domainAddedHint,
+        });
+      },
+      [DOMAIN_VERIFY_INTENT]: async ({ formData }) => {
+        const domain = await verifySenderDomain(user, studioId, domainId(formData));
+        return redirectWithToast(
+          page,
+          domain.isVerified
+            ? { type: "success", title: NEWSLETTER_MESSAGES.verified }
+            : {
+                type: "error",
+                title: NEWSLETTER_MESSAGES.notVerified,
+                description: NEWSLETTER_MESSAGES.notVerifiedHint,
+              },
+        );
+      },
+      [DOMAIN_DELETE_INTENT]: async ({ formData }) => {
+        await deleteSenderDomain(user, studioId, domainId(formData));
+        return redirectWithToast(page, { type: "success", title: NEWSLETTER_MESSAGES.deleted });
+      },
+    },
+    {
+      // Room for the largest logo, base64 overhead of multipart aside.
+      maxBytes: LOGO_MAX_BYTES + 64 * 1024,
+      onError: (error, { intent }) => {
+        const title =
+          intent === NEWSLETTER_SAVE_INTENT
+            ? NEWSLETTER_MESSAGES.saveFailed
+            : intent === DOMAIN_ADD_INTENT
+              ? error.message === NEWSLETTER_MESSAGES.domainExists
+                ? NEWSLETTER_MESSAGES.domainExists
+                : NEWSLETTER_MESSAGES.addFailed
+              : intent === DOMAIN_VERIFY_INTENT
+                ? NEWSLETTER_MESSAGES.verifyFailed
+                : intent === DOMAIN_DELETE_INTENT
+                  ? NEWSLETTER_MESSAGES.deleteFailed
+                  : NEWSLETTER_MESSAGES.unexpected;
+        // The API's wording of a provider failure says no more than the toast's title.
+        const said = error.message === title || PROVIDER_FAILURES.has(error.message);
+        return redirectWithToast(page, {
+          type: "error",
+          title,
+          description: said ? undefined : error.message || NEWSLETTER_MESSAGES.unexpected,
+        });
+      },
+    },
+  );
 }
 
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";

@@ -28,7 +28,7 @@ import {
   renameProject,
   transferOwnership,
 } from "~/services/project-settings.server";
-import { formReply, readForm } from "~/web/http.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -50,77 +50,87 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * 'Raise version' (platform admins): back to the page with 'StackShift version raised to {n}.',
- * or the reason beside the form (a version not above the current one, not a platform admin).
+ * The page's four forms, one intent each. Bad input or a refusal goes back to the form that
+ * posted (`reply` names it): field errors beside the field, the rest as a toast; done is a
+ * redirect with its toast. A project hidden from the user is the dispatcher's 404.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
-  const formData = await readForm(request, 4 * 1024);
   const page = `/sites/settings/${studioId}`;
-  if (formData.get("intent") === RENAME_INTENT) {
-    const submission = parseWithZod(formData, { schema: renameProjectSchema });
-    if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-    try {
-      await renameProject(user, studioId, submission.value.name);
-      return redirectWithToast(page, { type: "success", title: "Project renamed" });
-    } catch (error) {
-      if (error instanceof NotFoundError) notFound();
-      if (!(error instanceof ServiceError)) throw error;
-      return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
-    }
-  }
-  if (formData.get("intent") === TRANSFER_INTENT) {
-    const submission = parseWithZod(formData, { schema: transferOwnershipSchema });
-    if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-    try {
-      const to = await transferOwnership(user, studioId, submission.value.toUserId);
-      return redirectWithToast(page, {
-        type: "success",
-        title: "Ownership transferred",
-        description: `${to.name} now owns the project; you are an admin of it.`,
-      });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      if (error instanceof ProjectNotFoundError) notFound();
-      return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
-    }
-  }
-  if (formData.get("intent") === DELETE_PROJECT_INTENT) {
-    const submission = parseWithZod(formData, { schema: deleteProjectSchema });
-    if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-    try {
-      const deleted = await deleteProject(user, studioId, submission.value.confirmName);
-      return redirectWithToast("/sites", {
-        type: "success",
-        title: `Project ${deleted.name} deleted`,
-      });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      if (error instanceof NotFoundError) notFound();
-      const fields = error instanceof InvalidError ? error.fieldErrors : {};
-      return formReply(
-        { result: submission.reply({ fieldErrors: fields, formErrors: [error.message] }) },
-        error,
-      );
-    }
-  }
-  if (formData.get("intent") !== SCHEMA_VERSION_INTENT) {
-    return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
-  }
-  const submission = parseWithZod(formData, { schema: schemaVersionFormSchema });
-  if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-  try {
-    const change = await raiseSchemaVersion(user, studioId, submission.value.schemaVersion);
-    return redirectWithToast(`/sites/settings/${studioId}`, {
-      type: "success",
-      title: `StackShift version raised to ${change.to}.`,
-    });
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    if (!(error instanceof ServiceError)) throw error;
-    return formReply({ result: submission.reply({ formErrors: [error.message] }) }, error);
-  }
+  return dispatchIntent(
+    request,
+    {
+      [RENAME_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: renameProjectSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        try {
+          await renameProject(user, studioId, submission.value.name);
+          return redirectWithToast(page, { type: "success", title: "Project renamed" });
+        } catch (error) {
+          // The project went away under the form: the page's 404.
+          if (error instanceof NotFoundError) notFound();
+          if (!(error instanceof ServiceError)) throw error;
+          return reply({ result: submission.reply({ formErrors: [error.message] }) }, error);
+        }
+      },
+      [TRANSFER_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: transferOwnershipSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        try {
+          const to = await transferOwnership(user, studioId, submission.value.toUserId);
+          return redirectWithToast(page, {
+            type: "success",
+            title: "Ownership transferred",
+            description: `${to.name} now owns the project; you are an admin of it.`,
+          });
+        } catch (error) {
+          if (!(error instanceof ServiceError) || error instanceof ProjectNotFoundError)
+            throw error;
+          return reply({ result: submission.reply({ formErrors: [error.message] }) }, error);
+        }
+      },
+      [DELETE_PROJECT_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: deleteProjectSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        try {
+          const deleted = await deleteProject(user, studioId, submission.value.confirmName);
+          return redirectWithToast("/sites", {
+            type: "success",
+            title: `Project ${deleted.name} deleted`,
+          });
+        } catch (error) {
+          if (!(error instanceof ServiceError)) throw error;
+          if (error instanceof NotFoundError) notFound();
+          // A wrong name is said beside the field; any other refusal is the toast.
+          const fields = error instanceof InvalidError ? error.fieldErrors : {};
+          const errors = Object.keys(fields).length
+            ? { fieldErrors: fields }
+            : { formErrors: [error.message] };
+          return reply({ result: submission.reply(errors) }, error);
+        }
+      },
+      // 'Raise version' (platform admins): a version not above the current one, or not a
+      // platform admin, is said back to the form.
+      [SCHEMA_VERSION_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: schemaVersionFormSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        try {
+          const change = await raiseSchemaVersion(user, studioId, submission.value.schemaVersion);
+          return redirectWithToast(page, {
+            type: "success",
+            title: `StackShift version raised to ${change.to}.`,
+          });
+        } catch (error) {
+          // The project went away under the form: the page's 404.
+          if (error instanceof NotFoundError) notFound();
+          if (!(error instanceof ServiceError)) throw error;
+          return reply({ result: submission.reply({ formErrors: [error.message] }) }, error);
+        }
+      },
+    },
+    { maxBytes: 4 * 1024 },
+  );
 }
 
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";

@@ -15,7 +15,7 @@ import {
   statusSchema,
   SUPPORT_MESSAGES,
 } from "~/services/support.schema";
-import { formReply, readForm } from "~/web/http.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -47,43 +47,45 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ticketId = params.ticketId ?? "";
   const expanded = new URL(request.url).searchParams.get("events") === ALL_EVENTS;
   const page = `/sites/support/${encodeURIComponent(ticketId)}${expanded ? `?events=${ALL_EVENTS}` : ""}`;
-  const formData = await readForm(request, 64 * 1024);
-  const intent = formData.get("intent");
-  try {
-    if (intent === TICKET_COMMENT_INTENT) {
-      const submission = parseWithZod(formData, { schema: commentSchema });
-      if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-      await supportDesk().addComment(user, ticketId, submission.value.body);
-      return redirectWithToast(page, { type: "success", title: SUPPORT_MESSAGES.replied });
-    }
-    if (intent === TICKET_STATUS_INTENT) {
-      const submission = parseWithZod(formData, { schema: statusSchema });
-      if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-      const { status } = submission.value;
-      const changed = await supportDesk().changeStatus(user, ticketId, status);
-      return redirectWithToast(
-        page,
-        changed
-          ? {
-              type: "success",
-              title: SUPPORT_MESSAGES.statusChanged,
-              description: `The ticket is now ${STATUS_LABEL[status]}.`,
-            }
-          : { type: "info", title: SUPPORT_MESSAGES.statusUnchanged },
-      );
-    }
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    if (error instanceof ForbiddenError) {
-      return redirectWithToast(page, {
-        type: "error",
-        title: SUPPORT_MESSAGES.statusFailed,
-        description: error.message,
-      });
-    }
-    throw error;
-  }
-  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+  return dispatchIntent(
+    request,
+    {
+      [TICKET_COMMENT_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: commentSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        await supportDesk().addComment(user, ticketId, submission.value.body);
+        return redirectWithToast(page, { type: "success", title: SUPPORT_MESSAGES.replied });
+      },
+      [TICKET_STATUS_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: statusSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        const { status } = submission.value;
+        const changed = await supportDesk().changeStatus(user, ticketId, status);
+        return redirectWithToast(
+          page,
+          changed
+            ? {
+                type: "success",
+                title: SUPPORT_MESSAGES.statusChanged,
+                description: `The ticket is now ${STATUS_LABEL[status]}.`,
+              }
+            : { type: "info", title: SUPPORT_MESSAGES.statusUnchanged },
+        );
+      },
+    },
+    {
+      maxBytes: 64 * 1024,
+      onError: (error) => {
+        if (error instanceof NotFoundError) notFound();
+        if (!(error instanceof ForbiddenError)) throw error;
+        return redirectWithToast(page, {
+          type: "error",
+          title: SUPPORT_MESSAGES.statusFailed,
+          description: error.message,
+        });
+      },
+    },
+  );
 }
 
 export default function TicketPage() {

@@ -13,7 +13,7 @@ import { InvalidError } from "~/services/errors";
 import { supportDesk, ticketProjectChoices } from "~/services/support-desk/index.server";
 import { newTicketSchema, SUPPORT_MESSAGES } from "~/services/support.schema";
 import { listParams } from "~/web/list-query";
-import { formReply, readForm } from "~/web/http.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -39,22 +39,26 @@ export const shouldRevalidate = overlayShouldRevalidate;
 /** 'Create ticket': to the new ticket's page; bad fields keep the dialog open with messages. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await readForm(request, 96 * 1024);
-  if (formData.get("intent") !== TICKET_CREATE_INTENT) {
-    return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
-  }
-  const submission = parseWithZod(formData, { schema: newTicketSchema });
-  if (submission.status !== "success") return formReply({ result: submission.reply() }, 400);
-  try {
-    const { id } = await supportDesk().createTicket(user, submission.value);
-    return redirectWithToast(`/sites/support/${id}`, {
-      type: "success",
-      title: SUPPORT_MESSAGES.created,
-    });
-  } catch (error) {
-    if (!(error instanceof InvalidError)) throw error;
-    return formReply({ result: submission.reply({ fieldErrors: error.fieldErrors }) }, error);
-  }
+  return dispatchIntent(
+    request,
+    {
+      [TICKET_CREATE_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: newTicketSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        try {
+          const { id } = await supportDesk().createTicket(user, submission.value);
+          return redirectWithToast(`/sites/support/${id}`, {
+            type: "success",
+            title: SUPPORT_MESSAGES.created,
+          });
+        } catch (error) {
+          if (!(error instanceof InvalidError)) throw error;
+          return reply({ result: submission.reply({ fieldErrors: error.fieldErrors }) }, error);
+        }
+      },
+    },
+    { maxBytes: 96 * 1024 },
+  );
 }
 
 export default function SupportPage() {

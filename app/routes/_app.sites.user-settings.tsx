@@ -9,7 +9,7 @@ import {
 import { SupportHistory } from "~/components/user-settings/support-history";
 import { buttonClass } from "~/components/ui/button";
 import { supportHistoryOf } from "~/services/audit-log.server";
-import { ServiceError, RateLimitedError } from "~/services/errors";
+import { RateLimitedError } from "~/services/errors";
 import {
   deleteAccountSchema,
   emailChangeSchema,
@@ -30,7 +30,7 @@ import {
   updateName,
 } from "~/services/user-settings.server";
 import { setHideSplash } from "~/services/studio.server";
-import { formReply, readForm } from "~/web/http.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { oidcEnabled } from "~/web/oidc.server";
 import { getSession, requireUser, sessionStorage, ssoIsFresh } from "~/web/session.server";
 import { getTheme } from "~/utils/theme.server";
@@ -64,20 +64,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const session = await getSession(request);
   const clientIp = context.clientIp ?? "unknown";
   const ssoFresh = ssoIsFresh(session);
-  const formData = await readForm(request, 8 * 1024);
-  const intent = formData.get("intent");
-  try {
-    switch (intent) {
-      case I.name: {
+  return dispatchIntent(
+    request,
+    {
+      [I.name]: async ({ formData, reply }) => {
         const s = parseWithZod(formData, { schema: nameSchema });
-        if (s.status !== "success") return formReply({ result: s.reply() }, 400);
+        if (s.status !== "success") return reply({ result: s.reply() }, 400);
         await updateName(user, s.value.name);
         return redirectWithToast(PAGE, { type: "success", title: M.nameSaved });
-      }
-      case I.email: {
+      },
+      [I.email]: async ({ formData, reply }) => {
         const s = parseWithZod(formData, { schema: emailChangeSchema });
         if (s.status !== "success") {
-          return formReply({ result: s.reply({ hideFields: ["currentPassword"] }) }, 400);
+          return reply({ result: s.reply({ hideFields: ["currentPassword"] }) }, 400);
         }
         await requestEmailChange(user, s.value.email, {
           currentPassword: s.value.currentPassword,
@@ -89,11 +88,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
           title: M.emailSent,
           description: `Open the link we sent to ${s.value.email.toLowerCase()} to use it.`,
         });
-      }
-      case I.password: {
+      },
+      [I.password]: async ({ formData, reply }) => {
         const s = parseWithZod(formData, { schema: passwordChangeSchema });
         if (s.status !== "success") {
-          return formReply(
+          return reply(
             {
               result: s.reply({
                 hideFields: ["currentPassword", "newPassword", "confirmPassword"],
@@ -108,30 +107,30 @@ export async function action({ request, context }: ActionFunctionArgs) {
           title: M.passwordChanged,
           description: "Your other sessions were signed out.",
         });
-      }
-      case I.endSession: {
+      },
+      [I.endSession]: async ({ formData, reply }) => {
         const s = parseWithZod(formData, { schema: sessionHandleSchema });
-        if (s.status !== "success") throw new Response("Bad Request", { status: 400 });
+        if (s.status !== "success") return reply({ result: s.reply() }, 400);
         await signOutSession(user, session.id ?? "", s.value.session);
         return redirectWithToast(PAGE, { type: "success", title: M.sessionEnded });
-      }
-      case I.endOthers: {
+      },
+      [I.endOthers]: async () => {
         const n = await signOutOtherSessions(user, session.id ?? "");
         return redirectWithToast(PAGE, {
           type: "success",
           title: M.othersEnded,
           description: `${n} other session${n === 1 ? "" : "s"} signed out.`,
         });
-      }
-      case I.preferences: {
+      },
+      [I.preferences]: async ({ formData, reply }) => {
         const s = parseWithZod(formData, { schema: splashSchema });
-        if (s.status !== "success") return formReply({ result: s.reply() }, 400);
+        if (s.status !== "success") return reply({ result: s.reply() }, 400);
         await setHideSplash(user, s.value.hideStudioSplash);
         return redirectWithToast(PAGE, { type: "success", title: M.preferencesSaved });
-      }
-      case I.deleteAccount: {
+      },
+      [I.deleteAccount]: async ({ formData, reply }) => {
         const s = parseWithZod(formData, { schema: deleteAccountSchema });
-        if (s.status !== "success") throw new Response("Bad Request", { status: 400 });
+        if (s.status !== "success") return reply({ result: s.reply() }, 400);
         await deleteAccount(user, { ...s.value, ssoFresh, clientIp });
         // The session row went with the account; the cookie goes too.
         const headers = new Headers();
@@ -141,33 +140,35 @@ export async function action({ request, context }: ActionFunctionArgs) {
           await toastHeader({ type: "success", title: "Your account has been deleted" }),
         );
         return redirect("/auth/login", { headers });
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    let fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
-    // A limit: said beside its field (429 with Retry-After): too many wrong current passwords
-    // beside the password, too many e-mail changes or mails to the address beside the Email.
-    if (error instanceof RateLimitedError) {
-      fields = { [error.field ?? "currentPassword"]: [error.message] };
-    }
-    if (intent === I.deleteAccount && Object.keys(fields).length > 0) {
-      // A wrong password or address: said beside the field of the dialog, which stays open.
-      return formReply({ result: { status: "error", error: fields } }, error);
-    }
-    if (intent === I.deleteAccount) {
-      return redirectWithToast(PAGE, {
-        type: "error",
-        title: M.deleteRefused,
-        description: error.message,
-      });
-    }
-    if (Object.keys(fields).length > 0) {
-      return formReply({ result: { status: "error", error: fields } }, error);
-    }
-    return redirectWithToast(PAGE, { type: "error", title: error.message });
-  }
-  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+      },
+    },
+    {
+      maxBytes: 8 * 1024,
+      onError: (error, { intent, reply }) => {
+        let fields = "fieldErrors" in error ? (error.fieldErrors as Record<string, string[]>) : {};
+        // A limit: said beside its field (429 with Retry-After): too many wrong current passwords
+        // beside the password, too many e-mail changes or mails to the address beside the Email.
+        if (error instanceof RateLimitedError) {
+          fields = { [error.field ?? "currentPassword"]: [error.message] };
+        }
+        if (intent === I.deleteAccount && Object.keys(fields).length > 0) {
+          // A wrong password or address: said beside the field of the dialog, which stays open.
+          return reply({ result: { status: "error", error: fields } }, error);
+        }
+        if (intent === I.deleteAccount) {
+          return redirectWithToast(PAGE, {
+            type: "error",
+            title: M.deleteRefused,
+            description: error.message,
+          });
+        }
+        if (Object.keys(fields).length > 0) {
+          return reply({ result: { status: "error", error: fields } }, error);
+        }
+        return redirectWithToast(PAGE, { type: "error", title: error.message });
+      },
+    },
+  );
 }
 
 export default function UserSettingsPage() {

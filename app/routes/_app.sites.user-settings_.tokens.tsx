@@ -22,7 +22,7 @@ import {
 import { createApiToken, listApiTokens, revokeApiToken } from "~/services/api-tokens.server";
 import { ServiceError, InvalidError } from "~/services/errors";
 import { listProjects } from "~/services/projects.server";
-import { formReply, readForm } from "~/web/http.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -54,66 +54,68 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await readForm(request, 16 * 1024);
-  const intent = formData.get("intent");
-  if (intent === I.create) {
-    const submission = parseWithZod(formData, { schema: createTokenSchema });
-    if (submission.status !== "success")
-      return formReply({ result: submission.reply(), created: null }, 400);
-    try {
-      const { token } = await createApiToken(user, submission.value);
-      // Shown in this answer only: a reload or a later visit never shows it again.
-      return formReply({
-        result: submission.reply({ resetForm: true }),
-        created: { name: submission.value.name, token },
-      });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      const fieldErrors = error instanceof InvalidError ? error.fieldErrors : {};
-      return formReply(
-        {
-          result: submission.reply(
-            Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] },
-          ),
-          created: null,
-        },
-        error,
-      );
-    }
-  }
-  if (intent === I.revoke) {
-    const submission = parseWithZod(formData, { schema: tokenIdSchema });
-    if (submission.status !== "success")
-      return formReply({ result: submission.reply(), created: null }, 400);
-    try {
-      const { name } = await revokeApiToken(user, submission.value.tokenId);
-      return redirectWithToast(PAGE, {
-        type: "success",
-        title: "Token revoked",
-        description: `Scripts using ${name} are refused from now on.`,
-      });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      return redirectWithToast(PAGE, { type: "error", title: error.message });
-    }
-  }
-  return formReply(
-    { result: { status: "error", error: { "": ["Unknown form"] } }, created: null },
-    400,
+  return dispatchIntent(
+    request,
+    {
+      [I.create]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: createTokenSchema });
+        if (submission.status !== "success") {
+          return reply({ result: submission.reply(), created: null }, 400);
+        }
+        try {
+          const { token } = await createApiToken(user, submission.value);
+          // Shown in this answer only: a reload or a later visit never shows it again.
+          return reply({
+            result: submission.reply({ resetForm: true }),
+            created: { name: submission.value.name, token },
+          });
+        } catch (error) {
+          if (!(error instanceof ServiceError)) throw error;
+          const fieldErrors = error instanceof InvalidError ? error.fieldErrors : {};
+          return reply(
+            {
+              result: submission.reply(
+                Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] },
+              ),
+              created: null,
+            },
+            error,
+          );
+        }
+      },
+      [I.revoke]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: tokenIdSchema });
+        if (submission.status !== "success") {
+          return reply({ result: submission.reply(), created: null }, 400);
+        }
+        try {
+          const { name } = await revokeApiToken(user, submission.value.tokenId);
+          return redirectWithToast(PAGE, {
+            type: "success",
+            title: "Token revoked",
+            description: `Scripts using ${name} are refused from now on.`,
+          });
+        } catch (error) {
+          if (!(error instanceof ServiceError)) throw error;
+          return redirectWithToast(PAGE, { type: "error", title: error.message });
+        }
+      },
+    },
+    { maxBytes: 16 * 1024 },
   );
 }
 
 export default function ApiTokensPage() {
   const { tokens, projects, revoking } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const created = actionData?.created ?? null;
+  const created = actionData && "created" in actionData ? actionData.created : null;
   const location = useLocation();
   const navigate = useNavigate();
   const back = urlWith(location.pathname, location.search, { revoke: null });
   const creating = useIsPending({ intent: I.create });
   const [form, fields] = useForm({
     id: I.create,
-    lastResult: created ? null : actionData?.result,
+    lastResult: created || actionData?.form !== I.create ? null : actionData.result,
     constraint: getZodConstraint(createTokenSchema),
     defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createTokenSchema }),

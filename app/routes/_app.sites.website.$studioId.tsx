@@ -8,13 +8,10 @@ import {
   ROLLBACK_INTENT,
   WebsiteSections,
 } from "~/components/website/website-sections";
-import { ServiceError } from "~/services/errors";
 import { getWebsite, redeploy, rollBack } from "~/services/website.server";
-import { formReply, readForm } from "~/web/http.server";
-import { notFound } from "~/utils/responses.server";
+import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Website | ${data.project.name} | StackShift` : "Website | StackShift" },
@@ -33,36 +30,37 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
   const page = `/sites/website/${encodeURIComponent(studioId)}`;
-  const formData = await readForm(request, 4 * 1024);
-  const intent = formData.get("intent");
-  try {
-    if (intent === REDEPLOY_INTENT) {
-      await redeploy(user, studioId);
-      return redirectWithToast(page, {
-        type: "success",
-        title: "Redeploy started",
-        description: "The new deployment shows in Site Builds and is published when ready.",
-      });
-    }
-    if (intent === ROLLBACK_INTENT) {
-      const deployId = String(formData.get("deployId") ?? "").slice(0, 200);
-      const restored = await rollBack(user, studioId, deployId);
-      return redirectWithToast(page, {
-        type: "success",
-        title: "Website rolled back",
-        description: `Deployment ${restored.title || restored.id} is published again.`,
-      });
-    }
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    if (error instanceof ProjectNotFoundError) notFound();
-    return redirectWithToast(page, {
-      type: "error",
-      title: intent === REDEPLOY_INTENT ? "Redeploy failed" : "Roll back failed",
-      description: error.message,
-    });
-  }
-  return formReply({ result: { status: "error", error: { "": ["Unknown form"] } } }, 400);
+  return dispatchIntent(
+    request,
+    {
+      [REDEPLOY_INTENT]: async () => {
+        await redeploy(user, studioId);
+        return redirectWithToast(page, {
+          type: "success",
+          title: "Redeploy started",
+          description: "The new deployment shows in Site Builds and is published when ready.",
+        });
+      },
+      [ROLLBACK_INTENT]: async ({ formData }) => {
+        const deployId = String(formData.get("deployId") ?? "").slice(0, 200);
+        const restored = await rollBack(user, studioId, deployId);
+        return redirectWithToast(page, {
+          type: "success",
+          title: "Website rolled back",
+          description: `Deployment ${restored.title || restored.id} is published again.`,
+        });
+      },
+    },
+    {
+      maxBytes: 4 * 1024,
+      onError: (error, { intent }) =>
+        redirectWithToast(page, {
+          type: "error",
+          title: intent === REDEPLOY_INTENT ? "Redeploy failed" : "Roll back failed",
+          description: error.message,
+        }),
+    },
+  );
 }
 
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";

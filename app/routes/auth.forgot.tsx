@@ -50,6 +50,7 @@ export default function Forgot() {
   const actionData = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
+    id: "forgot-password",
     lastResult: actionData?.result,
     constraint: getZodConstraint(forgotSchema),
     defaultNoValidate: false,

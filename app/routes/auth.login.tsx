@@ -53,6 +53,7 @@ export default function Login() {
   const [searchParams] = useSearchParams();
   const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
+    id: "login",
     lastResult: actionData?.result,
     constraint: getZodConstraint(loginSchema),
     defaultNoValidate: false,

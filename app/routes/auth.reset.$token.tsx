@@ -84,6 +84,7 @@ export default function ResetPassword() {
   const actionData = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
+    id: "reset-password",
     lastResult: actionData?.result,
     constraint: getZodConstraint(resetSchema),
     defaultNoValidate: false,

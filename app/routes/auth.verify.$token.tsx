@@ -94,6 +94,7 @@ export default function ConfirmEmail() {
   const actionData = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
+    id: "verify",
     lastResult: actionData?.result,
     constraint: getZodConstraint(confirmSignupSchema),
     defaultNoValidate: false,

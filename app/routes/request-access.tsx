@@ -103,6 +103,7 @@ function RequestForm() {
       : null;
 
   const [form, fields] = useForm({
+    id: "request-access",
     lastResult: actionData?.result,
     constraint: getZodConstraint(requestAccessSchema),
     defaultNoValidate: false,

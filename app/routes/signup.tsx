@@ -78,6 +78,7 @@ export default function Signup() {
   const actionData = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
+    id: "signup",
     lastResult: actionData?.result,
     defaultValue: { email },
     constraint: getZodConstraint(signupSchema),

@@ -1,4 +1,4 @@
-import type { SubmissionResult } from "@conform-to/react";
+import type { FormReply } from "./form-reply";
 import { data } from "@remix-run/node";
 import type { z } from "zod";
 import {
@@ -202,8 +202,7 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   return result.data;
 }
 
-/** What every form action answers when it does not redirect: conform's reply, under `result`. */
-export type FormReply = { result: SubmissionResult<string[]> };
+export type { FormReply } from "./form-reply";
 
 /**
  * The one answer of a form action that does not redirect (pages and their forms, not the JSON

@@ -1,11 +1,4 @@
-import {
-  Form,
-  Link,
-  useActionData,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -13,7 +6,7 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
 import type { HeldMails } from "~/services/form-notifications.server";
 import type { FormSummary, SubmissionRow, SubmissionsView } from "~/services/forms.server";
-import type { FormReply } from "~/web/http.server";
+import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -69,7 +62,7 @@ export function FormsList({ forms, current }: { forms: FormSummary[]; current: s
 
 /** On/off, notification e-mails and the address after a plain post. */
 export function FormSettings({ form, canManage }: { form: FormSummary; canManage: boolean }) {
-  const reply = useActionData<FormReply>()?.result;
+  const reply = useFormReply(FORM_SETTINGS_INTENT);
   const errors = reply?.error ?? {};
   const busy = useIsPending({ intent: FORM_SETTINGS_INTENT });
   return (
@@ -136,7 +129,7 @@ const STATE_TEXT = {
  * (a form of its own: forms do not nest).
  */
 function NotificationRecipients({ form, canManage }: { form: FormSummary; canManage: boolean }) {
-  const errors = useActionData<FormReply>()?.result.error ?? {};
+  const errors = useFormReply(NOTIFICATION_RESEND_INTENT)?.error ?? {};
   const busy = useIsPending({ intent: NOTIFICATION_RESEND_INTENT });
   if (form.recipients.length === 0) return null;
   return (

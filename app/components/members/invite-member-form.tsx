@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useActionData, useFetcher } from "@remix-run/react";
-import { useState } from "react";
+import { useFetcher } from "@remix-run/react";
+import { useMemo, useState } from "react";
+import { useFormReply } from "~/web/form-reply";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Button } from "~/components/ui/button";
 import { FieldError } from "~/components/ui/field";
@@ -31,7 +32,12 @@ export function InviteMemberForm({
 }) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<MembersActionData>();
-  const actionData = useActionData<MembersActionData | undefined>();
+  const actionReply = useFormReply("member-invite");
+  // The same object while the reply is the same: `stale` compares by identity.
+  const actionData = useMemo(
+    () => (actionReply ? { result: actionReply } : undefined),
+    [actionReply],
+  );
   const back = usePageWithoutConfirm();
   // After a successful invite the fetcher keeps its previous answer; `stale` hides it.
   const [stale, setStale] = useState<unknown>(null);

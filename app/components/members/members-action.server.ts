@@ -17,6 +17,7 @@ import {
 } from "~/services/member-invitations.server";
 import { formReply, readForm, type FormReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
+import { unknownForm } from "~/web/intents.server";
 import { requireUser, safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { MEMBER_INTENTS, type MemberIntent } from "./member-intents";
@@ -53,9 +54,7 @@ export async function membersAction(request: Request, studioId: string, form?: F
   const user = await requireUser(request);
   const formData = form ?? (await readForm(request, 16 * 1024));
   const intent = formData.get("intent");
-  if (!isMemberIntent(intent)) {
-    throw new Response("Unknown action", { status: 400 });
-  }
+  if (!isMemberIntent(intent)) return unknownForm(String(intent ?? ""));
   // The page's project is the one acted on, whatever the form says.
   formData.set("studioId", studioId);
   const back = backTo(formData.get("redirectTo"), studioId);

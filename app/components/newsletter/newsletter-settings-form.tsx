@@ -6,7 +6,7 @@ import {
   type FieldMetadata,
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
@@ -17,7 +17,7 @@ import {
   type NewsletterSettingsView,
   type SocialNetwork,
 } from "~/services/newsletter.schema";
-import type { FormReply } from "~/web/http.server";
+import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { NewsletterPreview } from "./newsletter-preview";
 
@@ -91,7 +91,7 @@ export function NewsletterSettingsForm({
   settings: NewsletterSettingsView;
   canEdit: boolean;
 }) {
-  const reply = useActionData<FormReply>()?.result;
+  const reply = useFormReply(NEWSLETTER_SAVE_INTENT);
   const saving = useIsPending({ intent: NEWSLETTER_SAVE_INTENT });
   const testing = useIsPending({ intent: NEWSLETTER_TEST_INTENT });
   const [form, fields] = useForm({

@@ -1,18 +1,11 @@
-import {
-  Form,
-  Link,
-  useActionData,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { MAX_SENDER_DOMAINS, NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
 import type { SenderDomainView } from "~/services/newsletter-domains.server";
-import type { FormReply } from "~/web/http.server";
+import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -50,7 +43,7 @@ export function SenderDomains({
   const added = domains.some((d) => d.domain === senderDomain);
   // At the cap the page says so beside 'Add' before anyone presses it; a refusal of a page
   // loaded before the cap was reached says the same.
-  const refusal = useActionData<FormReply>()?.result?.error?.[SENDER_DOMAIN_FIELD]?.[0];
+  const refusal = useFormReply(DOMAIN_ADD_INTENT)?.error?.[SENDER_DOMAIN_FIELD]?.[0];
   const atLimit = domains.length >= MAX_SENDER_DOMAINS;
   const limitMessage = refusal ?? (atLimit ? NEWSLETTER_MESSAGES.domainLimit : null);
   return (

@@ -1,12 +1,5 @@
-import {
-  Form,
-  Link,
-  useActionData,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
-import { useState } from "react";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LocalDate } from "~/components/local-date";
 import { useOAuthCompleteMessage, usePopupSubmit } from "~/components/oauth/use-oauth-popup";
@@ -14,13 +7,14 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError } from "~/components/ui/field";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
 import {
+  addPaymentAccountSchema,
   apiVersionError,
   DEFAULT_STRIPE_API_VERSION,
   PAYMENT_MESSAGES,
-} from "~/services/payment-rules";
+} from "~/services/payments.schema";
 import type { PaymentAccountsView } from "~/services/payments.server";
-import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -184,24 +178,15 @@ function ConnectWithStripe({ studioId }: { studioId: string }) {
  * the same and then the key itself with Stripe.
  */
 function AddStripeAccountDialog({ back, onClose }: { back: string; onClose: () => void }) {
-  const reply = useActionData<FormReply>()?.result;
-  const errors = reply?.error ?? {};
+  const [form, fields] = useIntentForm(PAYMENT_ADD_INTENT, addPaymentAccountSchema);
   const busy = useIsPending({ intent: PAYMENT_ADD_INTENT });
-  const [values, setValues] = useState({
-    accountName: "",
-    publishableKey: "",
-    secretKey: "",
-    apiVersion: "",
-  });
-  // The value is read now: React clears currentTarget before the updater runs.
-  const set = (name: keyof typeof values) => (event: { currentTarget: { value: string } }) => {
-    const value = event.currentTarget.value;
-    setValues((v) => ({ ...v, [name]: value }));
-  };
-  const versionError = apiVersionError(values.apiVersion);
-  const missing =
-    !values.accountName.trim() || !values.publishableKey.trim() || !values.secretKey.trim();
-  const shownVersionError = versionError ?? errors.apiVersion?.[0] ?? null;
+  // conform keeps the typed values: the button waits for them (with JavaScript).
+  const typed = (value: unknown) => (typeof value === "string" ? value : "");
+  const versionError = apiVersionError(typed(fields.apiVersion.value));
+  const missing = [fields.accountName, fields.publishableKey, fields.secretKey].some(
+    (field) => !typed(field.value).trim(),
+  );
+  const shownVersionError = versionError ?? fields.apiVersion.errors?.[0] ?? null;
   return (
     <Dialog
       open
@@ -211,40 +196,40 @@ function AddStripeAccountDialog({ back, onClose }: { back: string; onClose: () =
       title="Add Stripe Account"
       description="The secret key is checked with Stripe, then stored encrypted. Only its last four characters are shown again."
     >
-      <Form method="post" replace preventScrollReset className="space-y-4">
+      <Form method="post" replace preventScrollReset className="space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value={PAYMENT_ADD_INTENT} />
-        <FormError message={errors[""]?.[0]} />
+        <FormError errors={form.errors} />
         <Field
+          key={fields.accountName.key}
           label="Account name"
-          name="accountName"
           autoComplete="off"
-          errors={errors.accountName}
-          onInput={set("accountName")}
+          errors={fields.accountName.errors}
+          {...ownAria(getInputProps(fields.accountName, { type: "text" }))}
         />
         <Field
+          key={fields.publishableKey.key}
           label="Stripe publishable key"
-          name="publishableKey"
           autoComplete="off"
           spellCheck={false}
-          errors={errors.publishableKey}
-          onInput={set("publishableKey")}
+          errors={fields.publishableKey.errors}
+          {...ownAria(getInputProps(fields.publishableKey, { type: "text" }))}
         />
         <Field
+          key={fields.secretKey.key}
           label="Stripe secret key"
-          name="secretKey"
-          type="password"
           autoComplete="off"
           spellCheck={false}
-          errors={errors.secretKey}
-          onInput={set("secretKey")}
+          errors={fields.secretKey.errors}
+          {...ownAria(getInputProps(fields.secretKey, { type: "password" }))}
         />
+        {/* Its error is the line below, in the dialog's own words. */}
         <Field
+          key={fields.apiVersion.key}
           label="API version"
-          name="apiVersion"
           autoComplete="off"
           placeholder={DEFAULT_STRIPE_API_VERSION}
           hint="Leave blank if you want to use the latest version"
-          onInput={set("apiVersion")}
+          {...ownAria(getInputProps(fields.apiVersion, { type: "text" }))}
         />
         {shownVersionError ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">

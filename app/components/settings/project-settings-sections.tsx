@@ -1,11 +1,5 @@
-import {
-  Form,
-  Link,
-  useActionData,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
@@ -13,18 +7,23 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { SectionCard } from "~/components/ui/section-card";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, FieldError, FormError, SelectField } from "~/components/ui/field";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
 import {
   DELETE_PROJECT_INTENT,
+  deleteProjectSchema,
   RENAME_INTENT,
+  renameProjectSchema,
   TRANSFER_INTENT,
+  transferOwnershipSchema,
 } from "~/services/project-settings.schema";
 import type { ProjectSettingsView } from "~/services/project-settings.server";
-import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 /** The project's name: admins, the owner and platform admins rename it; others read it. */
 export function RenameSection({ view }: { view: ProjectSettingsView }) {
-  const errors = useActionData<FormReply>()?.result.error ?? {};
+  const [form, fields] = useIntentForm(RENAME_INTENT, renameProjectSchema, {
+    defaultValue: { name: view.name },
+  });
   const busy = useIsPending({ intent: RENAME_INTENT });
   return (
     <SectionCard id="project-name" title="Project name">
@@ -34,11 +33,17 @@ export function RenameSection({ view }: { view: ProjectSettingsView }) {
           replace
           preventScrollReset
           className="flex max-w-xl flex-wrap items-end gap-3"
+          {...getFormProps(form)}
         >
           <input type="hidden" name="intent" value={RENAME_INTENT} />
-          <FormError message={errors[""]?.[0]} />
+          <FormError errors={form.errors} />
           <div className="min-w-64 flex-1">
-            <Field label="Name" name="name" defaultValue={view.name} errors={errors.name} />
+            <Field
+              key={fields.name.key}
+              label="Name"
+              errors={fields.name.errors}
+              {...ownAria(getInputProps(fields.name, { type: "text" }))}
+            />
           </div>
           <Button type="submit" disabled={busy}>
             {busy ? "Renaming..." : "Rename"}
@@ -56,7 +61,9 @@ export function RenameSection({ view }: { view: ProjectSettingsView }) {
  * tick; the owner stays as an admin member.
  */
 export function TransferSection({ view }: { view: ProjectSettingsView }) {
-  const errors = useActionData<FormReply>()?.result.error ?? {};
+  const [form, fields] = useIntentForm(TRANSFER_INTENT, transferOwnershipSchema, {
+    defaultValue: { toUserId: "" },
+  });
   const busy = useIsPending({ intent: TRANSFER_INTENT });
   if (!view.transferTo) return null;
   return (
@@ -66,10 +73,21 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
           Ownership moves to an admin of the project. Invite one, or make a member an admin, first.
         </p>
       ) : (
-        <Form method="post" replace preventScrollReset className="max-w-xl space-y-3">
+        <Form
+          method="post"
+          replace
+          preventScrollReset
+          className="max-w-xl space-y-3"
+          {...getFormProps(form)}
+        >
           <input type="hidden" name="intent" value={TRANSFER_INTENT} />
-          <FormError message={errors[""]?.[0]} />
-          <SelectField label="New owner" name="toUserId" defaultValue="" errors={errors.toUserId}>
+          <FormError errors={form.errors} />
+          <SelectField
+            key={fields.toUserId.key}
+            label="New owner"
+            errors={fields.toUserId.errors}
+            {...ownAria(getSelectProps(fields.toUserId))}
+          >
             <option value="" disabled>
               Choose an admin
             </option>
@@ -82,15 +100,15 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
           <div>
             <label className="flex items-start gap-2 text-sm">
               <input
-                type="checkbox"
-                name="confirm"
-                required
-                aria-describedby={errors.confirm ? "transfer-confirm-error" : undefined}
+                key={fields.confirm.key}
+                {...ownAria(getInputProps(fields.confirm, { type: "checkbox" }))}
+                aria-invalid={fields.confirm.errors ? true : undefined}
+                aria-describedby={fields.confirm.errors ? fields.confirm.errorId : undefined}
                 className="mt-0.5 h-4 w-4 rounded border-slate-300"
               />
               I understand that I will no longer own this project and will stay as an admin.
             </label>
-            <FieldError id="transfer-confirm-error" errors={errors.confirm} />
+            <FieldError id={fields.confirm.errorId} errors={fields.confirm.errors} />
           </div>
           <Button type="submit" variant="danger" disabled={busy}>
             {busy ? "Transferring..." : "Transfer ownership"}
@@ -110,7 +128,7 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
   const location = useLocation();
   const navigate = useNavigate();
   const hydrated = useHydrated();
-  const errors = useActionData<FormReply>()?.result.error ?? {};
+  const [form, fields] = useIntentForm(DELETE_PROJECT_INTENT, deleteProjectSchema);
   const busy = useIsPending({ intent: DELETE_PROJECT_INTENT });
   const [typed, setTyped] = useState("");
   if (!view.canDelete) return null;
@@ -139,13 +157,15 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
           title={`Delete ${view.name}?`}
           description="Type the project's name to confirm. Its website and content studio are removed too."
         >
-          <Form method="post" replace className="space-y-4">
+          <Form method="post" replace className="space-y-4" {...getFormProps(form)}>
             <input type="hidden" name="intent" value={DELETE_PROJECT_INTENT} />
+            <FormError errors={form.errors} />
             <Field
+              key={fields.confirmName.key}
               label={`Type ${view.name} to confirm`}
-              name="confirmName"
               autoComplete="off"
-              errors={errors.confirmName}
+              errors={fields.confirmName.errors}
+              {...ownAria(getInputProps(fields.confirmName, { type: "text" }))}
               onInput={(event) => {
                 const value = event.currentTarget.value;
                 setTyped(value);

@@ -1,10 +1,11 @@
-import { Form, useActionData } from "@remix-run/react";
+import { getFormProps, getSelectProps } from "@conform-to/react";
+import { Form } from "@remix-run/react";
 import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
 import { FormError, SelectField } from "~/components/ui/field";
-import { SCHEMA_VERSION_INTENT } from "~/services/project-settings.schema";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
+import { SCHEMA_VERSION_INTENT, schemaVersionFormSchema } from "~/services/project-settings.schema";
 import type { SchemaVersionView } from "~/services/project-settings.server";
-import type { FormReply } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 /**
@@ -12,9 +13,10 @@ import { useIsPending } from "~/utils/use-is-pending";
  * it once the site runs a newer template (a plain form: it works the same without JavaScript).
  */
 export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
-  const reply = useActionData<FormReply>()?.result;
+  const [form, fields] = useIntentForm(SCHEMA_VERSION_INTENT, schemaVersionFormSchema, {
+    defaultValue: { schemaVersion: String(view.latest) },
+  });
   const busy = useIsPending({ intent: SCHEMA_VERSION_INTENT });
-  const errors = reply?.error ?? {};
   const choices = Array.from(
     { length: view.latest - view.current },
     (_, i) => view.current + i + 1,
@@ -26,15 +28,15 @@ export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
         {view.current >= view.latest ? ", the latest." : ` (the latest is ${view.latest}).`}
       </p>
       {view.canRaise ? (
-        <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+        <Form method="post" className="mt-3 flex flex-wrap items-end gap-3" {...getFormProps(form)}>
           <input type="hidden" name="intent" value={SCHEMA_VERSION_INTENT} />
-          <FormError message={errors[""]?.[0]} />
+          <FormError errors={form.errors} />
           <div className="w-40">
             <SelectField
+              key={fields.schemaVersion.key}
               label="Raise to version"
-              name="schemaVersion"
-              defaultValue={String(view.latest)}
-              errors={errors.schemaVersion}
+              errors={fields.schemaVersion.errors}
+              {...ownAria(getSelectProps(fields.schemaVersion))}
               hint="Once the site runs it. It cannot be lowered again."
             >
               {choices.map((version) => (

@@ -1,4 +1,4 @@
-import { Link, useActionData, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LocalDate } from "~/components/local-date";
@@ -10,7 +10,7 @@ import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError, FormError, SelectField } from "~/components/ui/field";
 import { SOCIAL_MESSAGES } from "~/services/social-accounts-rules";
 import type { SocialAccountsView } from "~/services/social-accounts.server";
-import type { FormReply } from "~/web/http.server";
+import { useFormReply } from "~/web/form-reply";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const SOCIAL_LINK_INTENT = "social-link";
@@ -133,7 +133,7 @@ function LinkAccountDialog({
   back: string;
   onClose: () => void;
 }) {
-  const reply = useActionData<FormReply>()?.result;
+  const reply = useFormReply(SOCIAL_LINK_INTENT);
   const errors = reply?.error ?? {};
   const hydrated = useHydrated();
   const [platform, setPlatform] = useState("");

@@ -6,13 +6,13 @@ import {
   useForm,
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError, SelectField, TextareaField } from "~/components/ui/field";
 import type { TicketProject } from "~/services/support-desk/types";
 import { newTicketSchema } from "~/services/support.schema";
-import type { FormReply } from "~/web/http.server";
+import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const TICKET_CREATE_INTENT = "ticket-create";
@@ -44,10 +44,10 @@ export function NewTicketDialog({
   back: string;
   onClose: () => void;
 }) {
-  const reply = useActionData<FormReply>()?.result;
+  const reply = useFormReply(TICKET_CREATE_INTENT);
   const busy = useIsPending({ intent: TICKET_CREATE_INTENT });
   const [form, fields] = useForm({
-    id: "new-ticket",
+    id: TICKET_CREATE_INTENT,
     lastResult: reply,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
@@ -12,7 +12,7 @@ import {
   STATUS_LABEL,
   TICKET_STATUSES,
 } from "~/services/support.schema";
-import type { FormReply } from "~/web/http.server";
+import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TicketStatusBadge } from "./ticket-status-badge";
 import { TableHead } from "~/components/ui/table-head";
@@ -121,7 +121,7 @@ function Conversation({ ticket }: { ticket: TicketDetail }) {
 }
 
 function ReplyForm() {
-  const reply = useActionData<FormReply>()?.result;
+  const reply = useFormReply(TICKET_COMMENT_INTENT);
   const busy = useIsPending({ intent: TICKET_COMMENT_INTENT });
   // A refused reply comes back with what was typed (without JavaScript the page is new).
   const typed = reply?.initialValue?.body;
@@ -146,7 +146,7 @@ function ReplyForm() {
 
 /** The support team's status select and 'Update status'. */
 function StatusForm({ ticket }: { ticket: TicketDetail }) {
-  const reply = useActionData<FormReply>()?.result;
+  const reply = useFormReply(TICKET_STATUS_INTENT);
   const busy = useIsPending({ intent: TICKET_STATUS_INTENT });
   return (
     <Form

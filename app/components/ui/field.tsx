@@ -1,3 +1,4 @@
+import { FailureToast } from "./toaster";
 import {
   useId,
   type InputHTMLAttributes,
@@ -122,14 +123,10 @@ export function SelectField({
   );
 }
 
-export function FormError({ message }: { message?: string | null }) {
-  if (!message) return null;
-  return (
-    <p
-      role="alert"
-      className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
-    >
-      {message}
-    </p>
-  );
+/**
+ * A form's failure that is no field's (a refusal, a limit, an outside service): a toast, by the
+ * forms rule (field errors beside the field, other failures as a toast).
+ */
+export function FormError({ message, errors }: { message?: string | null; errors?: string[] }) {
+  return <FailureToast message={message} errors={errors} />;
 }

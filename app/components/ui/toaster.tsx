@@ -9,6 +9,16 @@ const toneClass: Record<Toast["type"], string> = {
   info: "border-brand",
 };
 
+/** Toasts raised on the page itself (a form's failure), beside the flashed one. */
+const raised = new Set<(toast: Toast) => void>();
+let raisedCount = 0;
+
+/** Shows a toast now, without a round trip (JavaScript only: the Toaster must be hydrated). */
+export function raiseToast(toast: Omit<Toast, "id">) {
+  raisedCount += 1;
+  for (const listener of raised) listener({ id: `raised-${raisedCount}`, ...toast });
+}
+
 function Body({ toast }: { toast: Toast }) {
   return (
     <>
@@ -33,8 +43,14 @@ export function Toaster({ toast }: { toast: Toast | null }) {
         current.some((t) => t.id === toast.id) ? current : [...current, toast],
       );
   }, [toast]);
+  useEffect(() => {
+    const listener = (t: Toast) => setToasts((current) => [...current, t]);
+    raised.add(listener);
+    return () => {
+      raised.delete(listener);
+    };
+  }, []);
 
-  const box = "w-80 rounded-md border-l-4 bg-white p-4 shadow-lg dark:bg-slate-800";
   if (!hydrated) {
     return toast ? (
       // Without JavaScript nothing dismisses it: clicks pass through to what it covers.
@@ -52,6 +68,8 @@ export function Toaster({ toast }: { toast: Toast | null }) {
           key={t.id}
           duration={t.duration ?? 5000}
           className={`${box} ${toneClass[t.type]}`}
+          // A failure interrupts, like the page's own alerts; a confirmation waits its turn.
+          role={t.type === "error" ? "alert" : undefined}
           onOpenChange={(open) => {
             if (!open) setToasts((current) => current.filter((c) => c.id !== t.id));
           }}
@@ -70,3 +88,26 @@ export function Toaster({ toast }: { toast: Toast | null }) {
 }
 
 export { Body as ToastBody };
+
+const box = "w-80 rounded-md border-l-4 bg-white p-4 shadow-lg dark:bg-slate-800";
+
+/**
+ * A form's failure that belongs to no field, as a toast: raised once hydrated; before
+ * JavaScript (or without it) the same box, fixed where toasts show, in the page that answered.
+ */
+export function FailureToast({ message, errors }: { message?: string | null; errors?: string[] }) {
+  const hydrated = useHydrated();
+  const text = message ?? errors?.[0];
+  useEffect(() => {
+    if (hydrated && text) raiseToast({ type: "error", title: text });
+    // A new reply with the same words is a new failure: `errors` is a new array then.
+  }, [hydrated, text, errors]);
+  if (!text || hydrated) return null;
+  return (
+    <div role="alert" className="pointer-events-none fixed bottom-4 right-4 z-50">
+      <div className={`${box} ${toneClass.error}`}>
+        <Body toast={{ id: "failure", type: "error", title: text }} />
+      </div>
+    </div>
+  );
+}

@@ -1,17 +1,10 @@
-import {
-  Form,
-  Link,
-  useActionData,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
-import type { FormReply } from "~/web/http.server";
+import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { SectionCard } from "~/components/ui/section-card";
 import { TableHead } from "~/components/ui/table-head";
@@ -86,7 +79,11 @@ export function AccountSections({
   theme: "light" | "dark";
   now: string;
 }) {
-  const errors = useActionData<FormReply>()?.result.error ?? {};
+  // Each form shows its own reply only: the e-mail and password forms share a field name.
+  const nameErrors = useFormReply(I.name)?.error ?? {};
+  const emailErrors = useFormReply(I.email)?.error ?? {};
+  const passwordErrors = useFormReply(I.password)?.error ?? {};
+  const deleteErrors = useFormReply(I.deleteAccount)?.error ?? {};
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -105,7 +102,7 @@ export function AccountSections({
             name="name"
             defaultValue={account.name}
             autoComplete="name"
-            errors={errors.name}
+            errors={nameErrors.name}
           />
           <Button type="submit" disabled={savingName}>
             {savingName ? "Saving..." : "Save name"}
@@ -120,11 +117,13 @@ export function AccountSections({
             defaultValue={account.email}
             autoComplete="email"
             hint="A link is mailed to the new address; the change happens when you confirm it there, signed in here."
-            errors={errors.email}
+            errors={emailErrors.email}
           />
           {account.ssoOnly ? (
-            errors.currentPassword ? (
-              <p className="text-sm text-red-600 dark:text-red-400">{errors.currentPassword[0]}</p>
+            emailErrors.currentPassword ? (
+              <p className="text-sm text-red-600 dark:text-red-400">
+                {emailErrors.currentPassword[0]}
+              </p>
             ) : null
           ) : (
             <Field
@@ -132,7 +131,7 @@ export function AccountSections({
               name="currentPassword"
               type="password"
               autoComplete="current-password"
-              errors={errors.currentPassword}
+              errors={emailErrors.currentPassword}
             />
           )}
           {account.pendingEmail ? (
@@ -176,7 +175,7 @@ export function AccountSections({
               name="currentPassword"
               type="password"
               autoComplete="current-password"
-              errors={errors.currentPassword}
+              errors={passwordErrors.currentPassword}
             />
             <Field
               label="New password"
@@ -184,14 +183,14 @@ export function AccountSections({
               type="password"
               autoComplete="new-password"
               hint="At least 8 characters. Your other sessions are signed out."
-              errors={errors.newPassword}
+              errors={passwordErrors.newPassword}
             />
             <Field
               label="Repeat the new password"
               name="confirmPassword"
               type="password"
               autoComplete="new-password"
-              errors={errors.confirmPassword}
+              errors={passwordErrors.confirmPassword}
             />
             <Button type="submit" disabled={savingPassword}>
               {savingPassword ? "Changing..." : "Change password"}
@@ -314,7 +313,7 @@ export function AccountSections({
               name="typedEmail"
               type="email"
               autoComplete="off"
-              errors={errors.typedEmail}
+              errors={deleteErrors.typedEmail}
             />
           ) : (
             <Field
@@ -322,7 +321,7 @@ export function AccountSections({
               name="currentPassword"
               type="password"
               autoComplete="current-password"
-              errors={errors.currentPassword}
+              errors={deleteErrors.currentPassword}
             />
           )}
         </ConfirmDialog>
