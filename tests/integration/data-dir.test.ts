@@ -7,22 +7,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, inject, it } from "vitest";
-import { startServer, startToExit, stopServer, type Server } from "./lifecycle-support";
+import { describe, expect, inject, it, type TestContext } from "vitest";
+import { startServer, startToExit, stopServer } from "./lifecycle-support";
 
-const running: Server[] = [];
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const server of running.splice(0)) await stopServer(server, "SIGKILL");
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+/** Cleans up after the one test that asked (the two run concurrently). */
+type Finally = TestContext["onTestFinished"];
 
 /** A DATA_DIR holding a copy of the suite's migrated PGlite template (initdb takes a while). */
-function dataDir() {
+function dataDir(onFinished: Finally) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-datadir-"));
   fs.cpSync(path.join(inject("pgliteTemplate"), "db"), path.join(dir, "db"), { recursive: true });
-  dirs.push(dir);
+  onFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -33,11 +28,15 @@ const pglite = (dir: string) => ({
   ENCRYPTION_KEY: "datadir-encryption-key-0123456789",
 });
 
-describe("npm start and the embedded database's directory", () => {
-  it("refuses a second server on a DATA_DIR in use, in one line, and the first keeps serving", async () => {
-    const dir = dataDir();
+// Each on its own directory and port: they run at once (most of each is a server's boot).
+describe.concurrent("npm start and the embedded database's directory", () => {
+  it("refuses a second server on a DATA_DIR in use, in one line, and the first keeps serving", async ({
+    onTestFinished,
+  }) => {
+    const dir = dataDir(onTestFinished);
     const first = await startServer(pglite(dir));
-    running.push(first);
+    // Killed if the test fails before it stops it (finish hooks run last first: before the rm).
+    onTestFinished(() => stopServer(first, "SIGKILL"));
 
     const second = await startToExit({ APP_URL: "", ...pglite(dir) });
     expect(second.code).toBe(1);
@@ -56,8 +55,10 @@ describe("npm start and the embedded database's directory", () => {
     expect(fs.existsSync(path.join(dir, "db.lock"))).toBe(false);
   }, 240_000);
 
-  it("names a directory it cannot open, in one line, with what to do", async () => {
-    const dir = dataDir();
+  it("names a directory it cannot open, in one line, with what to do", async ({
+    onTestFinished,
+  }) => {
+    const dir = dataDir(onTestFinished);
     // A damaged control file: what PGlite cannot recover from (a SIGKILL never does this).
     fs.writeFileSync(path.join(dir, "db", "global", "pg_control"), Buffer.alloc(8192, 7));
 

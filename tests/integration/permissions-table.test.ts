@@ -24,7 +24,6 @@ import { CROSS } from "./permissions/rows-cross";
 import { ROWS_PAGES } from "./permissions/rows-pages";
 import { ROWS_PUBLIC } from "./permissions/rows-public";
 import {
-  caseProblems,
   describeCross,
   importRoute,
   routeFiles,
@@ -39,16 +38,10 @@ const ROWS = [...ROWS_PAGES, ...ROWS_API, ...ROWS_AUTH, ...ROWS_PUBLIC];
 const fixture = sharedFixture();
 
 describe("the permission table", () => {
-  it("has a row for every route file, and only for route files", async () => {
+  it("has a row for every route file, and only for route files", () => {
+    // Each area's file checks its rows' cases against the route modules (describeRows).
     expect(tableProblems(routeFiles, ROWS)).toEqual([]);
-    const problems: string[] = [];
-    for (const row of ROWS) {
-      if (!routeFiles.includes(row.file)) continue;
-      problems.push(...caseProblems(row, await importRoute(row.file)));
-    }
-    expect(problems).toEqual([]);
-    // Imports every route module: on a busy 2-core machine that alone took over 20 s.
-  }, 90_000);
+  });
 
   it("fails, naming the file, when a route has no row (fixture with a made-up route)", () => {
     const files = [...routeFiles, "api.app.made-up-route.ts"];

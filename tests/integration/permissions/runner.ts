@@ -180,8 +180,20 @@ export function sharedFixture(): () => Fixture {
   };
 }
 
-/** One test per case of each row: every actor's request, with what it expects. */
+/**
+ * One test per case of each row: every actor's request, with what it expects. First, that the
+ * rows' cases match their modules: here rather than in the table check, which then need not
+ * import every route module a second time.
+ */
 export function describeRows(rows: readonly Row[], fixture: () => Fixture) {
+  it("has a case for every loader and action of these rows' routes, and only for those", async () => {
+    const problems: string[] = [];
+    for (const row of rows) {
+      if (!routeFiles.includes(row.file)) continue;
+      problems.push(...caseProblems(row, await importRoute(row.file)));
+    }
+    expect(problems).toEqual([]);
+  }, 90_000);
   describe.each(rows.filter((row) => routeFiles.includes(row.file)))("$file", (row) => {
     it.each(row.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
       const mod = await importRoute(row.file);
