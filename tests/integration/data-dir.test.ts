@@ -7,17 +7,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, inject, it, type TestContext } from "vitest";
-import { startServer, startToExit, stopServer } from "./lifecycle-support";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { startServer, startToExit, stopServer, type Server } from "./lifecycle-support";
 
-/** Cleans up after the one test that asked (the two run concurrently). */
-type Finally = TestContext["onTestFinished"];
+const running: Server[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const server of running.splice(0)) await stopServer(server, "SIGKILL");
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** A DATA_DIR holding a copy of the suite's migrated PGlite template (initdb takes a while). */
-function dataDir(onFinished: Finally) {
+function dataDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-datadir-"));
   fs.cpSync(path.join(inject("pgliteTemplate"), "db"), path.join(dir, "db"), { recursive: true });
-  onFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  dirs.push(dir);
   return dir;
 }
 
@@ -28,15 +33,11 @@ const pglite = (dir: string) => ({
   ENCRYPTION_KEY: "datadir-encryption-key-0123456789",
 });
 
-// Each on its own directory and port: they run at once (most of each is a server's boot).
-describe.concurrent("npm start and the embedded database's directory", () => {
-  it("refuses a second server on a DATA_DIR in use, in one line, and the first keeps serving", async ({
-    onTestFinished,
-  }) => {
-    const dir = dataDir(onTestFinished);
+describe("npm start and the embedded database's directory", () => {
+  it("refuses a second server on a DATA_DIR in use, in one line, and the first keeps serving", async () => {
+    const dir = dataDir();
     const first = await startServer(pglite(dir));
-    // Killed if the test fails before it stops it (finish hooks run last first: before the rm).
-    onTestFinished(() => stopServer(first, "SIGKILL"));
+    running.push(first);
 
     const second = await startToExit({ APP_URL: "", ...pglite(dir) });
     expect(second.code).toBe(1);
@@ -55,10 +56,8 @@ describe.concurrent("npm start and the embedded database's directory", () => {
     expect(fs.existsSync(path.join(dir, "db.lock"))).toBe(false);
   }, 240_000);
 
-  it("names a directory it cannot open, in one line, with what to do", async ({
-    onTestFinished,
-  }) => {
-    const dir = dataDir(onTestFinished);
+  it("names a directory it cannot open, in one line, with what to do", async () => {
+    const dir = dataDir();
     // A damaged control file: what PGlite cannot recover from (a SIGKILL never does this).
     fs.writeFileSync(path.join(dir, "db", "global", "pg_control"), Buffer.alloc(8192, 7));
 

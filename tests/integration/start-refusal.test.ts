@@ -7,12 +7,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, inject, it, type TestContext } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { parseEnv, startRefusal } from "~/utils/env.server";
-import { startServer, startToExit, stopServer } from "./lifecycle-support";
+import { startServer, startToExit, stopServer, type Server } from "./lifecycle-support";
 
-/** Cleans up after the one test that asked (the starts run concurrently). */
-type Finally = TestContext["onTestFinished"];
+const running: Server[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const server of running.splice(0)) await stopServer(server);
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 // Secrets given, so parseEnv writes nothing to disk.
 const secrets = {
@@ -23,10 +28,10 @@ const refusalOf = (vars: Record<string, string>) =>
   startRefusal(parseEnv({ NODE_ENV: "test", ...secrets, ...vars }));
 
 /** A DATA_DIR holding a copy of the suite's migrated PGlite template. */
-function pglite(onFinished: Finally) {
+function pglite() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-refusal-"));
   fs.cpSync(path.join(inject("pgliteTemplate"), "db"), path.join(dir, "db"), { recursive: true });
-  onFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  dirs.push(dir);
   return { DATA_DIR: dir, DATABASE_URL: "", SMTP_URL: "", PROVIDERS: "", ...secrets };
 }
 
@@ -85,19 +90,9 @@ describe("the start check (startRefusal)", () => {
   });
 });
 
-/** A server stopped when the test ends, before its directory goes (finish hooks run last first). */
-async function serve(env: Record<string, string>, onFinished: Finally) {
-  const server = await startServer(env);
-  onFinished(() => stopServer(server));
-  return server;
-}
-
-// Each on its own DATA_DIR and port: the three starts run at once (most of each is the boot).
-describe.concurrent("npm start on a public https APP_URL", () => {
-  it("exits 1 with both paragraphs and no stack trace when SMTP_URL is unset and PROVIDERS=local", async ({
-    onTestFinished,
-  }) => {
-    const { code, output } = await startToExit({ ...pglite(onTestFinished), APP_URL: PUBLIC });
+describe("npm start on a public https APP_URL", () => {
+  it("exits 1 with both paragraphs and no stack trace when SMTP_URL is unset and PROVIDERS=local", async () => {
+    const { code, output } = await startToExit({ ...pglite(), APP_URL: PUBLIC });
     expect(code).toBe(1);
     expect(output).toContain("but SMTP_URL is not set");
     expect(output).toContain("ALLOW_LOG_MAIL=1");
@@ -107,28 +102,20 @@ describe.concurrent("npm start on a public https APP_URL", () => {
     expect(output).not.toContain("StackShift dashboard on");
   }, 180_000);
 
-  it("serves when ALLOW_LOG_MAIL=1 and ALLOW_LOCAL_PROVIDERS=1 are set", async ({
-    onTestFinished,
-  }) => {
-    const server = await serve(
-      {
-        ...pglite(onTestFinished),
-        APP_URL: PUBLIC,
-        ALLOW_LOG_MAIL: "1",
-        ALLOW_LOCAL_PROVIDERS: "1",
-      },
-      onTestFinished,
-    );
+  it("serves when ALLOW_LOG_MAIL=1 and ALLOW_LOCAL_PROVIDERS=1 are set", async () => {
+    const server = await startServer({
+      ...pglite(),
+      APP_URL: PUBLIC,
+      ALLOW_LOG_MAIL: "1",
+      ALLOW_LOCAL_PROVIDERS: "1",
+    });
+    running.push(server);
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
   }, 180_000);
 
-  it("serves an https APP_URL on localhost without SMTP_URL, on the local providers", async ({
-    onTestFinished,
-  }) => {
-    const server = await serve(
-      { ...pglite(onTestFinished), APP_URL: "https://localhost:3443" },
-      onTestFinished,
-    );
+  it("serves an https APP_URL on localhost without SMTP_URL, on the local providers", async () => {
+    const server = await startServer({ ...pglite(), APP_URL: "https://localhost:3443" });
+    running.push(server);
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
   }, 180_000);
 });
