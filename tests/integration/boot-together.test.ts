@@ -32,7 +32,8 @@ async function bootSteps(database: Database) {
   await boss.stop({ graceful: false, wait: true });
 }
 
-describe.runIf(postgres)("booting together on one PostgreSQL database", () => {
+// Both at once, each on databases of its own: most of either is waiting for boots.
+describe.runIf(postgres).concurrent("booting together on one PostgreSQL database", () => {
   it("four boots at once on an empty database all finish, three databases in a row", async () => {
     const adminUrl = inject("postgresAdminUrl");
     for (let round = 0; round < 3; round += 1) {

@@ -1,0 +1,576 @@
+/** Rows of the permission table: api. */
+import {
+  MANAGERS,
+  MEMBERS,
+  NOT_ALLOWED,
+  PLATFORM_ADMIN,
+  PUBLIC,
+  type Row,
+  SIGNED_IN,
+  VIEWERS,
+  addonApiRow,
+  allow,
+  emailOf,
+  everyone,
+  listsProjectA,
+  next,
+  status,
+} from "./table";
+import {
+  PAYMENT_ACCOUNT_A,
+  SOCIAL_ACCOUNT_A,
+  contactFormA,
+  failA,
+  held,
+  paymentAccountA,
+  senderSettingsA,
+  socialAccountA,
+} from "./fixture";
+
+export const ROWS_API: Row[] = [
+  {
+    file: "api.app.$id.ts",
+    cases: [
+      {
+        name: "GET /api/app/{A._id}",
+        fn: "loader",
+        request: (f) => ({ path: `/api/app/${f.a.id}`, params: { id: f.a.id } }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "api.app._index.ts",
+    cases: [
+      {
+        name: "GET /api/app",
+        fn: "loader",
+        request: () => ({ path: "/api/app" }),
+        expect: SIGNED_IN,
+        check: listsProjectA((b) =>
+          (b as { data: { studioId: string }[] }).data.map((p) => p.studioId),
+        ),
+      },
+    ],
+  },
+  {
+    file: "api.app.create.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/create" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST a business project",
+        fn: "action",
+        request: () => ({
+          path: "/api/app/create",
+          json: { name: `Api ${next()}`, idempotencyKey: `k-${next()}` },
+        }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST an enterprise project (choosing the site type)",
+        fn: "action",
+        request: () => ({
+          path: "/api/app/create",
+          json: {
+            name: `Api ent ${next()}`,
+            siteType: "enterprise",
+            idempotencyKey: `k-${next()}`,
+          },
+        }),
+        expect: PLATFORM_ADMIN,
+      },
+    ],
+  },
+  {
+    file: "api.app.deployments.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/deployments" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST deploy A",
+        fn: "action",
+        request: (f) => ({ path: "/api/app/deployments", json: { id: f.a.id } }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  addonApiRow("api.app.activate-cstudio.ts", "/api/app/activate-cstudio", (f) => ({
+    studioId: f.a.studioId,
+    value: "true",
+  })),
+  addonApiRow("api.app.gpt3.ts", "/api/app/gpt3", (f) => ({
+    studioId: f.a.studioId,
+    value: "true",
+  })),
+  addonApiRow("api.app.newsletter.ts", "/api/app/newsletter", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+  })),
+  addonApiRow("api.app.studios.social-media.ts", "/api/app/studios/social-media", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+  })),
+  addonApiRow("api.app.e2e-tests.ts", "/api/app/e2e-tests", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+  })),
+  addonApiRow("api.app.chromatic.ts", "/api/app/chromatic", (f) => ({
+    studioId: f.a.studioId,
+    action: "enable",
+    chromaticProjectToken: "chpt_0123456789",
+  })),
+  {
+    file: "api.app.e2e-test-runs.ts",
+    cases: [
+      {
+        name: "GET the runs of A's site repository",
+        fn: "loader",
+        request: (f) => ({ path: `/api/app/e2e-test-runs?repo=${f.a.repo}` }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.integrations.$integrationId.ts",
+    cases: [
+      {
+        name: "GET A's Stripe accounts",
+        fn: "loader",
+        request: (f) => ({
+          path: `/api/app/integrations/payments?action=get-accounts&studioId=${f.a.studioId}`,
+          params: { integrationId: "payments" },
+        }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST add-account to A",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/api/app/integrations/payments",
+          params: { integrationId: "payments" },
+          json: {
+            action: "add-account",
+            studio: { pagebuilderId: f.a.studioId },
+            stripeAccounts: {
+              accountName: `API account of ${actor}`,
+              stripePKey: `pk_test_api${actor}${next()}`,
+              stripeSKey: `sk_test_Api${next().replace(/\W/g, "")}abc`,
+            },
+          },
+        }),
+        expect: MANAGERS,
+      },
+      {
+        name: "POST connect-account on A with a state nobody started",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/integrations/payments",
+          params: { integrationId: "payments" },
+          json: {
+            action: "connect-account",
+            studio: { pagebuilderId: f.a.studioId },
+            authorizationCode: "ac_forged",
+            state: `${f.a.studioId}.${"F".repeat(32)}`,
+          },
+        }),
+        expect: { ...everyone(status(400)), anonymous: "deny" },
+      },
+      {
+        name: "POST exchange_token on A with a state nobody started",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/integrations/social-accounts",
+          params: { integrationId: "social-accounts" },
+          json: {
+            action: "exchange_token",
+            integration: { platform: "instagram" },
+            pageBuilderId: f.a.studioId,
+            authorizationCode: "forged-code",
+            state: `${f.a.studioId}.${"F".repeat(32)}`,
+          },
+        }),
+        expect: { ...everyone(status(400)), anonymous: "deny" },
+      },
+      {
+        name: "PATCH unlink_account of A's Instagram account",
+        fn: "action",
+        setup: socialAccountA,
+        request: (f) => ({
+          path: "/api/app/integrations/social-accounts",
+          method: "PATCH",
+          params: { integrationId: "social-accounts" },
+          json: {
+            action: "unlink_account",
+            integration: { platform: "instagram" },
+            pageBuilderId: f.a.studioId,
+            accountId: SOCIAL_ACCOUNT_A,
+          },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.payments.stripe.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/payments/stripe" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST list the products of A's Stripe account",
+        fn: "action",
+        setup: paymentAccountA,
+        request: () => ({
+          path: "/api/payments/stripe?resource=products&action=list",
+          json: { accountId: PAYMENT_ACCOUNT_A, limit: 3 },
+        }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.domains.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/domains" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "PUT update A's domain",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/domains",
+          method: "PUT",
+          json: {
+            type: "site",
+            action: "update",
+            domain: `api-${next()}.example.com`,
+            studioId: f.a.studioId,
+          },
+        }),
+        expect: MANAGERS,
+      },
+      {
+        name: "PUT revert A's domain",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/domains",
+          method: "PUT",
+          json: { action: "revert", domain: "", studioId: f.a.studioId },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.members.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/members" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST invite to A",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          json: { studioId: f.a.studioId, email: `invitee-${next()}@example.com`, role: "editor" },
+        }),
+        expect: MANAGERS,
+      },
+      {
+        name: "PATCH accept A's invitation",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/api/app/members",
+          method: "PATCH",
+          json: {
+            studioId: f.a.studioId,
+            memberInvitationKey: f.invitationKeyA,
+            action: "accept",
+            email: emailOf(f, actor),
+          },
+        }),
+        expect: allow(["invited"]),
+      },
+      {
+        name: "PATCH leave A",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "PATCH",
+          json: { studioId: f.a.studioId, action: "leave" },
+        }),
+        expect: allow(["editor", "developer", "admin"]),
+      },
+      {
+        name: "PATCH change the developer's role",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "PATCH",
+          json: {
+            studioId: f.a.studioId,
+            action: "role",
+            memberId: f.memberIds.developer,
+            role: "editor",
+          },
+        }),
+        expect: MANAGERS,
+      },
+      {
+        name: "DELETE revoke the invitation",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "DELETE",
+          json: {
+            studioId: f.a.studioId,
+            memberId: f.memberIds.invited,
+            memberEmail: f.users.invited.email,
+            memberInvitationKey: f.invitationKeyA,
+          },
+        }),
+        expect: MANAGERS,
+      },
+      {
+        name: "DELETE remove the editor",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/members",
+          method: "DELETE",
+          json: {
+            studioId: f.a.studioId,
+            memberId: f.memberIds.editor,
+            memberEmail: f.users.editor.email,
+          },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.project-invite.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/project-invite" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST resend my studio invitation on A",
+        fn: "action",
+        request: (f, actor) => ({
+          path: "/api/app/project-invite",
+          json: { projectId: f.a.id, email: emailOf(f, actor) },
+        }),
+        // Support has no studio invitation of its own to resend.
+        expect: { ...MEMBERS, platformAdmin: status(400) },
+      },
+      {
+        name: "POST resend the developer's studio invitation on A",
+        fn: "action",
+        request: (f) => ({
+          path: "/api/app/project-invite",
+          json: { projectId: f.a.id, email: f.users.developer.email },
+        }),
+        expect: allow(["developer", "admin", "owner", "platformAdmin"]),
+      },
+    ],
+  },
+  {
+    file: "api.app.retry.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/retry" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST retry A (failed)",
+        fn: "action",
+        setup: failA,
+        request: (f) => ({
+          path: "/api/app/retry",
+          json: { name: f.a.name, idempotencyKey: f.a.idempotencyKey },
+        }),
+        expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "api.auth.logout-callback.tsx",
+    public: "the identity provider sends the browser back here after logging out",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/api/auth/logout-callback" }),
+        expect: everyone(status(302, "/auth/login")),
+      },
+    ],
+  },
+  {
+    file: "api.deployments.$studioId.ts",
+    cases: [
+      {
+        name: "GET /api/deployments/{A}",
+        fn: "loader",
+        request: (f) => ({
+          path: `/api/deployments/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST (405)",
+        fn: "action",
+        request: (f) => ({
+          path: `/api/deployments/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          json: {},
+        }),
+        expect: NOT_ALLOWED,
+      },
+    ],
+  },
+  {
+    file: "api.openapi[.]json.ts",
+    public: "the OpenAPI document of the JSON API",
+    cases: [
+      { name: "GET", fn: "loader", request: () => ({ path: "/api/openapi.json" }), expect: PUBLIC },
+    ],
+  },
+  {
+    file: "api.user.ts",
+    cases: [
+      // Each signed-in actor reads only themselves: the answer comes from the session, never a parameter.
+      {
+        name: "GET /api/user",
+        fn: "loader",
+        request: () => ({ path: "/api/user" }),
+        expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.$id.ts",
+    cases: [
+      {
+        name: "GET A's Contact form",
+        fn: "loader",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/${held.contactFormIdA}`,
+          params: { id: held.contactFormIdA },
+        }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.settings.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/forms/settings" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST the settings of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: "/api/app/forms/settings",
+          json: { formId: held.contactFormIdA, enabled: true },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.submissions.delete.$id.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/forms/submissions/delete/x", params: { id: "x" } }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST delete a submission of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/submissions/delete/00000000-0000-4000-8000-000000000000`,
+          params: { id: "00000000-0000-4000-8000-000000000000" },
+          json: { formId: held.contactFormIdA },
+        }),
+        // Managers reach the submission lookup (not found); the rest are refused before it.
+        expect: { ...MANAGERS, admin: status(404), owner: status(404), platformAdmin: status(404) },
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.submissions.deleteAll.$id.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/forms/submissions/deleteAll/x", params: { id: "x" } }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST delete all submissions of A's Contact form",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/submissions/deleteAll/${held.contactFormIdA}`,
+          params: { id: held.contactFormIdA },
+          json: { formId: held.contactFormIdA },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.newsletter.ts",
+    cases: [
+      {
+        name: "GET A's sender domains",
+        fn: "loader",
+        request: (f) => ({ path: `/api/newsletter?path=domains&studioId=${f.a.studioId}` }),
+        expect: VIEWERS,
+      },
+      {
+        name: "POST add a sender domain to A",
+        fn: "action",
+        setup: senderSettingsA,
+        request: (f) => ({
+          path: "/api/newsletter?path=domains",
+          json: { studioId: f.a.studioId, domain: "a-perm.example", region: "us-east-1" },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+];
