@@ -5,7 +5,7 @@ import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import type { CreateProjectActionData } from "~/components/projects/create-project-dialog";
 import { LazyCreateProjectDialog } from "~/components/projects/create-project-dialog.lazy";
 import { ProjectListPage, type ProjectListData } from "~/components/projects/project-list";
-import { invitationsAction } from "~/components/members/invitations-action.server";
+import { invitationsAction } from "~/web/invitations-action.server";
 import { isInvitationIntent } from "~/components/members/member-intents";
 import { PendingInvitations } from "~/components/members/pending-invitations";
 import {

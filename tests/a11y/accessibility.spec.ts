@@ -4,6 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "../e2e/support/fixtures";
 import { createProject, reloadUntil, uniqueName } from "../e2e/support/lifecycle";
+import { ROUTES_DIR, routeFiles } from "../route-files";
 
 /**
  * axe-core on every page of the product and its dialogs, at 1280 px and 375 px, in light and
@@ -65,9 +66,9 @@ const VISITS: Visit[] = [
   { route: "_app._index.tsx", url: () => "/" },
   { route: "_app.sites._index.tsx", url: () => "/sites" },
   { route: "_app.sites._index.tsx", url: () => "/sites?dialog=create", dialog: true },
-  { route: "_app.sites.$studioId.tsx", url: (c) => `/sites/${c.studioId}` },
+  { route: "_app.sites.$studioId/route.tsx", url: (c) => `/sites/${c.studioId}` },
   {
-    route: "_app.sites.$studioId.tsx",
+    route: "_app.sites.$studioId/route.tsx",
     url: (c) => `/sites/${c.studioId}?dialog=link-social`,
     dialog: true,
   },
@@ -146,7 +147,7 @@ const NOT_PAGES: Record<string, string> = {
   "invitations.$invitationKey.tsx": "an invitation's answer page (members tests)",
   "local.oauth.$provider.authorize.tsx": "the local provider's stand-in of a vendor's page",
   "local.studio.$projectId.tsx": "the local content studio stand-in",
-  "oauth.$provider.callback.tsx": "the linking return page (integrations tests)",
+  "oauth.$provider.callback/route.tsx": "the linking return page (integrations tests)",
 };
 
 const WIDTHS = [1280, 375] as const;
@@ -154,11 +155,11 @@ const MODES = ["light", "dark"] as const;
 
 /** Page route modules: .tsx files of app/routes with a default export. */
 function pageRoutes() {
-  const dir = path.resolve("app/routes");
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(".tsx") && !f.includes(".test."))
-    .filter((f) => /export default function/.test(fs.readFileSync(path.join(dir, f), "utf8")));
+  return routeFiles()
+    .filter((f) => f.endsWith(".tsx"))
+    .filter((f) =>
+      /export default function/.test(fs.readFileSync(path.join(ROUTES_DIR, f), "utf8")),
+    );
 }
 
 test("every page route is visited by the accessibility check or named as not a page", () => {

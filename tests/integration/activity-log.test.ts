@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadActivityLog } from "~/components/activity/activity-log.server";
+import { loadActivityLog } from "~/routes/_app.sites.$studioId/activity-log.server";
 import { db } from "~/db/client.server";
 import { eventLogs, members } from "~/db/schema";
 import { loader as activityPage } from "~/routes/_app.sites.$studioId_.activity";

@@ -13,7 +13,7 @@ import { auditLog, eventLogs, members, outbox, users } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId";
+} from "~/routes/_app.sites.$studioId/route";
 import { action as settingsAction } from "~/routes/_app.sites.settings.$studioId";
 import { loader as userSettingsLoader } from "~/routes/_app.sites.user-settings";
 import { action as membersApi } from "~/routes/api.app.members";

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { projects, type HostingDetails } from "~/db/schema";
 import { loader as appLoader } from "~/routes/_app";
-import { loader as projectLoader } from "~/routes/_app.sites.$studioId";
+import { loader as projectLoader } from "~/routes/_app.sites.$studioId/route";
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
 import { action as createApi } from "~/routes/api.app.create";
 import { loader as pickerLoader } from "~/routes/resources.picker";

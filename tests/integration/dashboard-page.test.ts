@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localDeploys, localSites, members, projects, projectSites } from "~/db/schema";
-import { loader } from "~/routes/_app.sites.$studioId";
+import { loader } from "~/routes/_app.sites.$studioId/route";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 /**

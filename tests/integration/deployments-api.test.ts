@@ -13,7 +13,7 @@ import {
   loader as deploymentsGet,
 } from "~/routes/api.app.deployments";
 import { action as listPost, loader as listApi } from "~/routes/api.deployments.$studioId";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
+import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
 import type { DeploymentListEntity } from "~/services/deployments.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { startVercelStandIn } from "../stand-ins/vercel";

@@ -43,6 +43,7 @@ import {
   type TestUser,
 } from "./project-fixture";
 import { changedTables, checksumQuery, readChecksums } from "./table-checksums";
+import { routeFiles } from "../route-files";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
@@ -287,10 +288,7 @@ async function isRefused(res: Response, actor: Actor) {
 
 beforeAll(async () => {
   const schemas = await loadSchemas();
-  const files = fs
-    .readdirSync(ROUTES)
-    .filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes(".test."))
-    .sort();
+  const files = routeFiles();
   for (const file of files) {
     const mod = (await import(/* @vite-ignore */ path.join(ROUTES, file))) as {
       action?: Fn;

@@ -10,7 +10,7 @@ import { members } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId";
+} from "~/routes/_app.sites.$studioId/route";
 import { action as sitesAction, loader as sitesLoader } from "~/routes/_app.sites._index";
 import type { PendingInvitation } from "~/services/invitation-answers.server";
 import { call, makeRequest } from "../helpers";

@@ -31,6 +31,7 @@ import { loader as userLoader } from "~/routes/api.user";
 import { authorizeInstagram } from "./instagram-support";
 import { call, makeRequest } from "../helpers";
 import { actor, keyOf, ownedProject, type Actor } from "./members-support";
+import { flatName, routeFiles } from "../route-files";
 
 type Doc = {
   openapi: string;
@@ -78,8 +79,8 @@ beforeAll(async () => {
 describe("/api/openapi.json", () => {
   it("is an OpenAPI 3.1 document naming every JSON API route of the app", () => {
     expect(doc.openapi).toBe("3.1.0");
-    const routes = fs
-      .readdirSync(path.resolve("app/routes"))
+    const routes = routeFiles()
+      .map(flatName)
       .filter((f) => /^api\./.test(f) && f.endsWith(".ts") && !f.includes("openapi"));
     const documented = Object.keys(doc.paths);
     for (const file of routes) {

@@ -11,7 +11,7 @@ import {
   action as paymentsAction,
   loader as paymentsLoader,
 } from "~/routes/_app.sites.integrations.$integrationId_.$studioId";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
+import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
 import {
   action as apiAction,
   loader as apiLoader,

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, members, projects } from "~/db/schema";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
+import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
 import {
   action as settingsAction,
   loader as settingsLoader,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, projects } from "~/db/schema";
 import { loader as homeLoader } from "~/routes/_app._index";
-import { loader as projectLoader } from "~/routes/_app.sites.$studioId";
+import { loader as projectLoader } from "~/routes/_app.sites.$studioId/route";
 import { action as sitesAction, loader as sitesLoader } from "~/routes/_app.sites._index";
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { loader as pagebuildersLoader } from "~/routes/pagebuilders";

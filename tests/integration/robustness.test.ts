@@ -3,10 +3,10 @@
  * malformed, oversized and wrong-typed input, as anonymous, a plain user and a platform admin.
  * The route list is read from app/routes, so a new route is covered without touching this file.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { flatName, routeFiles as listRouteFiles } from "../route-files";
 
 type RouteModule = {
   loader?: (args: never) => unknown;
@@ -14,14 +14,11 @@ type RouteModule = {
 };
 
 const routesDir = path.resolve("app/routes");
-const routeFiles = fs
-  .readdirSync(routesDir)
-  .filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes(".test."))
-  .sort();
+const routeFiles = listRouteFiles();
 
 /** The URL path of a flat-routes file name, with params filled by `fill`. */
 function urlOf(file: string, fill: string) {
-  const segments = file
+  const segments = flatName(file)
     .replace(/\.(ts|tsx)$/, "")
     .split(".")
     .filter((s) => s !== "_index" && !s.startsWith("_") && s !== "route")
@@ -31,7 +28,9 @@ function urlOf(file: string, fill: string) {
 
 function paramsOf(file: string, fill: string) {
   const params: Record<string, string> = {};
-  for (const s of file.replace(/\.(ts|tsx)$/, "").split(".")) {
+  for (const s of flatName(file)
+    .replace(/\.(ts|tsx)$/, "")
+    .split(".")) {
     if (s.startsWith("$")) params[s.slice(1)] = fill;
   }
   return params;

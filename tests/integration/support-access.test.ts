@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs } from "~/db/schema";
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId";
+import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
 import { loader as apiList } from "~/routes/api.app._index";
 import { loader as apiProject } from "~/routes/api.app.$id";
 import { action as deployAction } from "~/routes/api.app.deployments";

@@ -8,7 +8,13 @@ import { FieldError } from "~/components/ui/field";
 import { ADDONS, TOKEN_MESSAGES } from "~/services/addon-catalog";
 import { addonFormSchema } from "~/services/addons.schema";
 import type { AddonCard } from "~/services/addons.server";
-import type { AddonActionData } from "./addons-action.server";
+import type { FormReply } from "~/web/form-reply";
+
+/** The intent the dialog posts; the dashboard's action hands it to its add-ons action. */
+export const ADDON_INTENT = "addon-toggle";
+
+/** What the dashboard action answers when the confirmation stays open: the token's message. */
+export type AddonActionData = FormReply & { intent: typeof ADDON_INTENT };
 
 /**
  * 'Enable X?' / 'Disable X?' before an add-on changes. Enabling Visual Tests the first time asks
@@ -30,7 +36,7 @@ export function AddonDialog({
   const location = useLocation();
   const fetcher = useFetcher<AddonActionData>();
   const actionData = useActionData<AddonActionData | undefined>();
-  const answer = fetcher.data ?? (actionData?.intent === "addon-toggle" ? actionData : null);
+  const answer = fetcher.data ?? (actionData?.intent === ADDON_INTENT ? actionData : null);
   const addon = ADDONS[card.key];
   const enabling = !card.enabled;
   const needsToken = card.key === "visualTests" && enabling && !card.hasToken;

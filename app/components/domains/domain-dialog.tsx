@@ -9,9 +9,15 @@ import { FieldError } from "~/components/ui/field";
 import { normalizeDomain } from "~/services/domain-names";
 import { domainFormSchema } from "~/services/domains.schema";
 import type { SiteDomain } from "~/services/domains.server";
-import type { DomainActionData } from "./domains-action.server";
+import type { FormReply } from "~/web/form-reply";
 
 const PROVIDER_LABEL = { netlify: "Netlify", vercel: "Vercel" } as const;
+
+/** The intent the dialog posts; the dashboard's action hands it to its domains action. */
+export const DOMAIN_INTENT = "domain-change";
+
+/** What the dashboard action answers when the dialog stays open: the field's message. */
+export type DomainActionData = FormReply & { intent: typeof DOMAIN_INTENT };
 
 /**
  * The domain dialog: one field. Typed, Confirm sets it (action update); cleared, the button reads

@@ -12,7 +12,7 @@ import { LazyDomainDialog } from "./domain-dialog.lazy";
 import { TableHead } from "~/components/ui/table-head";
 
 export const PROVIDER_LABEL = { netlify: "Netlify", vercel: "Vercel" } as const;
-const DOMAIN_INTENT = "domain-change";
+import { DOMAIN_INTENT } from "./domain-dialog";
 
 /**
  * Domain Settings on the dashboard: each site's custom domain (before schema version 3 only the

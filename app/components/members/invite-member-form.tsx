@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
 import { useMemo, useState } from "react";
-import { useFormReply } from "~/web/form-reply";
+import { useFormReply, type FormReply } from "~/web/form-reply";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Button } from "~/components/ui/button";
 import { FieldError } from "~/components/ui/field";
@@ -16,7 +16,6 @@ import {
   ROLE_LABEL,
 } from "~/services/members.schema";
 import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";
-import type { MembersActionData } from "./members-action.server";
 
 /**
  * Email (required, valid) and Role (editor default). An address already invited or a member
@@ -31,7 +30,7 @@ export function InviteMemberForm({
   takenEmails: string[];
 }) {
   const hydrated = useHydrated();
-  const fetcher = useFetcher<MembersActionData>();
+  const fetcher = useFetcher<FormReply>();
   const actionReply = useFormReply("member-invite");
   // The same object while the reply is the same: `stale` compares by identity.
   const actionData = useMemo(

@@ -8,7 +8,7 @@ const source = (file: string) => fs.readFileSync(path.join(routes, file), "utf8"
 
 /** The project's pages: its dashboard, its activity page and the six navigation pages. */
 const projectPages = [
-  "_app.sites.$studioId.tsx",
+  "_app.sites.$studioId/route.tsx",
   "_app.sites.$studioId_.activity.tsx",
   ...PROJECT_SECTIONS.map((s) => `_app.sites.${s.section}.$studioId.tsx`),
 ];

@@ -32,13 +32,13 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "dashboard of B",
-    file: "_app.sites.$studioId.tsx",
+    file: "_app.sites.$studioId/route.tsx",
     fn: "loader",
     request: (f) => ({ path: `/sites/${f.b.studioId}`, params: { studioId: f.b.studioId } }),
   },
   {
     name: "invite to B with B's dashboard form",
-    file: "_app.sites.$studioId.tsx",
+    file: "_app.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/${f.b.studioId}`,
@@ -48,7 +48,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "remove B's member with A's dashboard form",
-    file: "_app.sites.$studioId.tsx",
+    file: "_app.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) =>
       dashboardForm(f, {
@@ -70,7 +70,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "decline B's invitation (someone else's) on B's dashboard",
-    file: "_app.sites.$studioId.tsx",
+    file: "_app.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/${f.b.studioId}`,
@@ -270,7 +270,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "Connect an Instagram account to B with B's dashboard form",
-    file: "_app.sites.$studioId.tsx",
+    file: "_app.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/${f.b.studioId}`,

@@ -121,7 +121,7 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
-    file: "_app.sites.$studioId.tsx",
+    file: "_app.sites.$studioId/route.tsx",
     cases: [
       {
         name: "GET /sites/{A} (dashboard; the invitee gets the invitation card, support the page)",

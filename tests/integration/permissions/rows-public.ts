@@ -175,7 +175,7 @@ export const ROWS_PUBLIC: Row[] = [
     ],
   },
   {
-    file: "oauth.$provider.callback.tsx",
+    file: "oauth.$provider.callback/route.tsx",
     cases: [
       {
         name: "GET with a state nobody started (refused, code untouched)",

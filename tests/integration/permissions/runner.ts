@@ -8,9 +8,9 @@ import { type Case, type CrossCase, type Expect, type Req, type Row } from "./ta
 import { ACTORS } from "../project-fixture";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, baseline, buildFixture, changedTables, snapshot } from "./fixture";
-import fs from "node:fs";
 import { locationOf, toastOf } from "../../setup/matchers";
 import path from "node:path";
+import { ROUTES_DIR, routeFiles as listRouteFiles } from "../../route-files";
 
 // ---------------------------------------------------------------------------------------------
 // Checking the table against the route files
@@ -18,11 +18,8 @@ import path from "node:path";
 export type RouteModule = { loader?: RouteFn; action?: RouteFn };
 export type RouteFn = Parameters<typeof call>[0];
 
-export const routesDir = path.resolve("app/routes");
-export const routeFiles = fs
-  .readdirSync(routesDir)
-  .filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes(".test."))
-  .sort();
+export const routesDir = ROUTES_DIR;
+export const routeFiles = listRouteFiles();
 
 /** Problems of the table against a list of route files: missing rows, rows for no file. */
 export function tableProblems(files: readonly string[], rows: readonly Row[]): string[] {

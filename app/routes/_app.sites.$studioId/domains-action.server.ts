@@ -2,16 +2,15 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { DOMAIN_TOASTS, domainFormSchema } from "~/services/domains.schema";
 import { changeDomain } from "~/services/domains.server";
 import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
-import { formReply, type FormReply } from "~/web/http.server";
+import { formReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import type { User } from "~/services/accounts.server";
 import { safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const DOMAIN_INTENT = "domain-change";
+import { DOMAIN_INTENT } from "~/components/domains/domain-dialog";
 
-/** What the dashboard action answers when the dialog stays open: the field's message. */
-export type DomainActionData = FormReply & { intent: typeof DOMAIN_INTENT };
+export { DOMAIN_INTENT };
 
 /** Back to the dashboard, without the `?domain=` that opened the dialog. */
 function backTo(redirectTo: FormDataEntryValue | null, studioId: string) {

@@ -5,12 +5,12 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { loadActivityLog } from "~/components/activity/activity-log.server";
+import { loadActivityLog } from "./activity-log.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
-import { invitationsAction } from "~/components/members/invitations-action.server";
+import { invitationsAction } from "~/web/invitations-action.server";
 import { isInvitationIntent } from "~/components/members/member-intents";
-import { membersAction } from "~/components/members/members-action.server";
+import { membersAction } from "./members-action.server";
 import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
 import {
   DashboardHeader,
@@ -19,9 +19,9 @@ import {
 } from "~/components/project-dashboard/dashboard-header";
 import { requireProjectMemberOrInvitee } from "~/web/project-loader.server";
 import { ProjectNav } from "~/components/project-dashboard/project-nav";
-import { ADDON_INTENT, addonsAction } from "~/components/addons/addons-action.server";
+import { ADDON_INTENT, addonsAction } from "./addons-action.server";
 import { AddonsSection } from "~/components/addons/addons-section";
-import { DOMAIN_INTENT, domainsAction } from "~/components/domains/domains-action.server";
+import { DOMAIN_INTENT, domainsAction } from "./domains-action.server";
 import { DomainSettings } from "~/components/domains/domain-settings";
 import { ActiveIntegrations, Members } from "~/components/project-dashboard/project-sections";
 import { toProjectView } from "~/components/project-dashboard/project-view";
@@ -34,7 +34,7 @@ import { getAddons } from "~/services/addons.server";
 import { getDomainSettings } from "~/services/domains.server";
 import { listDashboardIntegrations } from "~/services/social-accounts.server";
 import { SocialAccountsSection } from "~/components/social/social-accounts";
-import { isSocialIntent, socialAction } from "~/components/social/social-action.server";
+import { isSocialIntent, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { ServiceError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";

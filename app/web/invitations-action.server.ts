@@ -8,7 +8,7 @@ import {
 import { ProjectNotFoundError } from "~/services/permissions.server";
 import { notFound } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import type { InvitationIntent } from "./member-intents";
+import type { InvitationIntent } from "~/components/members/member-intents";
 
 /** What /sites says for an invitation it cannot find, whether the project exists or not. */
 const NO_LONGER_VALID =

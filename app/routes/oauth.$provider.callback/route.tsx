@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { SUPPORT_EMAIL } from "~/components/route-error";
 import { OAuthReturn } from "~/components/oauth/oauth-return";
-import { completeOAuth, type OAuthOutcome } from "~/components/oauth/oauth-return.server";
+import { completeOAuth, type OAuthOutcome } from "./oauth-return.server";
 import { isOAuthVendor, OAUTH_FAILED, OAUTH_TEXTS, type OAuthVendor } from "~/services/oauth-texts";
 import { INVALID_STATE_MESSAGE, peekLink } from "~/services/oauth-links.server";
 import { oauthReturnSchema } from "~/services/social-accounts.schema";

@@ -5,7 +5,7 @@ import {
   listActivity,
   type ActivityPage,
 } from "~/services/activity-log.server";
-import { activityExpanded } from "./activity-query";
+import { activityExpanded } from "~/components/activity/activity-query";
 
 export type ActivityLogData = ActivityPage & { expanded: boolean; studioId: string };
 

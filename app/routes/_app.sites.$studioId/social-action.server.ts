@@ -12,7 +12,7 @@ import { formReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import { getSession } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { SOCIAL_LINK_INTENT, SOCIAL_UNLINK_INTENT } from "./social-accounts";
+import { SOCIAL_LINK_INTENT, SOCIAL_UNLINK_INTENT } from "~/components/social/social-accounts";
 import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const isSocialIntent = (intent: FormDataEntryValue | null) =>

@@ -4,15 +4,14 @@ import { ADDONS, addonToasts, isAddonKey } from "~/services/addon-catalog";
 import { addonFormSchema } from "~/services/addons.schema";
 import { setAddon } from "~/services/addons.server";
 import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
-import { formReply, type FormReply } from "~/web/http.server";
+import { formReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import { safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const ADDON_INTENT = "addon-toggle";
+import { ADDON_INTENT } from "~/components/addons/addon-dialog";
 
-/** What the dashboard action answers when the confirmation stays open: the token's message. */
-export type AddonActionData = FormReply & { intent: typeof ADDON_INTENT };
+export { ADDON_INTENT };
 
 function backTo(redirectTo: FormDataEntryValue | null, studioId: string) {
   const url = new URL(safeRedirect(redirectTo, `/sites/${studioId}`), "http://local");

@@ -15,15 +15,12 @@ import {
   inviteMember,
   resendInvitation,
 } from "~/services/member-invitations.server";
-import { formReply, readForm, type FormReply } from "~/web/http.server";
+import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import { unknownForm } from "~/web/intents.server";
 import { requireUser, safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { MEMBER_INTENTS, type MemberIntent } from "./member-intents";
-
-/** What the dashboard action answers when it does not redirect: the invite form's errors. */
-export type MembersActionData = FormReply;
+import { MEMBER_INTENTS, type MemberIntent } from "~/components/members/member-intents";
 
 /** Back to the dashboard the form was on, without the `?confirm=` that opened a confirmation. */
 function backTo(redirectTo: FormDataEntryValue | null, studioId: string) {
