@@ -32,6 +32,12 @@ export const ROWS_API: Row[] = [
     file: "api.app.$id.ts",
     cases: [
       {
+        name: "POST (405)",
+        fn: "action",
+        request: (f) => ({ path: `/api/app/${f.a.id}` }),
+        expect: NOT_ALLOWED,
+      },
+      {
         name: "GET /api/app/{A._id}",
         fn: "loader",
         request: (f) => ({ path: `/api/app/${f.a.id}`, params: { id: f.a.id } }),
@@ -42,6 +48,12 @@ export const ROWS_API: Row[] = [
   {
     file: "api.app._index.ts",
     cases: [
+      {
+        name: "POST (405)",
+        fn: "action",
+        request: () => ({ path: "/api/app" }),
+        expect: NOT_ALLOWED,
+      },
       {
         name: "GET /api/app",
         fn: "loader",
@@ -131,6 +143,12 @@ export const ROWS_API: Row[] = [
   {
     file: "api.app.e2e-test-runs.ts",
     cases: [
+      {
+        name: "POST (405)",
+        fn: "action",
+        request: (f) => ({ path: `/api/app/e2e-test-runs?repo=${f.a.repo}` }),
+        expect: NOT_ALLOWED,
+      },
       {
         name: "GET the runs of A's site repository",
         fn: "loader",
@@ -462,6 +480,12 @@ export const ROWS_API: Row[] = [
   {
     file: "api.user.ts",
     cases: [
+      {
+        name: "POST (405)",
+        fn: "action",
+        request: () => ({ path: "/api/user" }),
+        expect: NOT_ALLOWED,
+      },
       // Each signed-in actor reads only themselves: the answer comes from the session, never a parameter.
       {
         name: "GET /api/user",
@@ -474,6 +498,12 @@ export const ROWS_API: Row[] = [
   {
     file: "api.app.forms.$id.ts",
     cases: [
+      {
+        name: "POST (405)",
+        fn: "action",
+        request: () => ({ path: `/api/app/forms/${held.contactFormIdA}` }),
+        expect: NOT_ALLOWED,
+      },
       {
         name: "GET A's Contact form",
         fn: "loader",
