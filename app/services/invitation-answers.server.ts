@@ -7,13 +7,9 @@ import { type User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { INVITATION_KEY_PATTERN, ROLE_LABEL, type MemberRole } from "./members.schema";
-import {
-  findProjectRow,
-  invitationsAddressedTo,
-  projectForAction,
-  withProjectAction,
-  ProjectNotFoundError,
-} from "./permissions.server";
+import { projectForAction, withProjectAction, ProjectNotFoundError } from "./permissions.server";
+import { invitationsAddressedTo } from "./permissions-sql.server";
+import { findProjectRow } from "./project-lookup.server";
 import { MEMBER_STUDIO_INVITE_JOB } from "./member-studio-job.server";
 import { type MemberRow } from "./members.server";
 

@@ -59,7 +59,8 @@
  *     projects they do not belong to (adding members, domains, theme preview, Dev Console,
  *     configure paths with their user id), which needs seeing those projects. So a PA opens any
  *     project, and each visit of one they neither own nor belong to ("support access",
- *     `isSupport`) is written to that project's Activity Log (`recordSupportAccess`): every
+ *     `isSupport`) is written to that project's Activity Log (`recordSupportAccess`, in
+ *     support-access.server.ts): every
  *     change, and views at most once per admin, project and hour, so customers see who looked
  *     without a flood.
  * (2) No rule names a role for deploying, retrying a failed deployment or launching the studio;
@@ -101,16 +102,18 @@
  * action is not one they may do anyway, like responding to an invitation): anonymous,
  * outsiders and invited members get the same answer as for a project that does not exist.
  * Viewers who may not act get ForbiddenError. Lists (projects, invitations, test runs) ask the
- * same rules through `can` on `actorForProject`, or as SQL (the end of this file).
+ * same rules through `can` on `actorForProject`, or as SQL (permissions-sql.server.ts). A project
+ * reference is resolved by project-lookup.server.ts.
  */
-import { and, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { db, type Queryable, type Tx } from "~/db/client.server";
-import { prepared } from "~/db/prepared.server";
-import { eventLogs, members, projects } from "~/db/schema";
+import { members, type projects } from "~/db/schema";
 import type { User } from "./accounts.server";
-import { appendAuditFor } from "./audit-log.server";
 import { ForbiddenError, NotFoundError } from "./errors";
 import { memo } from "~/utils/request-memo.server";
+import { projectRowFor } from "./project-lookup.server";
+import { addressedTo } from "./permissions-sql.server";
+import { recordSupportAccess } from "./support-access.server";
 
 /**
  * The project is hidden from this caller, or does not exist: the same answer for both (a 404,
@@ -220,136 +223,9 @@ export function isSupport(actor: Actor): boolean {
   return actor.platformAdmin && actor.project !== null && !VIEWERS.has(actor.kind);
 }
 
-/**
- * Actions that only read: support access for them is logged at most once per admin, project
- * and hour. Every other action a support actor is allowed is a change, logged each time.
- */
-const READ_ACTIONS: ReadonlySet<Action> = new Set([
-  "project.view",
-  "activity.view",
-  "members.view-all",
-  "theme.preview",
-  "devconsole.launch",
-]);
-
-const CHANGE_WORDS: Partial<Record<Action, string>> = {
-  "members.add": "added a member",
-  "members.remove": "removed a member",
-  "members.change-role": "changed a member's role",
-  "domain.edit": "changed the domain",
-  "addons.toggle": "changed an add-on",
-  "schema.raise": "raised the StackShift version",
-  "payments.add": "added a payment account",
-  "payments.remove": "removed a payment account",
-  "social.link": "linked a social account",
-  "social.unlink": "unlinked a social account",
-  "newsletter.edit": "changed the newsletter settings",
-  "forms.manage": "changed a form or its submissions",
-  "project.rename": "renamed the project",
-  "project.delete": "deleted the project",
-};
-
-/**
- * Writes 'Support access by {name}' to the project's Activity Log when `actor` is support, and
- * the same to the audit log (audit-log.server.ts), which outlives the project. Pass the
- * transaction of the change, so a change and its entries commit together. Views go through a
- * unique index on (project, admin, hour) (event_logs_support_view_hour_idx), which makes the
- * once-per-hour rule hold across concurrent requests and server instances; the audit row is
- * written exactly when the Activity Log's is. `change` names a change that has no action of its
- * own (e.g. 'resent the studio invitation of ...').
- */
-export async function recordSupportAccess(
-  tx: Queryable,
-  user: User,
-  actor: Actor,
-  action: Action,
-  change?: string,
-): Promise<void> {
-  if (!isSupport(actor) || !actor.project) return;
-  const read = !change && READ_ACTIONS.has(action);
-  const what = read ? "viewed the project" : (change ?? CHANGE_WORDS[action] ?? "made a change");
-  const type = read ? "support.viewed" : "support.changed";
-  const written = await tx
-    .insert(eventLogs)
-    .values({
-      projectId: actor.project.id,
-      type,
-      content: `Support access by ${user.name}: ${what}`,
-      metadata: { role: "platform admin", email: user.email },
-      actorId: user.id,
-    })
-    .onConflictDoNothing()
-    .returning({ key: eventLogs.key });
-  // A deletion writes its own audit row (project-deletion.server.ts), with who was told.
-  if (written.length === 0 || action === "project.delete") return;
-  await appendAuditFor(tx, actor.project.id, {
-    action: type,
-    actor: user,
-    details: { what, permission: action, name: user.name },
-  });
-}
-
 /** Whether the actor owns the project or is one of its member admins (owner-like). */
 export function isProjectAdmin(actor: Actor): boolean {
   return PROJECT_ADMINS.has(actor.kind);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * A project row by its _id or studioId (what routes and API bodies carry); undefined when there
- * is none. The one lookup of a project reference: permissions, projects and members use it.
- */
-const projectByStudioId = prepared((database) =>
-  database
-    .select()
-    .from(projects)
-    .where(eq(projects.studioId, sql.placeholder("studioId")))
-    .limit(1)
-    .prepare("project_by_studio_id"),
-);
-const projectByIdOrStudioId = prepared((database) =>
-  database
-    .select()
-    .from(projects)
-    .where(
-      or(
-        eq(projects.id, sql.placeholder("id")),
-        eq(projects.studioId, sql.placeholder("studioId")),
-      ),
-    )
-    .limit(1)
-    .prepare("project_by_id_or_studio_id"),
-);
-
-export async function findProjectRow(
-  tx: Queryable,
-  ref: string,
-): Promise<typeof projects.$inferSelect | undefined> {
-  const key = ref.trim();
-  if (!key || key.length > 100) return undefined;
-  // Only a UUID-shaped key can be an _id; comparing other text to a uuid column would error.
-  // Outside a transaction (every page view) through prepared statements.
-  if (tx === db()) {
-    const [row] = UUID.test(key)
-      ? await projectByIdOrStudioId().execute({ id: key.toLowerCase(), studioId: key })
-      : await projectByStudioId().execute({ studioId: key });
-    return row;
-  }
-  const where = UUID.test(key)
-    ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
-    : eq(projects.studioId, key);
-  const [row] = await tx.select().from(projects).where(where).limit(1);
-  return row;
-}
-
-/**
- * `findProjectRow` for `user`'s page view: one read however many loaders of the view ask
- * (app/utils/request-memo.server.ts). Inside a transaction it always reads.
- */
-function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
-  if (tx !== db()) return findProjectRow(tx, ref);
-  return memo(`project-row:${user?.id}:${ref}`, () => findProjectRow(tx, ref));
 }
 
 /**
@@ -524,7 +400,9 @@ export async function withProjectAction<T>(
   if (!project) throw new ProjectNotFoundError();
   const actor = await actorForProject(user, project, tx);
   assertCan(actor, action);
-  if (user && mode !== "check") await recordSupportAccess(tx, user, actor, action, options.change);
+  if (user && mode !== "check" && isSupport(actor)) {
+    await recordSupportAccess(tx, user, actor, action, options.change);
+  }
   // A Tx in "change" mode (the overloads above); a read's callback takes any Queryable.
   return run({ project, actor: actor as ProjectActor, tx: tx as Tx });
 }
@@ -559,61 +437,4 @@ export function globalActor(user: User | null): Actor {
     project: null,
     membership: null,
   };
-}
-
-/** Member rows that name `user`: by their account, or (an invitation) by their e-mail. */
-function addressedTo(user: User): SQL {
-  return or(eq(members.userId, user.id), eq(members.invitedEmail, user.email.toLowerCase()))!;
-}
-
-/**
- * WHERE condition on `members`: the invitations that make `user` an "invited" actor, i.e. may
- * answer with "invitation.respond" (the list of /sites; expiry is the members service's rule).
- */
-export function invitationsAddressedTo(user: User): SQL {
-  return and(eq(members.status, "invited"), addressedTo(user))!;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The same "project.view" rule as SQL, for lists (one query rather than one check per row).
-
-const acceptedMembership = (userId: string) =>
-  and(
-    eq(members.projectId, projects.id),
-    eq(members.userId, userId),
-    eq(members.status, "accepted"),
-  );
-
-/**
- * "project.view" as SQL, in the two parts a list query reads along indexes (an OR of the two
- * would make PostgreSQL walk every project newest first, checking each): the rows `user` owns,
- * and the join to their accepted memberships. projects.server.ts unions the two.
- */
-export function ownedProjects(user: User): SQL {
-  // A range of one value rather than `=`: with `=` PostgreSQL drops owner_id from the list's sort
-  // order and may walk everyone's newest projects (projects_created_idx) to find the user's, 14 ms
-  // for an owner whose 25,000 projects are old; sorted by (owner_id, created_at, id), only
-  // projects_owner_created_idx gives the order, 0.07 ms (docs/performance.md).
-  return and(gte(projects.ownerId, user.id), lte(projects.ownerId, user.id))!;
-}
-
-/**
- * JOIN condition `members` to `projects`: `user`'s accepted membership of the project. The user
- * is again a one-value range, and the list sorts the member half by (members.user_id, created_at,
- * id): no index gives that order across the join, so PostgreSQL starts from the user's
- * memberships (members_user_idx) and sorts them, instead of walking every project newest first
- * to probe for memberships (37 ms for a member of 300 of 100,000 projects; 1.2 ms this way).
- */
-export function acceptedMembershipOf(user: User): SQL {
-  return and(
-    eq(members.projectId, projects.id),
-    gte(members.userId, user.id),
-    lte(members.userId, user.id),
-    eq(members.status, "accepted"),
-  )!;
-}
-
-/** Selected column: the accepted member's role on each `projects` row (null for none). */
-export function memberRoleOf(user: User) {
-  return sql<MemberRole | null>`(select ${members.role} from ${members} where ${acceptedMembership(user.id)} limit 1)`;
 }

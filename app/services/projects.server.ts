@@ -13,12 +13,10 @@ import { consume, POLICIES } from "./rate-limit.server";
 import {
   canChooseSiteType,
   isSupport,
-  acceptedMembershipOf,
-  memberRoleOf,
-  ownedProjects,
   type ProjectRole,
   projectForAction,
 } from "./permissions.server";
+import { acceptedMembershipOf, memberRoleOf, ownedProjects } from "./permissions-sql.server";
 import {
   DEFAULT_SCHEMA_VERSION,
   dashboardUpgradeTo,

@@ -12,13 +12,8 @@ import { repoPath } from "~/providers/test-runs/types";
 import type { User } from "./accounts.server";
 import { NotFoundError } from "./errors";
 import { asUpstream } from "./provider-failure.server";
-import {
-  actorForProject,
-  can,
-  isSupport,
-  recordSupportAccess,
-  type Actor,
-} from "./permissions.server";
+import { actorForProject, can, isSupport, type Actor } from "./permissions.server";
+import { recordSupportAccess } from "./support-access.server";
 import { cachedProviderRead } from "./provider-cache.server";
 
 /** How many runs the card lists. */

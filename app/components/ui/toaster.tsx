@@ -44,7 +44,10 @@ export function Toaster({ toast }: { toast: Toast | null }) {
       );
   }, [toast]);
   useEffect(() => {
-    const listener = (t: Toast) => setToasts((current) => [...current, t]);
+    // A form's new failure replaces the one before it: a person who tries again sees one answer,
+    // not a stack of the same words.
+    const listener = (t: Toast) =>
+      setToasts((current) => [...current.filter((c) => !c.id.startsWith("raised-")), t]);
     raised.add(listener);
     return () => {
       raised.delete(listener);

@@ -1,0 +1,65 @@
+/**
+ * The one lookup of a project reference: a project row by its _id or studioId (what routes and
+ * API bodies carry), undefined when there is none. Permissions resolve every project action
+ * through it; page views read it once however many loaders ask.
+ */
+import { eq, or, sql } from "drizzle-orm";
+import { db, type Queryable } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
+import { projects } from "~/db/schema";
+import { memo } from "~/utils/request-memo.server";
+import type { User } from "./accounts.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const projectByStudioId = prepared((database) =>
+  database
+    .select()
+    .from(projects)
+    .where(eq(projects.studioId, sql.placeholder("studioId")))
+    .limit(1)
+    .prepare("project_by_studio_id"),
+);
+const projectByIdOrStudioId = prepared((database) =>
+  database
+    .select()
+    .from(projects)
+    .where(
+      or(
+        eq(projects.id, sql.placeholder("id")),
+        eq(projects.studioId, sql.placeholder("studioId")),
+      ),
+    )
+    .limit(1)
+    .prepare("project_by_id_or_studio_id"),
+);
+
+export async function findProjectRow(
+  tx: Queryable,
+  ref: string,
+): Promise<typeof projects.$inferSelect | undefined> {
+  const key = ref.trim();
+  if (!key || key.length > 100) return undefined;
+  // Only a UUID-shaped key can be an _id; comparing other text to a uuid column would error.
+  // Outside a transaction (every page view) through prepared statements.
+  if (tx === db()) {
+    const [row] = UUID.test(key)
+      ? await projectByIdOrStudioId().execute({ id: key.toLowerCase(), studioId: key })
+      : await projectByStudioId().execute({ studioId: key });
+    return row;
+  }
+  const where = UUID.test(key)
+    ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
+    : eq(projects.studioId, key);
+  const [row] = await tx.select().from(projects).where(where).limit(1);
+  return row;
+}
+
+/**
+ * `findProjectRow` for `user`'s page view: one read however many loaders of the view ask
+ * (app/utils/request-memo.server.ts). Inside a transaction it always reads.
+ */
+export function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
+  if (tx !== db()) return findProjectRow(tx, ref);
+  return memo(`project-row:${user?.id}:${ref}`, () => findProjectRow(tx, ref));
+}
