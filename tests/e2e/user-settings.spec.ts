@@ -47,7 +47,9 @@ test("a user changes their name and password and signs out another session", asy
   await other.getByLabel("Email").fill(account.email);
   await other.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await other.getByRole("button", { name: "Log in" }).click();
-  await expect(other.getByText("Invalid email or password")).toBeVisible();
+  await expect(
+    other.getByRole("alert").filter({ hasText: "Invalid email or password" }),
+  ).toBeVisible();
   await other.getByLabel("Password", { exact: true }).fill("a fresh longer password");
   await other.getByRole("button", { name: "Log in" }).click();
   await expect(other.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
