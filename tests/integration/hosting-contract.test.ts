@@ -87,6 +87,13 @@ function localDriver(name: HostingProviderName): HostingDriver {
   };
 }
 
+/** A vendor refuses a domain another of its sites holds: give it to a site of its own first. */
+async function claimedElsewhere(hosting: HostingProvider, apex: string) {
+  const owner = await hosting.createSite({ name: "Owner", idempotencyKey: randomUUID() });
+  await hosting.setCustomDomain(owner.id, apex);
+  return apex;
+}
+
 function netlifyDriver(): HostingDriver {
   let standIn: NetlifyStandIn;
   let hosting: HostingProvider;
@@ -106,11 +113,7 @@ function netlifyDriver(): HostingDriver {
     async pointDns(_siteId, domain) {
       standIn.pointDns(domain, `www.${domain}`);
     },
-    async refusedDomain(_siteId, apex) {
-      const owner = await hosting.createSite({ name: "Owner", idempotencyKey: randomUUID() });
-      await hosting.setCustomDomain(owner.id, apex);
-      return apex;
-    },
+    refusedDomain: (_siteId, apex) => claimedElsewhere(hosting, apex),
     async env(siteId) {
       const vars = [...(standIn.sites.get(siteId)?.env.values() ?? [])];
       return Object.fromEntries(
@@ -143,11 +146,7 @@ function vercelDriver(): HostingDriver {
     async pointDns(_siteId, domain) {
       standIn.pointDns(domain, `www.${domain}`);
     },
-    async refusedDomain(_siteId, apex) {
-      const owner = await hosting.createSite({ name: "Owner", idempotencyKey: randomUUID() });
-      await hosting.setCustomDomain(owner.id, apex);
-      return apex;
-    },
+    refusedDomain: (_siteId, apex) => claimedElsewhere(hosting, apex),
     async env(siteId) {
       const vars = standIn.projects.get(siteId)?.env ?? [];
       return Object.fromEntries(
