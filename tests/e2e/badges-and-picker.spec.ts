@@ -93,11 +93,12 @@ test("the picker counts its matches and reaches the 120th of 120 projects with L
   const { context, page } = await openOn(openPage, PICKER_PORT);
   await signIn(page, adminAccount(testInfo, `picker-${testInfo.project.name}@example.com`));
 
-  // 120 projects through the JSON API, with the page's session; "... 001" is the oldest, so the
-  // picker (newest first) lists it 120th.
+  // 120 projects through the JSON API, with the page's session, in three groups made one after
+  // another: 001-020, 021-070, 071-120. The picker lists the newest first, 50 a page, so each
+  // group is one page: 120-071, then 070-021, then 020-001.
   const prefix = uniqueName(testInfo, "Picker");
   const origin = `http://localhost:${PICKER_PORT}`;
-  await createProjectsThroughApi(page, origin, prefix, 120, 3);
+  await createProjectsThroughApi(page, origin, prefix, 120, 3, [20, 50, 50]);
   const projectLink = (scope: ReturnType<Page["getByRole"]>, n: string) =>
     scope.getByRole("link", { name: new RegExp(`^${prefix} ${n}\\b`) });
 
