@@ -22,6 +22,15 @@ const VENDORS = {
   message: "Only app/providers (and the mail service) talk to vendors.",
 };
 
+/** A `<Form method="post">`, `<fetcher.Form method="post">` or `<form method="post">` element. */
+const POST_FORM =
+  ":matches([openingElement.name.name=/^(Form|form)$/], [openingElement.name.property.name='Form'])" +
+  ":has(> JSXOpeningElement:has(> JSXAttribute[name.name='method'][value.value='post']))";
+/** ... holding a field a person fills in: a text box, a choice or a list, not a hidden field. */
+const TAKES_INPUT =
+  ":has(JSXOpeningElement[name.name=/^(input|textarea|select|Field|TextareaField|SelectField)$/]" +
+  ":not(:has(JSXAttribute[name.name='type'][value.value=/^(hidden|submit)$/])))";
+
 /**
  * The forms rule (docs/architecture.md, Services): one way to write a page form. Selectors of
  * `no-restricted-syntax`, so each message says what to do instead.
@@ -53,6 +62,14 @@ const FORM_RULES = [
     selector:
       "CallExpression[callee.name='useForm'] > ObjectExpression:not(:has(> Property[key.name='id']))",
     message: "useForm needs an `id` (the form's intent), so replies go to the form that posted.",
+  },
+  {
+    // A form that posts what a person typed or chose is a conform form: its fields carry the
+    // schema's constraints and its errors come back to it. Forms of buttons and hidden fields only
+    // (a command: delete, resend, sign out) post no input and are not meant here.
+    selector: `JSXElement${POST_FORM}${TAKES_INPUT}:not(:has(> JSXOpeningElement:has(> JSXSpreadAttribute)))`,
+    message:
+      "A form that posts a person's input is a conform form: spread {...getFormProps(form)} from useIntentForm (or useForm) and give its fields the schema's constraints.",
   },
   {
     selector: "Literal[value='Unknown form']",
