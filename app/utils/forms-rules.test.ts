@@ -84,4 +84,31 @@ describe("the forms rules", { timeout: 60_000 }, () => {
       ),
     ).toEqual([]);
   });
+
+  it("refuse a posting form with fields a person fills in unless it is a conform form", async () => {
+    const file = "app/components/example/form.tsx";
+    const form = (open: string, body: string, close = "Form") =>
+      `export const F = () => (<${open}>${body}</${close}>);`;
+    const typed = '<Field label="Name" name="name" />';
+    for (const bad of [
+      form('Form method="post"', typed),
+      form('fetcher.Form method="post"', '<select name="role"></select>', "fetcher.Form"),
+      form('form method="post"', '<input type="checkbox" name="ok" />', "form"),
+      form('Form method="post"', '<div><textarea name="body" /></div>'),
+    ]) {
+      expect(await refusals(bad, file), bad).toEqual([expect.stringMatching(/getFormProps/)]);
+    }
+    for (const good of [
+      form('Form method="post" {...getFormProps(form)}', typed),
+      // A command: hidden fields and a button post no one's input.
+      form(
+        'Form method="post"',
+        '<input type="hidden" name="intent" value="x" /><Button>Go</Button>',
+      ),
+      // A search is a GET and changes nothing.
+      form('Form method="get"', '<input type="search" name="q" />'),
+    ]) {
+      expect(await refusals(good, file), good).toEqual([]);
+    }
+  });
 });
