@@ -6,6 +6,7 @@ import type { JobDefinition } from "~/jobs/types";
 import { requestAccessSchema, type RequestAccessInput } from "./access-requests.schema";
 import { addressProof } from "./address-proof.server";
 import { ConflictError, NotFoundError } from "./errors";
+import { likePattern } from "./keyset.server";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { consume, tryConsume } from "./rate-limit.server";
 
@@ -113,11 +114,6 @@ export const accessRequestJobs: JobDefinition[] = [
     },
   },
 ];
-
-/** `%` and `_` typed in the search box are literal characters, not LIKE wildcards. */
-export function likePattern(term: string) {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * One page of requests, newest first, optionally filtered by a keyword matching name, e-mail,

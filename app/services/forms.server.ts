@@ -10,6 +10,7 @@ import { formSubmissions, forms, projects, projectSites } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { NotFoundError } from "./errors";
+import { decodeTimeCursor, encodeTimeCursor, likePattern } from "./keyset.server";
 import { foldFields } from "./form-intake.server";
 import { OTHER_FIELD, SUBMISSIONS_PAGE, type FormSettingsInput } from "./forms.schema";
 import {
@@ -121,21 +122,6 @@ async function fieldNamesOf(formId: string): Promise<Set<string>> {
   return new Set(row?.fieldNames ?? []);
 }
 
-/** Cursor of a row: its time and id, so rows of the same millisecond keep their order. */
-const cursorOf = (row: { createdAt: Date; id: string }) =>
-  Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
-
-function parseCursor(cursor: string | undefined) {
-  if (!cursor) return null;
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const time = Date.parse(at ?? "");
-  if (Number.isNaN(time) || !/^[0-9a-f-]{36}$/i.test(id ?? "")) return null;
-  return { at: new Date(time), id };
-}
-
-/** `%`, `_` and `\` match themselves in a search. */
-const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export type SubmissionsView = {
   form: FormSummary;
   rows: SubmissionRow[];
@@ -160,14 +146,14 @@ export async function listSubmissions(
   const view = await listForms(user, studioId);
   const form = view.forms.find((f) => f.id === options.formId) ?? view.forms[0];
   const q = (options.q ?? "").trim().slice(0, 200);
-  const cursor = parseCursor(options.after);
+  const cursor = decodeTimeCursor(options.after);
   const rows = await db()
     .select()
     .from(formSubmissions)
     .where(
       and(
         eq(formSubmissions.formId, form.id),
-        q ? sql`${formSubmissions.searchText} like ${likePattern(q)}` : undefined,
+        q ? sql`${formSubmissions.searchText} like ${likePattern(q.toLowerCase())}` : undefined,
         cursor
           ? or(
               lt(formSubmissions.createdAt, cursor.at),
@@ -192,7 +178,10 @@ export async function listSubmissions(
     form,
     rows: page.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), data: r.data })),
     fields,
-    nextCursor: rows.length > SUBMISSIONS_PAGE ? cursorOf(page.at(-1)!) : null,
+    nextCursor:
+      rows.length > SUBMISSIONS_PAGE
+        ? encodeTimeCursor(page.at(-1)!.createdAt, page.at(-1)!.id)
+        : null,
     q,
   };
 }

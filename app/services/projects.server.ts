@@ -8,7 +8,8 @@ import type { User } from "./accounts.server";
 import { env } from "~/utils/env.server";
 import { memo } from "~/utils/request-memo.server";
 import { logEvent } from "./activity.server";
-import { ForbiddenError, InvalidError } from "./errors";
+import { ForbiddenError } from "./errors";
+import { decodeCursor, encodeCursor, likePattern } from "./keyset.server";
 import { consume, POLICIES } from "./rate-limit.server";
 import {
   canChooseSiteType,
@@ -111,45 +112,6 @@ export type Project = {
   role: ViewerRole;
   isOwner: boolean;
 };
-
-// ---------------------------------------------------------------------------------------------
-// Cursors: opaque base64url of the last row's (created_at, id). created_at keeps PostgreSQL's
-// microseconds; a JavaScript Date would round them to milliseconds and skip or repeat rows.
-
-const CURSOR_TS = /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
-}
-
-/** Throws InvalidError (400) for anything that is not a cursor we issued. */
-export function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const invalid = () => new InvalidError("Invalid cursor", { cursor: ["Invalid cursor"] });
-  if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 2) throw invalid();
-  const [createdAt, id] = value as unknown[];
-  if (typeof createdAt !== "string" || typeof id !== "string") throw invalid();
-  if (!CURSOR_TS.test(createdAt) || !UUID.test(id)) throw invalid();
-  // Reject impossible dates (month 13, 30 February) before PostgreSQL does with a 500.
-  const millis = createdAt.slice(0, 23);
-  const parsed = new Date(`${millis}Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 23) !== millis) {
-    throw invalid();
-  }
-  return { createdAt, id };
-}
-
-/** `lower(name) like %q%` with the user's % and _ taken literally. */
-export function likePattern(query: string): string {
-  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** The name search, when there is one. */
 function searchConditions(rawQuery: string | undefined): (SQL | undefined)[] {

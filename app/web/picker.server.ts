@@ -1,6 +1,7 @@
 import type { User } from "~/services/accounts.server";
 import { InvalidError } from "~/services/errors";
-import { countProjects, decodeCursor, listProjects } from "~/services/projects.server";
+import { decodeCursor } from "~/services/keyset.server";
+import { countProjects, listProjects } from "~/services/projects.server";
 import { PICKER_LIMIT, toPickerProject, type PickerPage } from "~/components/shell/shell-helpers";
 
 /**

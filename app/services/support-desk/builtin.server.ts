@@ -44,6 +44,7 @@ import {
   type TicketEventName,
   type TicketStatus,
 } from "~/services/support.schema";
+import { decodeTimeCursor, encodeTimeCursor, likePattern } from "~/services/keyset.server";
 import type { SupportDesk, TicketDetail, TicketPage, TicketProject } from "./types";
 
 /** The most comments a ticket page shows: the latest ones, oldest first. */
@@ -246,23 +247,6 @@ async function mailEveryone(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cursors of the list: the last row's activity time and id (ties keep their order).
-
-const cursorOf = (row: { updatedAt: Date; id: string }) =>
-  Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString("base64url");
-
-function parseCursor(cursor: string | undefined) {
-  if (!cursor || cursor.length > 200) return null;
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const time = Date.parse(at ?? "");
-  if (Number.isNaN(time) || !UUID.test(id ?? "")) return null;
-  return { at: new Date(time), id };
-}
-
-/** `%`, `_` and `\` in a search match themselves. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-// ---------------------------------------------------------------------------------------------
 
 async function listTickets(
   user: User,
@@ -271,7 +255,7 @@ async function listTickets(
   const q = storable(options.q ?? "")
     .trim()
     .slice(0, 200);
-  const cursor = parseCursor(options.after);
+  const cursor = decodeTimeCursor(options.after);
   const rows = await db()
     .select({
       id: supportTickets.id,
@@ -314,7 +298,8 @@ async function listTickets(
       requesterName: r.requesterName || r.requesterEmail,
       updatedAt: r.updatedAt.toISOString(),
     })),
-    nextCursor: rows.length > TICKETS_PAGE ? cursorOf(page.at(-1)!) : null,
+    nextCursor:
+      rows.length > TICKETS_PAGE ? encodeTimeCursor(page.at(-1)!.updatedAt, page.at(-1)!.id) : null,
     q,
   };
 }
