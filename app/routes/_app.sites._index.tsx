@@ -6,13 +6,14 @@ import type { CreateProjectActionData } from "~/components/projects/create-proje
 import { LazyCreateProjectDialog } from "~/components/projects/create-project-dialog.lazy";
 import { ProjectListPage, type ProjectListData } from "~/components/projects/project-list";
 import { invitationsAction } from "~/web/invitations-action.server";
-import { isInvitationIntent } from "~/components/members/member-intents";
+import type { InvitationIntent } from "~/components/members/member-intents";
+import { dispatchIntent, formFailure, type IntentContext } from "~/web/intents.server";
 import { PendingInvitations } from "~/components/members/pending-invitations";
 import {
   listPendingInvitations,
   type PendingInvitation,
 } from "~/services/invitation-answers.server";
-import { ServiceError, InvalidError } from "~/services/errors";
+import { InvalidError, type ServiceError } from "~/services/errors";
 import { createProjectSchema, reviewProjectSchema } from "~/services/projects.schema";
 import { listProjects, reviewProject } from "~/services/projects.server";
 import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
@@ -84,51 +85,58 @@ export async function action({ request }: ActionFunctionArgs) {
   // An oversized or unreadable body is answered by readForm with a 4xx JSON response.
   const formData = await readForm(request, 16 * 1024);
   const redirectTo = backTo(formData.get("redirectTo"));
-  const intent = formData.get("intent");
-
   // Accept / Decline of a pending invitation (app/components/members/pending-invitations.tsx).
-  if (isInvitationIntent(intent)) {
-    return invitationsAction(user, intent, formData, { page: "sites" });
-  }
+  const invitation = ({ intent }: IntentContext) =>
+    invitationsAction(user, intent as InvitationIntent, formData, { page: "sites" });
 
-  if (intent === "create") {
-    const submission = parseWithZod(formData, { schema: createProjectSchema });
-    if (submission.status !== "success")
-      return reply({ result: submission.reply(), redirectTo }, 400);
-    try {
-      const { project } = await createProjectAndProvision(user, submission.value);
-      return redirectWithToast(redirectTo ?? `/sites/${project.studioId}`, {
-        type: "success",
-        title: `Project ${project.name} created!`,
-      });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      return reply(
-        { result: submission.reply({ formErrors: [error.message] }), redirectTo },
-        error,
-      );
-    }
-  }
-
-  if (intent === "review" || intent === "edit") {
-    const submission = parseWithZod(formData, { schema: reviewProjectSchema });
-    if (submission.status !== "success")
-      return reply({ result: submission.reply(), redirectTo }, 400);
-    if (intent === "edit") return reply({ result: submission.reply(), redirectTo, confirm: null });
-    try {
-      const confirm = reviewProject(user, submission.value);
-      return reply({ result: submission.reply(), redirectTo, confirm });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      return reply(
-        { result: submission.reply({ formErrors: [error.message] }), redirectTo },
-        error,
-      );
-    }
-  }
-
-  const submission = parseWithZod(formData, { schema: reviewProjectSchema });
-  return reply({ result: submission.reply({ formErrors: ["Unknown action"] }), redirectTo }, 400);
+  return dispatchIntent(
+    request,
+    {
+      "invitation-accept": invitation,
+      "invitation-decline": invitation,
+      // The no-JavaScript first step: validated, answered with the confirmation and its key.
+      review: async () => {
+        const submission = parseWithZod(formData, { schema: reviewProjectSchema });
+        if (submission.status !== "success")
+          return reply({ result: submission.reply(), redirectTo }, 400);
+        try {
+          const confirm = reviewProject(user, submission.value);
+          return reply({ result: submission.reply(), redirectTo, confirm });
+        } catch (caught) {
+          const error = formFailure(caught);
+          return reply(
+            { result: submission.reply({ formErrors: [error.message] }), redirectTo },
+            error,
+          );
+        }
+      },
+      // Back from the confirmation to the form, as typed.
+      edit: async () => {
+        const submission = parseWithZod(formData, { schema: reviewProjectSchema });
+        const failure = submission.status === "success" ? undefined : 400;
+        return reply({ result: submission.reply(), redirectTo, confirm: null }, failure);
+      },
+      create: async () => {
+        const submission = parseWithZod(formData, { schema: createProjectSchema });
+        if (submission.status !== "success")
+          return reply({ result: submission.reply(), redirectTo }, 400);
+        try {
+          const { project } = await createProjectAndProvision(user, submission.value);
+          return redirectWithToast(redirectTo ?? `/sites/${project.studioId}`, {
+            type: "success",
+            title: `Project ${project.name} created!`,
+          });
+        } catch (caught) {
+          const error = formFailure(caught);
+          return reply(
+            { result: submission.reply({ formErrors: [error.message] }), redirectTo },
+            error,
+          );
+        }
+      },
+    },
+    { maxBytes: 16 * 1024, formData },
+  );
 }
 
 export default function Sites() {
@@ -146,7 +154,8 @@ export default function Sites() {
           isAdmin={page.isAdmin}
           lastResult={actionData}
           onOpenChange={(open) => {
-            if (!open) navigate(actionData.redirectTo ?? "/sites", { replace: true });
+            const back = "redirectTo" in actionData ? actionData.redirectTo : undefined;
+            if (!open) navigate(back ?? "/sites", { replace: true });
           }}
         />
       ) : null}

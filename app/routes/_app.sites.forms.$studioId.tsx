@@ -15,7 +15,7 @@ import {
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { ServiceError, ForbiddenError, NotFoundError } from "~/services/errors";
+import { ForbiddenError, NotFoundError } from "~/services/errors";
 import { resendConfirmation } from "~/services/form-notifications.server";
 import {
   deleteAllSchema,
@@ -31,11 +31,10 @@ import {
   listSubmissions,
   saveFormSettings,
 } from "~/services/forms.server";
-import { dispatchIntent } from "~/web/intents.server";
+import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { listParams } from "~/web/list-query";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Forms | ${data.project.name} | StackShift` : "Forms | StackShift" },
@@ -96,16 +95,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const { formId, email } = parsed.data;
         try {
           await resendConfirmation(user, studioId, formId, email);
-        } catch (error) {
+        } catch (caught) {
           // Refused (limited, already confirmed, no longer listed): said beside the address. Not
           // allowed at all: the toast, like the page's other forms.
-          if (
-            !(error instanceof ServiceError) ||
-            error instanceof ForbiddenError ||
-            error instanceof ProjectNotFoundError
-          ) {
-            throw error;
-          }
+          const error = formFailure(caught);
+          if (error instanceof ForbiddenError) throw error;
           return reply(
             { result: { status: "error", error: { [resendErrorKey(email)]: [error.message] } } },
             error,

@@ -10,7 +10,7 @@ import {
   TransferSection,
 } from "~/components/settings/project-settings-sections";
 import { deleteProject } from "~/services/project-deletion.server";
-import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
+import { InvalidError } from "~/services/errors";
 import {
   DELETE_PROJECT_INTENT,
   deleteProjectSchema,
@@ -28,11 +28,9 @@ import {
   renameProject,
   transferOwnership,
 } from "~/services/project-settings.server";
-import { dispatchIntent } from "~/web/intents.server";
-import { notFound } from "~/utils/responses.server";
+import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Settings | ${data.project.name} | StackShift` : "Settings | StackShift" },
@@ -67,10 +65,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         try {
           await renameProject(user, studioId, submission.value.name);
           return redirectWithToast(page, { type: "success", title: "Project renamed" });
-        } catch (error) {
-          // The project went away under the form: the page's 404.
-          if (error instanceof NotFoundError) notFound();
-          if (!(error instanceof ServiceError)) throw error;
+        } catch (caught) {
+          const error = formFailure(caught);
           return reply({ result: submission.reply({ formErrors: [error.message] }) }, error);
         }
       },
@@ -84,9 +80,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
             title: "Ownership transferred",
             description: `${to.name} now owns the project; you are an admin of it.`,
           });
-        } catch (error) {
-          if (!(error instanceof ServiceError) || error instanceof ProjectNotFoundError)
-            throw error;
+        } catch (caught) {
+          const error = formFailure(caught);
           return reply({ result: submission.reply({ formErrors: [error.message] }) }, error);
         }
       },
@@ -99,9 +94,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
             type: "success",
             title: `Project ${deleted.name} deleted`,
           });
-        } catch (error) {
-          if (!(error instanceof ServiceError)) throw error;
-          if (error instanceof NotFoundError) notFound();
+        } catch (caught) {
+          const error = formFailure(caught);
           // A wrong name is said beside the field; any other refusal is the toast.
           const fields = error instanceof InvalidError ? error.fieldErrors : {};
           const errors = Object.keys(fields).length
@@ -121,10 +115,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
             type: "success",
             title: `StackShift version raised to ${change.to}.`,
           });
-        } catch (error) {
-          // The project went away under the form: the page's 404.
-          if (error instanceof NotFoundError) notFound();
-          if (!(error instanceof ServiceError)) throw error;
+        } catch (caught) {
+          const error = formFailure(caught);
           return reply({ result: submission.reply({ formErrors: [error.message] }) }, error);
         }
       },

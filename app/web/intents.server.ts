@@ -6,6 +6,16 @@ import { formReply, readForm, type FormReply } from "./http.server";
 /** The answer to a form the page does not have (a stale or hand-made post). */
 export const UNKNOWN_FORM = "Unknown form";
 
+/**
+ * A handler's caught error as the failure its form answers (a ServiceError: a refusal, a limit,
+ * an outside service). Anything else is thrown on: the hidden project to dispatchIntent, which
+ * answers it with the page's 404, and a fault to the error boundary.
+ */
+export function formFailure(error: unknown): ServiceError {
+  if (error instanceof ServiceError && !(error instanceof ProjectNotFoundError)) return error;
+  throw error;
+}
+
 /** The one 400 reply to an intent the page does not have. */
 export function unknownForm(intent: string) {
   return formReply(

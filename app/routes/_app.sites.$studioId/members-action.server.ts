@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ServiceError, InvalidError, RateLimitedError } from "~/services/errors";
+import { InvalidError, RateLimitedError } from "~/services/errors";
 import {
   changeRoleSchema,
   DUPLICATE_MEMBER_MESSAGE,
@@ -9,18 +9,17 @@ import {
   resendInvitationSchema,
 } from "~/services/members.schema";
 import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
 import {
   DuplicateMemberError,
   inviteMember,
   resendInvitation,
 } from "~/services/member-invitations.server";
-import { formReply, readForm } from "~/web/http.server";
-import { notFound } from "~/utils/responses.server";
-import { unknownForm } from "~/web/intents.server";
-import { requireUser, safeRedirect } from "~/web/session.server";
+import { formReply } from "~/web/http.server";
+import { formFailure } from "~/web/intents.server";
+import { safeRedirect } from "~/web/session.server";
+import type { User } from "~/services/accounts.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { MEMBER_INTENTS, type MemberIntent } from "~/components/members/member-intents";
+import type { MemberIntent } from "~/components/members/member-intents";
 
 /** Back to the dashboard the form was on, without the `?confirm=` that opened a confirmation. */
 function backTo(redirectTo: FormDataEntryValue | null, studioId: string) {
@@ -37,28 +36,23 @@ const FAILURE: Record<MemberIntent, string> = {
   "member-role": MEMBER_TOASTS.roleFailed,
 };
 
-export function isMemberIntent(value: unknown): value is MemberIntent {
-  return typeof value === "string" && (MEMBER_INTENTS as readonly string[]).includes(value);
-}
-
 /**
  * The Members section's forms on /sites/{studioId} (with fetchers, or plain posts without
  * JavaScript): invite, resend, revoke/remove, leave and role change. Each calls one service and
  * goes back with its toast (`MEMBER_TOASTS`); a refused invite re-renders the form with the
  * message beside the field.
  */
-export async function membersAction(request: Request, studioId: string, form?: FormData) {
-  const user = await requireUser(request);
-  const formData = form ?? (await readForm(request, 16 * 1024));
-  const intent = formData.get("intent");
-  if (!isMemberIntent(intent)) return unknownForm(String(intent ?? ""));
+export async function membersAction(
+  user: User,
+  studioId: string,
+  intent: MemberIntent,
+  formData: FormData,
+) {
   // The page's project is the one acted on, whatever the form says.
   formData.set("studioId", studioId);
   const back = backTo(formData.get("redirectTo"), studioId);
-  const failed = (error: unknown) => {
-    // The project itself is hidden from this user (or gone): the page's own answer, 404.
-    if (error instanceof ProjectNotFoundError) notFound();
-    if (!(error instanceof ServiceError)) throw error;
+  const failed = (caught: unknown) => {
+    const error = formFailure(caught);
     return redirectWithToast(back, {
       type: "error",
       title: FAILURE[intent],

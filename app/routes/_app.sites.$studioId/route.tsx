@@ -9,7 +9,13 @@ import { loadActivityLog } from "./activity-log.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
 import { invitationsAction } from "~/web/invitations-action.server";
-import { isInvitationIntent } from "~/components/members/member-intents";
+import {
+  INVITATION_INTENTS,
+  MEMBER_INTENTS,
+  type InvitationIntent,
+  type MemberIntent,
+} from "~/components/members/member-intents";
+import { dispatchIntent, type IntentContext } from "~/web/intents.server";
 import { membersAction } from "./members-action.server";
 import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
 import {
@@ -34,14 +40,13 @@ import { getAddons } from "~/services/addons.server";
 import { getDomainSettings } from "~/services/domains.server";
 import { listDashboardIntegrations } from "~/services/social-accounts.server";
 import { SocialAccountsSection } from "~/components/social/social-accounts";
-import { isSocialIntent, socialAction } from "./social-action.server";
+import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { ServiceError, InvalidError } from "~/services/errors";
 import type { User } from "~/services/accounts.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
 import { getProject, type Project } from "~/services/projects.server";
 import { activationState } from "~/services/studio.server";
-import { fieldErrorsOf, readForm } from "~/web/http.server";
+import { fieldErrorsOf } from "~/web/http.server";
 import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -168,27 +173,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await readForm(request, 16 * 1024);
-  const intent = formData.get("intent");
-  if (intent === DOMAIN_INTENT) return domainsAction(user, params.studioId ?? "", formData);
-  if (isSocialIntent(intent)) return socialAction(request, user, params.studioId ?? "", formData);
-  if (intent === ADDON_INTENT) {
-    const studioId = params.studioId ?? "";
-    // Only a hidden or missing project is a 404; other failures reach the error boundary.
-    const project = await getProject(user, studioId).catch((error: unknown) => {
-      if (error instanceof ProjectNotFoundError) return null;
-      throw error;
-    });
-    if (!project) throw new Response("Not Found", { status: 404 });
-    return addonsAction(user, studioId, project.name, formData);
-  }
-  if (isInvitationIntent(intent)) {
-    return invitationsAction(user, intent, formData, {
-      page: "dashboard",
-      studioId: params.studioId ?? "",
-    });
-  }
-  return membersAction(request, params.studioId ?? "", formData);
+  const studioId = params.studioId ?? "";
+  // One handler for a family of intents (the members' five, the invitation's two, ...).
+  const each = <I extends string, R>(
+    intents: readonly I[],
+    run: (context: IntentContext) => Promise<R>,
+  ) => Object.fromEntries(intents.map((intent) => [intent, run])) as Record<I, typeof run>;
+  return dispatchIntent(
+    request,
+    {
+      [DOMAIN_INTENT]: ({ formData }) => domainsAction(user, studioId, formData),
+      [ADDON_INTENT]: async ({ formData }) => {
+        const project = await getProject(user, studioId);
+        return addonsAction(user, studioId, project.name, formData);
+      },
+      ...each(SOCIAL_INTENTS, ({ formData }) => socialAction(request, user, studioId, formData)),
+      ...each(INVITATION_INTENTS, ({ formData, intent }) =>
+        invitationsAction(user, intent as InvitationIntent, formData, {
+          page: "dashboard",
+          studioId,
+        }),
+      ),
+      ...each(MEMBER_INTENTS, ({ formData, intent }) =>
+        membersAction(user, studioId, intent as MemberIntent, formData),
+      ),
+    },
+    { maxBytes: 16 * 1024 },
+  );
 }
 
 export { overlayShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";

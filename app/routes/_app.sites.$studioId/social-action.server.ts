@@ -13,10 +13,10 @@ import { notFound } from "~/utils/responses.server";
 import { getSession } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { SOCIAL_LINK_INTENT, SOCIAL_UNLINK_INTENT } from "~/components/social/social-accounts";
-import { ProjectNotFoundError } from "~/services/permissions.server";
+import { formFailure } from "~/web/intents.server";
 
-export const isSocialIntent = (intent: FormDataEntryValue | null) =>
-  intent === SOCIAL_LINK_INTENT || intent === SOCIAL_UNLINK_INTENT;
+/** The `intent` values of the Social accounts card's forms. */
+export const SOCIAL_INTENTS = [SOCIAL_LINK_INTENT, SOCIAL_UNLINK_INTENT] as const;
 
 /**
  * The Social accounts card's forms. Connect answers with a redirect to Instagram's authorization
@@ -60,9 +60,8 @@ export async function socialAction(
       title: SOCIAL_MESSAGES.unlinked,
       description: `@${removed.userName} is no longer linked to this project.`,
     });
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    if (error instanceof ProjectNotFoundError) notFound();
+  } catch (caught) {
+    formFailure(caught);
     return redirectWithToast(`${card}#social-accounts`, {
       type: "error",
       title: SOCIAL_MESSAGES.unlinkFailed,
