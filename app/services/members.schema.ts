@@ -73,6 +73,12 @@ export const changeRoleSchema = z.object({
   role,
 });
 
+/**
+ * The dashboard's role form: the fields it sends of `changeRoleSchema`, which the action parses
+ * after adding the project from the URL and `action: "role"`.
+ */
+export const roleFormSchema = changeRoleSchema.pick({ memberId: true, role: true });
+
 /** PATCH /api/app/members: accept, leave or role, by `action`. */
 export const patchMemberSchema = z.discriminatedUnion(
   "action",

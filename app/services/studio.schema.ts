@@ -24,10 +24,14 @@ export const studioLaunchSchema = z.object({
     .default("studio"),
 });
 
-/** The recap splash's form: the checkbox is present only when ticked. */
+/**
+ * The recap splash's form: the checkbox is present only when ticked. An enum, not a union of
+ * literals: conform's constraint for an optional union says `required`, which would make the
+ * checkbox compulsory before JavaScript loads.
+ */
 export const splashSchema = z.object({
   hideSplash: z
-    .union([z.literal("on"), z.literal("true")])
+    .enum(["on", "true"])
     .optional()
     .transform((value) => value !== undefined),
 });

@@ -3,11 +3,11 @@ import { linkIn, waitForMail } from "./support/mail";
 
 /**
  * Once with JavaScript and once without, on an account of its own: the user changes their name
- * (the user menu says it at once), signs out their session in another browser (that browser is
- * sent to the login page), and changes their password (the old one no longer logs in, the new
- * one does).
+ * (the user menu says it at once), ticks and unticks the studio splash preference (each kept on
+ * a fresh load), signs out their session in another browser (that browser is sent to the login
+ * page), and changes their password (the old one no longer logs in, the new one does).
  */
-test("a user changes their name and password and signs out another session", async ({
+test("a user changes their name, splash preference and password and signs out another session", async ({
   page,
   signIn,
   openPage,
@@ -27,6 +27,20 @@ test("a user changes their name and password and signs out another session", asy
   await expect(
     page.getByRole("banner").getByLabel("User menu for Samantha Settings"),
   ).toBeVisible();
+
+  const preferences = page.getByRole("region", { name: "Preferences" });
+  const splash = preferences.getByLabel("Do not show the studio splash before opening a studio");
+  await expect(splash).not.toBeChecked();
+  await splash.check();
+  await preferences.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page.getByText("Preferences saved").first()).toBeVisible();
+  await page.goto("/sites/user-settings");
+  await expect(splash).toBeChecked();
+  await splash.uncheck();
+  await preferences.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page.getByText("Preferences saved").first()).toBeVisible();
+  await page.goto("/sites/user-settings");
+  await expect(splash).not.toBeChecked();
 
   // The other browser's session: the row that is not this one.
   const sessions = page.getByRole("table", { name: "Your active sessions" });

@@ -1,3 +1,5 @@
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -6,6 +8,10 @@ import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { DEFAULT_MEMBER_ROLE, MEMBER_ROLES, ROLE_LABEL } from "~/services/member-roles";
+import { roleFormSchema } from "~/services/members.schema";
+import { FieldError } from "~/components/ui/field";
+import { ownAria } from "~/components/ui/use-intent-form";
+import type { FormReply } from "~/web/form-reply";
 import type { DisplayedMember, MembersView } from "~/services/members.server";
 import { LazyInviteMemberForm } from "./invite-member-form.lazy";
 import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";
@@ -219,25 +225,45 @@ function MemberRow({
 }
 
 function RoleForm({ studioId, member }: { studioId: string; member: DisplayedMember }) {
-  const fetcher = useFetcher();
+  const fetcher = useFetcher<FormReply>();
   const back = usePageWithoutConfirm();
   const hydrated = useHydrated();
   const current = member.role === "owner" ? DEFAULT_MEMBER_ROLE : member.role;
   const [role, setRole] = useState<string>(current);
   useEffect(() => setRole(current), [current]);
   const busy = fetcher.state !== "idle";
-  const selectId = `role-${member.id}`;
+  // One form per row, so the id is the member's and the reply is this row's fetcher's: the
+  // page's action data answers whichever form posted without JavaScript.
+  const answer = fetcher.data;
+  const [form, fields] = useForm({
+    id: `member-role-${member.id}`,
+    lastResult: answer && "result" in answer ? answer.result : undefined,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    constraint: getZodConstraint(roleFormSchema),
+    defaultNoValidate: false,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: roleFormSchema }),
+  });
+  // The select is controlled (Save waits for a change), so conform's default value is left out.
+  const { defaultValue: _default, ...roleProps } = ownAria(getSelectProps(fields.role));
   return (
-    <fetcher.Form method="post" action={`/sites/${studioId}`} className="flex items-center gap-2">
+    <fetcher.Form
+      method="post"
+      action={`/sites/${studioId}`}
+      className="flex items-center gap-2"
+      {...getFormProps(form)}
+    >
       <input type="hidden" name="intent" value="member-role" />
       <input type="hidden" name="memberId" value={member.id} />
       <input type="hidden" name="redirectTo" value={back} />
-      <label htmlFor={selectId} className="sr-only">
+      <label htmlFor={fields.role.id} className="sr-only">
         Role of {member.email}
       </label>
       <select
-        id={selectId}
-        name="role"
+        key={fields.role.key}
+        {...roleProps}
+        aria-invalid={fields.role.errors ? true : undefined}
+        aria-describedby={fields.role.errors ? fields.role.errorId : undefined}
         value={role}
         onChange={(event) => setRole(event.target.value)}
         disabled={busy}
@@ -258,6 +284,7 @@ function RoleForm({ studioId, member }: { studioId: string; member: DisplayedMem
       >
         {busy ? "Saving..." : "Save"}
       </Button>
+      <FieldError id={fields.role.errorId} errors={fields.role.errors} />
     </fetcher.Form>
   );
 }

@@ -1,6 +1,12 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { SUPPORT_EMAIL } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
+import { splashSchema } from "~/services/studio.schema";
+
+/** The splash's form id: the page's only form, so the action's reply needs no intent field. */
+const SPLASH_FORM = "studio-splash";
 
 /** A stand-in recap video until the product has its own; youtube-nocookie per the CSP. */
 export const RECAP_VIDEO = "https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ";
@@ -19,6 +25,7 @@ export function RecapSplash({
   label: string;
   busy?: boolean;
 }) {
+  const [form, fields] = useIntentForm(SPLASH_FORM, splashSchema);
   return (
     <main className="mx-auto flex min-h-screen max-w-3xl flex-col justify-center gap-6 p-6">
       <header>
@@ -39,9 +46,17 @@ export function RecapSplash({
           referrerPolicy="strict-origin-when-cross-origin"
         />
       </div>
-      <Form method="post" className="flex flex-wrap items-center justify-between gap-4">
+      <Form
+        method="post"
+        className="flex flex-wrap items-center justify-between gap-4"
+        {...getFormProps(form)}
+      >
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="hideSplash" value="on" className="h-4 w-4 accent-brand" />
+          <input
+            key={fields.hideSplash.key}
+            {...ownAria(getInputProps(fields.hideSplash, { type: "checkbox" }))}
+            className="h-4 w-4 accent-brand"
+          />
           do not show this splash again
         </label>
         <Button type="submit" disabled={busy}>

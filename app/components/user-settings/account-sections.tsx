@@ -1,8 +1,16 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
+import { Field, FormError } from "~/components/ui/field";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
+import {
+  emailChangeSchema,
+  nameSchema,
+  passwordChangeSchema,
+  splashSchema,
+} from "~/services/user-settings.schema";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
 import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -79,10 +87,18 @@ export function AccountSections({
   theme: "light" | "dark";
   now: string;
 }) {
-  // Each form shows its own reply only: the e-mail and password forms share a field name.
-  const nameErrors = useFormReply(I.name)?.error ?? {};
-  const emailErrors = useFormReply(I.email)?.error ?? {};
-  const passwordErrors = useFormReply(I.password)?.error ?? {};
+  // Each form shows its own reply only (its id is its intent): the e-mail and password forms
+  // share a field name.
+  const [nameForm, nameFields] = useIntentForm(I.name, nameSchema, {
+    defaultValue: { name: account.name },
+  });
+  const [emailForm, emailFields] = useIntentForm(I.email, emailChangeSchema, {
+    defaultValue: { email: account.email },
+  });
+  const [passwordForm, passwordFields] = useIntentForm(I.password, passwordChangeSchema);
+  const [preferencesForm, preferencesFields] = useIntentForm(I.preferences, splashSchema, {
+    defaultValue: { hideStudioSplash: account.hideStudioSplash },
+  });
   const deleteErrors = useFormReply(I.deleteAccount)?.error ?? {};
   const [searchParams] = useSearchParams();
   const location = useLocation();
@@ -95,43 +111,56 @@ export function AccountSections({
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <SectionCard id="profile" title="Profile">
-        <Form method="post" replace preventScrollReset className="space-y-3">
+        <Form
+          method="post"
+          replace
+          preventScrollReset
+          className="space-y-3"
+          {...getFormProps(nameForm)}
+        >
           <input type="hidden" name="intent" value={I.name} />
+          <FormError errors={nameForm.errors} />
           <Field
+            key={nameFields.name.key}
             label="Name"
-            name="name"
-            defaultValue={account.name}
             autoComplete="name"
-            errors={nameErrors.name}
+            errors={nameFields.name.errors}
+            {...ownAria(getInputProps(nameFields.name, { type: "text" }))}
           />
           <Button type="submit" disabled={savingName}>
             {savingName ? "Saving..." : "Save name"}
           </Button>
         </Form>
-        <Form method="post" replace preventScrollReset className="space-y-3">
+        <Form
+          method="post"
+          replace
+          preventScrollReset
+          className="space-y-3"
+          {...getFormProps(emailForm)}
+        >
           <input type="hidden" name="intent" value={I.email} />
+          <FormError errors={emailForm.errors} />
           <Field
+            key={emailFields.email.key}
             label="E-mail"
-            name="email"
-            type="email"
-            defaultValue={account.email}
             autoComplete="email"
             hint="A link is mailed to the new address; the change happens when you confirm it there, signed in here."
-            errors={emailErrors.email}
+            errors={emailFields.email.errors}
+            {...ownAria(getInputProps(emailFields.email, { type: "email" }))}
           />
           {account.ssoOnly ? (
-            emailErrors.currentPassword ? (
+            emailFields.currentPassword.errors ? (
               <p className="text-sm text-red-600 dark:text-red-400">
-                {emailErrors.currentPassword[0]}
+                {emailFields.currentPassword.errors[0]}
               </p>
             ) : null
           ) : (
             <Field
+              key={emailFields.currentPassword.key}
               label="Current password"
-              name="currentPassword"
-              type="password"
               autoComplete="current-password"
-              errors={emailErrors.currentPassword}
+              errors={emailFields.currentPassword.errors}
+              {...ownAria(getInputProps(emailFields.currentPassword, { type: "password" }))}
             />
           )}
           {account.pendingEmail ? (
@@ -168,29 +197,36 @@ export function AccountSections({
             identity provider, not here.
           </p>
         ) : (
-          <Form method="post" replace preventScrollReset className="space-y-3">
+          <Form
+            method="post"
+            replace
+            preventScrollReset
+            className="space-y-3"
+            {...getFormProps(passwordForm)}
+          >
             <input type="hidden" name="intent" value={I.password} />
+            <FormError errors={passwordForm.errors} />
             <Field
+              key={passwordFields.currentPassword.key}
               label="Current password"
-              name="currentPassword"
-              type="password"
               autoComplete="current-password"
-              errors={passwordErrors.currentPassword}
+              errors={passwordFields.currentPassword.errors}
+              {...ownAria(getInputProps(passwordFields.currentPassword, { type: "password" }))}
             />
             <Field
+              key={passwordFields.newPassword.key}
               label="New password"
-              name="newPassword"
-              type="password"
               autoComplete="new-password"
               hint="At least 8 characters. Your other sessions are signed out."
-              errors={passwordErrors.newPassword}
+              errors={passwordFields.newPassword.errors}
+              {...ownAria(getInputProps(passwordFields.newPassword, { type: "password" }))}
             />
             <Field
+              key={passwordFields.confirmPassword.key}
               label="Repeat the new password"
-              name="confirmPassword"
-              type="password"
               autoComplete="new-password"
-              errors={passwordErrors.confirmPassword}
+              errors={passwordFields.confirmPassword.errors}
+              {...ownAria(getInputProps(passwordFields.confirmPassword, { type: "password" }))}
             />
             <Button type="submit" disabled={savingPassword}>
               {savingPassword ? "Changing..." : "Change password"}
@@ -266,13 +302,19 @@ export function AccountSections({
             Use {theme === "dark" ? "light" : "dark"} mode
           </Button>
         </Form>
-        <Form method="post" replace preventScrollReset className="space-y-3">
+        <Form
+          method="post"
+          replace
+          preventScrollReset
+          className="space-y-3"
+          {...getFormProps(preferencesForm)}
+        >
           <input type="hidden" name="intent" value={I.preferences} />
+          <FormError errors={preferencesForm.errors} />
           <label className="flex items-center gap-2 text-sm">
             <input
-              type="checkbox"
-              name="hideStudioSplash"
-              defaultChecked={account.hideStudioSplash}
+              key={preferencesFields.hideStudioSplash.key}
+              {...ownAria(getInputProps(preferencesFields.hideStudioSplash, { type: "checkbox" }))}
               className="h-4 w-4 rounded border-slate-300"
             />
             Do not show the studio splash before opening a studio
