@@ -4,9 +4,10 @@ import { linkIn, waitForMail } from "./support/mail";
 import { createProject, reloadUntil, uniqueName } from "./support/lifecycle";
 
 /**
- * Once with JavaScript and once without: the owner sets a notification address on the project's
- * Contact form, which waits until the link mailed to it is confirmed on its page; a visitor sends the published local site's Contact form (a plain HTML post to
- * the public endpoint) and is thanked on the site; the submission shows on the Forms page and
+ * Once with JavaScript and once without: the owner is told beside the field that a notification
+ * address is not one, then sets a notification address on the project's Contact form, which
+ * waits until the link mailed to it is confirmed on its page; a visitor sends the published local
+ * site's Contact form (a plain HTML post to the public endpoint) and is thanked on the site; the submission shows on the Forms page and
  * its notification mail arrives through the SMTP test server; it is deleted, and 'Delete all'
  * (naming the count) empties the form.
  */
@@ -39,7 +40,15 @@ test("a visitor's Contact form reaches the Forms page and the inbox, and is dele
   await expect(page.getByRole("heading", { name: "Forms", level: 1 })).toBeVisible();
   await expect(page.getByRole("table", { name: "Forms" })).toContainText("Contact");
   await expect(page.getByText("No submissions yet.")).toBeVisible();
-  await page.getByLabel("Notification e-mails").fill(alerts);
+  // A refused address is said beside the field, which keeps what was typed.
+  const emails = page.getByLabel("Notification e-mails");
+  await emails.fill("not-an-address");
+  await page.getByRole("button", { name: "Save form settings" }).click();
+  await expect(emails).toHaveAccessibleDescription(
+    /Each address must be a valid e-mail address \(separate them with commas\)/,
+  );
+  await expect(emails).toHaveValue("not-an-address");
+  await emails.fill(alerts);
   await page.getByRole("button", { name: "Save form settings" }).click();
   await expect(toast(page, "Form settings saved")).toBeVisible();
   // Not a member's address: it gets nothing until it confirms the link mailed to it.

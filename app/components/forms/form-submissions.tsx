@@ -1,10 +1,13 @@
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
 import type { HeldMails } from "~/services/form-notifications.server";
+import { formSettingsSchema } from "~/services/forms.schema";
 import type { FormSummary, SubmissionRow, SubmissionsView } from "~/services/forms.server";
 import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -62,45 +65,55 @@ export function FormsList({ forms, current }: { forms: FormSummary[]; current: s
 
 /** On/off, notification e-mails and the address after a plain post. */
 export function FormSettings({ form, canManage }: { form: FormSummary; canManage: boolean }) {
-  const reply = useFormReply(FORM_SETTINGS_INTENT);
-  const errors = reply?.error ?? {};
+  const [settings, fields] = useIntentForm(FORM_SETTINGS_INTENT, formSettingsSchema, {
+    defaultValue: {
+      formId: form.id,
+      enabled: form.enabled,
+      notificationEmails: form.notificationEmails.join(", "),
+      redirectUrl: form.redirectUrl ?? "",
+    },
+  });
   const busy = useIsPending({ intent: FORM_SETTINGS_INTENT });
   return (
     <section aria-labelledby="form-settings-heading" className="space-y-3">
       <h2 id="form-settings-heading" className="text-lg font-semibold">
         Settings of {form.name}
       </h2>
-      <Form method="post" replace preventScrollReset className="max-w-xl space-y-4">
+      <Form
+        method="post"
+        replace
+        preventScrollReset
+        className="max-w-xl space-y-4"
+        {...getFormProps(settings)}
+      >
         <input type="hidden" name="intent" value={FORM_SETTINGS_INTENT} />
         <input type="hidden" name="formId" value={form.id} />
-        <FormError message={errors[""]?.[0]} />
+        <FormError errors={settings.errors} />
         <fieldset disabled={!canManage} className="space-y-4">
           <label className="flex items-center gap-2 text-sm">
             <input
-              type="checkbox"
+              key={fields.enabled.key}
+              {...ownAria(getInputProps(fields.enabled, { type: "checkbox" }))}
               role="switch"
-              name="enabled"
-              defaultChecked={form.enabled}
               className="h-4 w-4 rounded border-slate-300"
             />
             Accept submissions
           </label>
           <TextareaField
+            key={fields.notificationEmails.key}
             label="Notification e-mails"
-            name="notificationEmails"
             rows={2}
-            defaultValue={form.notificationEmails.join(", ")}
             hint="Each new submission is mailed to these addresses (separate them with commas). An address that is not a project member's gets a link to confirm first."
-            errors={errors.notificationEmails}
+            errors={fields.notificationEmails.errors}
+            {...ownAria(getTextareaProps(fields.notificationEmails))}
           />
           <Field
+            key={fields.redirectUrl.key}
             label="Address after submitting"
-            name="redirectUrl"
-            type="url"
             placeholder="https://"
-            defaultValue={form.redirectUrl ?? ""}
             hint="Where a visitor goes after sending the form. Blank: back to the site's page."
-            errors={errors.redirectUrl}
+            errors={fields.redirectUrl.errors}
+            {...ownAria(getInputProps(fields.redirectUrl, { type: "url" }))}
           />
         </fieldset>
         {canManage ? (

@@ -50,7 +50,16 @@ export function usePopupSubmit() {
     setBlocked(false);
     form.target = POPUP_NAME;
     const mode = form.elements.namedItem("mode");
-    if (mode instanceof HTMLInputElement) mode.value = "popup";
+    if (!(mode instanceof HTMLInputElement)) return;
+    mode.value = "popup";
+    // A form that re-renders before the browser collects its fields (a conform form does, to
+    // report its check) gets its hidden `mode` written back to "tab" by React: the collected
+    // data is told too.
+    form.addEventListener(
+      "formdata",
+      (collected: FormDataEvent) => collected.formData.set("mode", "popup"),
+      { once: true },
+    );
   };
   return { onSubmit, blocked };
 }

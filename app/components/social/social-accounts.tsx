@@ -1,3 +1,4 @@
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -8,9 +9,10 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError, FormError, SelectField } from "~/components/ui/field";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
 import { SOCIAL_MESSAGES } from "~/services/social-accounts-rules";
+import { linkSocialAccountSchema } from "~/services/social-accounts.schema";
 import type { SocialAccountsView } from "~/services/social-accounts.server";
-import { useFormReply } from "~/web/form-reply";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 
 export const SOCIAL_LINK_INTENT = "social-link";
@@ -133,12 +135,15 @@ function LinkAccountDialog({
   back: string;
   onClose: () => void;
 }) {
-  const reply = useFormReply(SOCIAL_LINK_INTENT);
-  const errors = reply?.error ?? {};
+  const [form, fields] = useIntentForm(SOCIAL_LINK_INTENT, linkSocialAccountSchema, {
+    // The disabled 'Choose a platform' stays chosen until a person picks one.
+    defaultValue: { platform: "" },
+  });
   const hydrated = useHydrated();
   const [platform, setPlatform] = useState("");
   const [professional, setProfessional] = useState(false);
-  const { onSubmit, blocked } = usePopupSubmit();
+  const popup = usePopupSubmit();
+  const formProps = getFormProps(form);
   return (
     <Dialog
       open
@@ -148,26 +153,32 @@ function LinkAccountDialog({
       title="Link account"
       description="Link an Instagram professional account to show its public feed on your StackShift site."
     >
+      {/* A native form: with JavaScript it posts into the popup window, which Remix's Form cannot. */}
       <form
         method="post"
         action={`/sites/${encodeURIComponent(studioId)}`}
-        onSubmit={onSubmit}
         className="space-y-4"
+        {...formProps}
+        onSubmit={(event) => {
+          // conform checks the schema first and stops a refused form; only a form it lets
+          // through opens the popup.
+          formProps.onSubmit(event);
+          if (!event.defaultPrevented) popup.onSubmit(event);
+        }}
       >
         <input type="hidden" name="intent" value={SOCIAL_LINK_INTENT} />
         <input type="hidden" name="mode" value="tab" />
-        <FormError message={errors[""]?.[0]} />
-        {blocked ? (
+        <FormError errors={form.errors} />
+        {popup.blocked ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
             {SOCIAL_MESSAGES.openFailed}
           </p>
         ) : null}
         <SelectField
+          key={fields.platform.key}
           label="Platform"
-          name="platform"
-          required
-          errors={errors.platform}
-          defaultValue=""
+          errors={fields.platform.errors}
+          {...ownAria(getSelectProps(fields.platform))}
           onChange={(event) => {
             const value = event.currentTarget.value;
             setPlatform(value);
@@ -181,11 +192,12 @@ function LinkAccountDialog({
         <div>
           <label className="flex items-start gap-2 text-sm">
             <input
-              type="checkbox"
-              name="professional"
-              required
-              aria-invalid={errors.professional ? true : undefined}
-              aria-describedby={errors.professional ? "social-professional-error" : undefined}
+              key={fields.professional.key}
+              {...ownAria(getInputProps(fields.professional, { type: "checkbox" }))}
+              aria-invalid={fields.professional.errors ? true : undefined}
+              aria-describedby={
+                fields.professional.errors ? fields.professional.errorId : undefined
+              }
               className="mt-0.5 h-4 w-4 rounded border-slate-300"
               onChange={(event) => {
                 const checked = event.currentTarget.checked;
@@ -194,7 +206,7 @@ function LinkAccountDialog({
             />
             {SOCIAL_MESSAGES.professional}
           </label>
-          <FieldError id="social-professional-error" errors={errors.professional} />
+          <FieldError id={fields.professional.errorId} errors={fields.professional.errors} />
         </div>
         <div className="flex justify-end gap-3">
           <DialogCancelLink back={back} busy={false} onClose={onClose} />

@@ -1,18 +1,20 @@
+import { getFormProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { Form, Link, useLocation } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { SelectField, TextareaField } from "~/components/ui/field";
+import { FormError, SelectField, TextareaField } from "~/components/ui/field";
+import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
 import type { TicketDetail } from "~/services/support-desk/types";
 import { lastUpdated } from "~/services/support-time";
 import {
-  COMMENT_MAX,
+  commentSchema,
   EVENTS_SHOWN,
   STATUS_LABEL,
+  statusSchema,
   TICKET_STATUSES,
 } from "~/services/support.schema";
-import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TicketStatusBadge } from "./ticket-status-badge";
 import { TableHead } from "~/components/ui/table-head";
@@ -121,21 +123,25 @@ function Conversation({ ticket }: { ticket: TicketDetail }) {
 }
 
 function ReplyForm() {
-  const reply = useFormReply(TICKET_COMMENT_INTENT);
+  // A refused reply comes back with what was typed: conform restores it from the reply.
+  const [form, fields] = useIntentForm(TICKET_COMMENT_INTENT, commentSchema);
   const busy = useIsPending({ intent: TICKET_COMMENT_INTENT });
-  // A refused reply comes back with what was typed (without JavaScript the page is new).
-  const typed = reply?.initialValue?.body;
   return (
-    <Form method="post" replace preventScrollReset className="max-w-2xl space-y-3">
+    <Form
+      method="post"
+      replace
+      preventScrollReset
+      className="max-w-2xl space-y-3"
+      {...getFormProps(form)}
+    >
       <input type="hidden" name="intent" value={TICKET_COMMENT_INTENT} />
+      <FormError errors={form.errors} />
       <TextareaField
+        key={fields.body.key}
         label="Reply"
-        name="body"
         rows={4}
-        required
-        maxLength={COMMENT_MAX}
-        defaultValue={typeof typed === "string" ? typed : undefined}
-        errors={reply?.error?.body}
+        errors={fields.body.errors}
+        {...ownAria(getTextareaProps(fields.body))}
       />
       <Button type="submit" disabled={busy}>
         {busy ? "Sending..." : "Send reply"}
@@ -146,7 +152,9 @@ function ReplyForm() {
 
 /** The support team's status select and 'Update status'. */
 function StatusForm({ ticket }: { ticket: TicketDetail }) {
-  const reply = useFormReply(TICKET_STATUS_INTENT);
+  const [form, fields] = useIntentForm(TICKET_STATUS_INTENT, statusSchema, {
+    defaultValue: { status: ticket.status },
+  });
   const busy = useIsPending({ intent: TICKET_STATUS_INTENT });
   return (
     <Form
@@ -155,14 +163,16 @@ function StatusForm({ ticket }: { ticket: TicketDetail }) {
       preventScrollReset
       aria-label="Ticket status"
       className="flex max-w-md flex-wrap items-end gap-3"
+      {...getFormProps(form)}
     >
       <input type="hidden" name="intent" value={TICKET_STATUS_INTENT} />
+      <FormError errors={form.errors} />
       <div className="min-w-[12rem] flex-1">
         <SelectField
+          key={fields.status.key}
           label="Status"
-          name="status"
-          defaultValue={ticket.status}
-          errors={reply?.error?.status}
+          errors={fields.status.errors}
+          {...ownAria(getSelectProps(fields.status))}
         >
           {TICKET_STATUSES.map((status) => (
             <option key={status} value={status}>
