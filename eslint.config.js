@@ -72,6 +72,12 @@ const FORM_RULES = [
       "A form that posts a person's input is a conform form: spread {...getFormProps(form)} from useIntentForm (or useForm) and give its fields the schema's constraints.",
   },
   {
+    // The confirmation dialog's form, when its children are fields (a password, a typed name).
+    selector: `JSXElement[openingElement.name.name='ConfirmDialog']${TAKES_INPUT}:not(:has(> JSXOpeningElement:has(> JSXAttribute[name.name='formProps'])))`,
+    message:
+      "A ConfirmDialog with fields is a conform form: pass formProps={getFormProps(form)} from useIntentForm and give its fields the schema's constraints.",
+  },
+  {
     selector: "Literal[value='Unknown form']",
     message:
       "An unknown intent is answered by dispatchIntent (or unknownForm) in app/web/intents.server.ts.",

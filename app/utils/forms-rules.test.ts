@@ -98,8 +98,13 @@ describe("the forms rules", { timeout: 60_000 }, () => {
     ]) {
       expect(await refusals(bad, file), bad).toEqual([expect.stringMatching(/getFormProps/)]);
     }
+    const dialog = (props: string, body: string) =>
+      `export const D = () => (<ConfirmDialog intent="x" ${props}>${body}</ConfirmDialog>);`;
+    expect(await refusals(dialog("", typed), file)).toEqual([expect.stringMatching(/formProps/)]);
     for (const good of [
       form('Form method="post" {...getFormProps(form)}', typed),
+      dialog("formProps={getFormProps(form)}", typed),
+      dialog("", ""),
       // A command: hidden fields and a button post no one's input.
       form(
         'Form method="post"',

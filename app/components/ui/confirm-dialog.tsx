@@ -1,3 +1,4 @@
+import type { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -21,6 +22,7 @@ export function ConfirmDialog({
   back,
   onClose,
   children,
+  formProps,
 }: {
   title: string;
   description: string;
@@ -33,8 +35,12 @@ export function ConfirmDialog({
   danger?: boolean;
   back: string;
   onClose: () => void;
-  /** Visible fields sent with the intent (a password, a typed confirmation), above the buttons. */
+  /**
+   * Visible fields sent with the intent (a password, a typed confirmation), above the buttons;
+   * with them, `formProps` (conform's getFormProps of the dialog's useIntentForm).
+   */
   children?: ReactNode;
+  formProps?: ReturnType<typeof getFormProps>;
 }) {
   const busy = useIsPending({ intent });
   return (
@@ -47,7 +53,7 @@ export function ConfirmDialog({
       title={title}
       description={description}
     >
-      <Form method="post" replace preventScrollReset className="space-y-4">
+      <Form method="post" replace preventScrollReset className="space-y-4" {...formProps}>
         <input type="hidden" name="intent" value={intent} />
         {Object.entries(fields).map(([name, value]) =>
           value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,

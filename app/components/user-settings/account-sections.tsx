@@ -6,13 +6,13 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
 import {
+  deleteAccountSchema,
   emailChangeSchema,
   nameSchema,
   passwordChangeSchema,
   splashSchema,
 } from "~/services/user-settings.schema";
 import type { AccountView, SessionView } from "~/services/user-settings.server";
-import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { SectionCard } from "~/components/ui/section-card";
 import { TableHead } from "~/components/ui/table-head";
@@ -99,7 +99,7 @@ export function AccountSections({
   const [preferencesForm, preferencesFields] = useIntentForm(I.preferences, splashSchema, {
     defaultValue: { hideStudioSplash: account.hideStudioSplash },
   });
-  const deleteErrors = useFormReply(I.deleteAccount)?.error ?? {};
+  const [deleteForm, deleteFields] = useIntentForm(I.deleteAccount, deleteAccountSchema);
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -348,22 +348,24 @@ export function AccountSections({
           busyLabel="Deleting..."
           back={back}
           onClose={close}
+          formProps={getFormProps(deleteForm)}
         >
+          <FormError errors={deleteForm.errors} />
           {account.ssoOnly ? (
             <Field
+              key={deleteFields.typedEmail.key}
               label="Type your e-mail address to confirm"
-              name="typedEmail"
-              type="email"
               autoComplete="off"
-              errors={deleteErrors.typedEmail}
+              errors={deleteFields.typedEmail.errors}
+              {...ownAria(getInputProps(deleteFields.typedEmail, { type: "email" }))}
             />
           ) : (
             <Field
+              key={deleteFields.currentPassword.key}
               label="Your password"
-              name="currentPassword"
-              type="password"
               autoComplete="current-password"
-              errors={deleteErrors.currentPassword}
+              errors={deleteFields.currentPassword.errors}
+              {...ownAria(getInputProps(deleteFields.currentPassword, { type: "password" }))}
             />
           )}
         </ConfirmDialog>
