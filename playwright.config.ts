@@ -45,6 +45,8 @@ export const ADMIN_EMAILS = [
   "onboarder-no-js@example.com",
   "tokens-js@example.com",
   "tokens-no-js@example.com",
+  "delete-js@example.com",
+  "delete-no-js@example.com",
 ];
 
 const chromium = {

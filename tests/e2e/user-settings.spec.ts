@@ -155,3 +155,37 @@ test("the eleventh e-mail change of a day is refused beside the E-mail field", a
   );
   await expect(email).toHaveAttribute("aria-invalid", "true");
 });
+
+/**
+ * Once with JavaScript and once without: Delete account asks for the password in a dialog; a
+ * wrong one is said beside the field and the dialog stays, the right one deletes the account and
+ * sends the person to the login page, where the old password no longer signs in.
+ */
+test("a user deletes their account with their password, after a wrong one is refused beside the field", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  const account = { name: "Dana Delete", email: `delete-${testInfo.project.name}@example.com` };
+  await signIn(page, account);
+  await page.goto("/sites/user-settings");
+  await page.getByRole("link", { name: "Delete account" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Delete your account?" });
+  const password = dialog.getByLabel("Your password");
+  await password.fill("not my password");
+  await dialog.getByRole("button", { name: "Yes, delete my account" }).click();
+  await expect(dialog.getByText("The current password is not right")).toBeVisible();
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/sites\/user-settings/);
+
+  await dialog.getByLabel("Your password").fill(PASSWORD);
+  await dialog.getByRole("button", { name: "Yes, delete my account" }).click();
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await expect(page.getByText("Your account has been deleted").first()).toBeVisible();
+
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Invalid email or password" }),
+  ).toBeVisible();
+});
