@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { SearchBox } from "~/components/lists/search-box";
+import { useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
 import { listQuerySchema } from "~/services/access-requests.schema";
 import { listOutbox, outboxPageEnabled, redact } from "~/services/mail.server";
 import { invariantResponse } from "~/utils/responses.server";
@@ -95,23 +95,12 @@ export default function Outbox() {
           delivered; the server log prints them.
         </p>
       </div>
-      <Form method="get" role="search" className="flex gap-2">
-        <label htmlFor="outbox-search" className="sr-only">
-          Search by recipient or subject
-        </label>
-        <input
-          id="outbox-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={200}
-          placeholder="Search by recipient or subject"
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand dark:border-slate-700 dark:bg-slate-900"
-        />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </Form>
+      <SearchBox
+        id="outbox-search"
+        query={q}
+        label="Search by recipient or subject"
+        placeholder="Search by recipient or subject"
+      />
       {mails.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-slate-600 dark:border-slate-700 dark:text-slate-300">
           {q ? `No e-mails match "${q}".` : "Nothing to show here yet..."}

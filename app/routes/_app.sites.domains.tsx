@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { SearchBox } from "~/components/lists/search-box";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { PROVIDER_LABEL } from "~/components/domains/domain-settings";
 import { Badge } from "~/components/ui/badge";
@@ -31,22 +32,12 @@ export default function DomainsPage() {
       <h1 id="domains-heading" className="text-2xl font-semibold">
         Domains
       </h1>
-      <Form method="get" role="search" className="flex max-w-xl gap-2">
-        <label htmlFor="domain-search" className="sr-only">
-          Find domain
-        </label>
-        <input
-          id="domain-search"
-          type="search"
-          name="q"
-          defaultValue={page.query}
-          placeholder="Find domain or project"
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-        />
-        <button type="submit" className={buttonClass("secondary")}>
-          Search
-        </button>
-      </Form>
+      <SearchBox
+        id="domain-search"
+        query={page.query}
+        label="Find domain"
+        placeholder="Find domain or project"
+      />
       {page.domains.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           {page.query

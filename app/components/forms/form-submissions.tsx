@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { SearchBox } from "~/components/lists/search-box";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
@@ -246,23 +247,13 @@ export function Submissions({
           ) : null}
         </div>
       </div>
-      <Form method="get" className="flex max-w-md gap-2" role="search">
-        <input type="hidden" name="form" value={view.form.id} />
-        <label className="sr-only" htmlFor="submission-search">
-          Search submissions
-        </label>
-        <input
-          id="submission-search"
-          name="q"
-          type="search"
-          defaultValue={view.q}
-          placeholder="Search submissions"
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-        />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </Form>
+      <SearchBox
+        id="submission-search"
+        query={view.q}
+        label="Search submissions"
+        placeholder="Search submissions"
+        keep={{ form: view.form.id }}
+      />
       {view.rows.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           {view.q ? `No submission matches "${view.q}".` : "No submissions yet."}

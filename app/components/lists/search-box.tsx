@@ -25,6 +25,7 @@ export function SearchBox({
   placeholder,
   debounceMs = SEARCH_DEBOUNCE_MS,
   keep = {},
+  action,
 }: {
   id: string;
   query: string;
@@ -32,6 +33,8 @@ export function SearchBox({
   placeholder: string;
   debounceMs?: number;
   keep?: Record<string, string | null>;
+  /** Where the search goes, when not this page's own address (an index route's `?index`). */
+  action?: string;
 }) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -57,19 +60,20 @@ export function SearchBox({
   // Compared with the URL, not the server's normalised query, so a search is sent once.
   const searched = (new URLSearchParams(location.search).get("q") ?? "").trim();
   const keepKey = JSON.stringify(keep);
+  const target = action ?? location.pathname;
   useEffect(() => {
     if (value.trim() === searched) return;
     const timer = setTimeout(() => {
-      navigate(listUrl(location.pathname, { ...JSON.parse(keepKey), q: value.trim() || null }), {
+      navigate(listUrl(target, { ...JSON.parse(keepKey), q: value.trim() || null }), {
         replace: true,
         preventScrollReset: true,
       });
     }, debounceMs);
     return () => clearTimeout(timer);
-  }, [value, searched, navigate, location.pathname, keepKey, debounceMs]);
+  }, [value, searched, navigate, target, keepKey, debounceMs]);
 
   return (
-    <Form method="get" role="search" className="flex max-w-xl gap-2">
+    <Form method="get" action={action} role="search" className="flex max-w-xl gap-2">
       {Object.entries(keep).map(([name, kept]) =>
         kept == null ? null : <input key={name} type="hidden" name={name} value={kept} />,
       )}

@@ -1,6 +1,6 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
+import { SearchBox } from "~/components/lists/search-box";
 import { urlWith } from "~/components/shell/shell-helpers";
-import { Button } from "~/components/ui/button";
 import type { TicketPage } from "~/services/support-desk/types";
 import { lastUpdated } from "~/services/support-time";
 import { TicketStatusBadge } from "./ticket-status-badge";
@@ -18,22 +18,13 @@ export function TicketList({ page, now }: { page: TicketPage; now: string }) {
       <h2 id="tickets-heading" className="text-lg font-semibold">
         Tickets
       </h2>
-      <Form method="get" action="/sites/support" role="search" className="flex max-w-md gap-2">
-        <label htmlFor="ticket-search" className="sr-only">
-          Search tickets
-        </label>
-        <input
-          id="ticket-search"
-          name="q"
-          type="search"
-          defaultValue={page.q}
-          placeholder="Search by subject"
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-        />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </Form>
+      <SearchBox
+        id="ticket-search"
+        query={page.q}
+        label="Search tickets"
+        placeholder="Search by subject"
+        action="/sites/support"
+      />
       {page.tickets.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           {page.q
