@@ -473,10 +473,12 @@ describe("the local newsletter provider", () => {
     expect((await local.getDomain(elsewhere.id)).status).toBe("verified");
   });
 
-  it("refuses a name it holds already with 409", async () => {
+  // The contract suite covers the 409 itself; the local provider also knows a name it holds in
+  // another case or with spaces around it, and keeps one row.
+  it("takes a name in other case or with spaces for the one it holds (409), keeping one row", async () => {
     const name = uniqueDomain();
     await local.createDomain(name, "us-east-1");
-    for (const again of [name, name.toUpperCase(), ` ${name} `]) {
+    for (const again of [name.toUpperCase(), ` ${name} `]) {
       expect(await rejection(local.createDomain(again, "eu-west-1"))).toMatchObject({
         retryable: false,
         details: { provider: "resend", status: 409, code: "domain_exists" },
@@ -489,29 +491,9 @@ describe("the local newsletter provider", () => {
     expect(rows).toHaveLength(1);
   });
 
-  it("answers 404 for an unknown id, and for a deleted domain", async () => {
-    for (const call of [
-      () => local.getDomain("ldom_nope"),
-      () => local.verifyDomain("ldom_nope"),
-      () => local.deleteDomain("ldom_nope"),
-    ]) {
-      expect(await rejection(call())).toMatchObject({
-        retryable: false,
-        details: { provider: "resend", status: 404, code: "not_found" },
-      });
-    }
-    const { id } = await local.createDomain(uniqueDomain(), "us-east-1");
-    await local.deleteDomain(id);
-    expect((await rejection(local.getDomain(id))).details.status).toBe(404);
-    expect((await rejection(local.deleteDomain(id))).details.status).toBe(404);
-  });
-
-  it("refuses a name containing 'ratelimited' with 429 (retry after 1 s), storing nothing", async () => {
+  it("stores nothing for a name it refuses as rate-limited", async () => {
     const name = uniqueDomain("ratelimited");
-    expect(await rejection(local.createDomain(name, "us-east-1"))).toMatchObject({
-      retryable: true,
-      details: { provider: "resend", status: 429, retryAfterSeconds: 1 },
-    });
+    expect((await rejection(local.createDomain(name, "us-east-1"))).details.status).toBe(429);
     const rows = await db()
       .select()
       .from(localNewsletterDomains)
@@ -519,11 +501,7 @@ describe("the local newsletter provider", () => {
     expect(rows).toHaveLength(0);
   });
 
-  it("refuses a region Resend does not serve and a name that is no domain with 422", async () => {
-    expect(await rejection(local.createDomain(uniqueDomain(), "moon-1"))).toMatchObject({
-      retryable: false,
-      details: { status: 422, code: "invalid_region" },
-    });
+  it("refuses a name that is no domain with 422", async () => {
     for (const bad of ["", "localhost", "not a domain.com", "-bad.example.com"]) {
       expect((await rejection(local.createDomain(bad, "us-east-1"))).details.status).toBe(422);
     }

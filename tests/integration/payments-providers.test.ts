@@ -326,17 +326,8 @@ describe("the local payments provider", () => {
     );
   });
 
-  it("pages after startingAfter like Stripe, and refuses an unknown one with 400", async () => {
-    const first = await local.listProducts(key, VERSION, { active: true, limit: 3 });
-    const second = await local.listProducts(key, VERSION, {
-      active: true,
-      limit: 3,
-      startingAfter: first.products.at(-1)!.id,
-    });
-    const both = await local.listProducts(key, VERSION, { active: true, limit: 6 });
-    expect([...first.products, ...second.products]).toEqual(both.products);
-    expect(second.hasMore).toBe(true);
-
+  // The contract suite covers paging and the unknown cursor's 400.
+  it("starts a page after a product of the other state, and hands out copies", async () => {
     // The cursor may be a product of the other state: the page starts after it all the same.
     const cursor = LOCAL_CATALOGUE.find((p) => !p.active)!;
     const after = await local.listProducts(key, VERSION, {
@@ -348,19 +339,11 @@ describe("the local payments provider", () => {
     expect(after.products.every((p) => p.created < cursor.created)).toBe(true);
 
     // Pages are copies: changing one does not change the catalogue.
+    const first = await local.listProducts(key, VERSION, { active: true, limit: 3 });
     first.products[0].name = "changed";
     expect(
       (await local.listProducts(key, VERSION, { active: true, limit: 1 })).products[0].name,
     ).not.toBe("changed");
-
-    expect(
-      await rejection(
-        local.listProducts(key, VERSION, { active: true, limit: 3, startingAfter: "prod_nope" }),
-      ),
-    ).toMatchObject({
-      retryable: false,
-      details: { provider: "stripe", status: 400, code: "bad_request" },
-    });
   });
 });
 
