@@ -12,6 +12,18 @@ import { useFormReply } from "~/web/form-reply";
 // The form's values as conform sees them: an object of the schema's input.
 type Values<S extends $ZodType> = Extract<input<S>, Record<string, unknown>>;
 
+const constraints = new WeakMap<$ZodType, ReturnType<typeof getZodConstraint>>();
+
+/**
+ * A schema's HTML constraints, worked out once per schema: a page renders many forms of one
+ * schema (a role select per member row) and renders again on every refresh.
+ */
+export function constraintOf(schema: $ZodType): ReturnType<typeof getZodConstraint> {
+  let found = constraints.get(schema);
+  if (!found) constraints.set(schema, (found = getZodConstraint(schema)));
+  return found;
+}
+
 export function useIntentForm<S extends $ZodType<Record<string, unknown>>>(
   intent: string,
   schema: S,
@@ -28,7 +40,7 @@ export function useIntentForm<S extends $ZodType<Record<string, unknown>>>(
     defaultValue: options.defaultValue,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
