@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
@@ -85,8 +85,8 @@ export default function RevokeLeakedToken() {
           label="Token"
           autoComplete="off"
           spellCheck={false}
-          errors={fields.token.errors}
-          {...getInputProps(fields.token, { type: "password" })}
+          field={fields.token}
+          type="password"
         />
         <Button type="submit" variant="danger" disabled={busy}>
           {busy ? "Revoking..." : "Revoke token"}

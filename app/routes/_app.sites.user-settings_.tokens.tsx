@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
@@ -163,8 +163,7 @@ export default function ApiTokensPage() {
           <Field
             label="Name"
             hint="What uses it, e.g. 'Deploys from GitHub Actions'."
-            errors={fields.name.errors}
-            {...getInputProps(fields.name, { type: "text" })}
+            field={fields.name}
             autoComplete="off"
           />
           <fieldset className="space-y-2">

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -77,12 +77,7 @@ export default function Forgot() {
         <HoneypotProvider {...honeypot}>
           <HoneypotInputs />
         </HoneypotProvider>
-        <Field
-          label="Email"
-          autoComplete="email"
-          errors={fields.email.errors}
-          {...getInputProps(fields.email, { type: "email" })}
-        />
+        <Field label="Email" autoComplete="email" field={fields.email} type="email" />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Sending..." : "Send reset link"}
         </Button>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -66,17 +66,12 @@ export default function Login() {
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormError message={form.errors?.[0]} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/"} />
-        <Field
-          label="Email"
-          autoComplete="email"
-          errors={fields.email.errors}
-          {...getInputProps(fields.email, { type: "email" })}
-        />
+        <Field label="Email" autoComplete="email" field={fields.email} type="email" />
         <Field
           label="Password"
           autoComplete="current-password"
-          errors={fields.password.errors}
-          {...getInputProps(fields.password, { type: "password" })}
+          field={fields.password}
+          type="password"
         />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Logging in..." : "Log in"}

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -103,14 +103,14 @@ export default function ResetPassword() {
           label="New password"
           autoComplete="new-password"
           hint="At least 8 characters"
-          errors={fields.password.errors}
-          {...getInputProps(fields.password, { type: "password" })}
+          field={fields.password}
+          type="password"
         />
         <Field
           label="Confirm password"
           autoComplete="new-password"
-          errors={fields.confirmPassword.errors}
-          {...getInputProps(fields.confirmPassword, { type: "password" })}
+          field={fields.confirmPassword}
+          type="password"
         />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Saving..." : "Reset password"}

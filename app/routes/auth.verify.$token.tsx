@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -120,8 +120,8 @@ export default function ConfirmEmail() {
         <Field
           label="Password"
           autoComplete="current-password"
-          errors={fields.password.errors}
-          {...getInputProps(fields.password, { type: "password" })}
+          field={fields.password}
+          type="password"
         />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Confirming..." : "Confirm email"}

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -124,16 +124,15 @@ function RequestForm() {
           label="Name"
           autoComplete="name"
           maxLength={LIMITS.fullName}
-          errors={fields.fullName.errors}
-          {...getInputProps(fields.fullName, { type: "text" })}
+          field={fields.fullName}
           required
         />
         <Field
           label="Business Email"
           autoComplete="email"
           maxLength={254}
-          errors={fields.businessEmail.errors}
-          {...getInputProps(fields.businessEmail, { type: "email" })}
+          field={fields.businessEmail}
+          type="email"
           required
         />
         <div className="grid gap-4 sm:grid-cols-2">
@@ -141,39 +140,35 @@ function RequestForm() {
             label="Telephone Number"
             autoComplete="tel"
             maxLength={LIMITS.telephoneNumber}
-            errors={fields.telephoneNumber.errors}
-            {...getInputProps(fields.telephoneNumber, { type: "tel" })}
+            field={fields.telephoneNumber}
+            type="tel"
           />
           <Field
             label="Company"
             autoComplete="organization"
             maxLength={LIMITS.companyName}
-            errors={fields.companyName.errors}
-            {...getInputProps(fields.companyName, { type: "text" })}
+            field={fields.companyName}
           />
           <Field
             label="Number of employees"
             inputMode="numeric"
             placeholder="e.g. 11-50"
             maxLength={LIMITS.numberOfEmployees}
-            errors={fields.numberOfEmployees.errors}
-            {...getInputProps(fields.numberOfEmployees, { type: "text" })}
+            field={fields.numberOfEmployees}
           />
           <Field
             label="Website"
             autoComplete="url"
             placeholder="example.com"
             maxLength={LIMITS.websiteAddress}
-            errors={fields.websiteAddress.errors}
-            {...getInputProps(fields.websiteAddress, { type: "text" })}
+            field={fields.websiteAddress}
           />
         </div>
         <TextareaField
           label="Additional Info"
           rows={4}
           maxLength={LIMITS.additionalInfo}
-          errors={fields.additionalInfo.errors}
-          {...getTextareaProps(fields.additionalInfo)}
+          field={fields.additionalInfo}
         />
         <Button type="submit" name="intent" value="review" className="w-full" disabled={reviewing}>
           Request Access

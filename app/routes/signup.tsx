@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -96,19 +96,9 @@ export default function Signup() {
         </HoneypotProvider>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {proof ? <input type="hidden" name="proof" value={proof} /> : null}
-        <Field
-          label="Name"
-          autoComplete="name"
-          errors={fields.name.errors}
-          {...getInputProps(fields.name, { type: "text" })}
-        />
+        <Field label="Name" autoComplete="name" field={fields.name} />
         <div>
-          <Field
-            label="Email"
-            autoComplete="email"
-            errors={fields.email.errors}
-            {...getInputProps(fields.email, { type: "email" })}
-          />
+          <Field label="Email" autoComplete="email" field={fields.email} type="email" />
           {actionData?.notEligible ? (
             <p className="mt-1 text-sm">
               <Link to="/request-access" className="text-brand underline">
@@ -122,8 +112,8 @@ export default function Signup() {
           label="Password"
           autoComplete="new-password"
           hint="At least 8 characters"
-          errors={fields.password.errors}
-          {...getInputProps(fields.password, { type: "password" })}
+          field={fields.password}
+          type="password"
         />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Signing up..." : "Sign up"}

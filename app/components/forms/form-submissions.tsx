@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { SearchBox } from "~/components/lists/search-box";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
@@ -101,20 +101,17 @@ export function FormSettings({ form, canManage }: { form: FormSummary; canManage
             Accept submissions
           </label>
           <TextareaField
-            key={fields.notificationEmails.key}
             label="Notification e-mails"
             rows={2}
             hint="Each new submission is mailed to these addresses (separate them with commas). An address that is not a project member's gets a link to confirm first."
-            errors={fields.notificationEmails.errors}
-            {...ownAria(getTextareaProps(fields.notificationEmails))}
+            field={fields.notificationEmails}
           />
           <Field
-            key={fields.redirectUrl.key}
             label="Address after submitting"
             placeholder="https://"
             hint="Where a visitor goes after sending the form. Blank: back to the site's page."
-            errors={fields.redirectUrl.errors}
-            {...ownAria(getInputProps(fields.redirectUrl, { type: "url" }))}
+            field={fields.redirectUrl}
+            type="url"
           />
         </fieldset>
         {canManage ? (

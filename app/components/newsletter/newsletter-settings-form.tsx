@@ -1,10 +1,4 @@
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  useForm,
-  type FieldMetadata,
-} from "@conform-to/react";
+import { getFormProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
@@ -45,17 +39,7 @@ function TextInput({
   hint?: string;
   placeholder?: string;
 }) {
-  const { key, ...props } = getInputProps(meta, { type });
-  return (
-    <Field
-      key={key}
-      label={label}
-      hint={hint}
-      placeholder={placeholder}
-      errors={meta.errors}
-      {...props}
-    />
-  );
+  return <Field label={label} hint={hint} placeholder={placeholder} field={meta} type={type} />;
 }
 
 /** What the preview shows: the form's values as they are typed. */

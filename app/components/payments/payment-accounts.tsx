@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LocalDate } from "~/components/local-date";
@@ -7,7 +7,7 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError } from "~/components/ui/field";
-import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
+import { useIntentForm } from "~/components/ui/use-intent-form";
 import {
   addPaymentAccountSchema,
   apiVersionError,
@@ -199,37 +199,27 @@ function AddStripeAccountDialog({ back, onClose }: { back: string; onClose: () =
       <Form method="post" replace preventScrollReset className="space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value={PAYMENT_ADD_INTENT} />
         <FormError errors={form.errors} />
+        <Field label="Account name" autoComplete="off" field={fields.accountName} />
         <Field
-          key={fields.accountName.key}
-          label="Account name"
-          autoComplete="off"
-          errors={fields.accountName.errors}
-          {...ownAria(getInputProps(fields.accountName, { type: "text" }))}
-        />
-        <Field
-          key={fields.publishableKey.key}
           label="Stripe publishable key"
           autoComplete="off"
           spellCheck={false}
-          errors={fields.publishableKey.errors}
-          {...ownAria(getInputProps(fields.publishableKey, { type: "text" }))}
+          field={fields.publishableKey}
         />
         <Field
-          key={fields.secretKey.key}
           label="Stripe secret key"
           autoComplete="off"
           spellCheck={false}
-          errors={fields.secretKey.errors}
-          {...ownAria(getInputProps(fields.secretKey, { type: "password" }))}
+          field={fields.secretKey}
+          type="password"
         />
         {/* Its error is the line below, in the dialog's own words. */}
         <Field
-          key={fields.apiVersion.key}
           label="API version"
           autoComplete="off"
           placeholder={DEFAULT_STRIPE_API_VERSION}
           hint="Leave blank if you want to use the latest version"
-          {...ownAria(getInputProps(fields.apiVersion, { type: "text" }))}
+          field={fields.apiVersion}
         />
         {shownVersionError ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">

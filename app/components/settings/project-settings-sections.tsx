@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -38,12 +38,7 @@ export function RenameSection({ view }: { view: ProjectSettingsView }) {
           <input type="hidden" name="intent" value={RENAME_INTENT} />
           <FormError errors={form.errors} />
           <div className="min-w-64 flex-1">
-            <Field
-              key={fields.name.key}
-              label="Name"
-              errors={fields.name.errors}
-              {...ownAria(getInputProps(fields.name, { type: "text" }))}
-            />
+            <Field label="Name" field={fields.name} />
           </div>
           <Button type="submit" disabled={busy}>
             {busy ? "Renaming..." : "Rename"}
@@ -82,12 +77,7 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
         >
           <input type="hidden" name="intent" value={TRANSFER_INTENT} />
           <FormError errors={form.errors} />
-          <SelectField
-            key={fields.toUserId.key}
-            label="New owner"
-            errors={fields.toUserId.errors}
-            {...ownAria(getSelectProps(fields.toUserId))}
-          >
+          <SelectField label="New owner" field={fields.toUserId}>
             <option value="" disabled>
               Choose an admin
             </option>
@@ -161,11 +151,9 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
             <input type="hidden" name="intent" value={DELETE_PROJECT_INTENT} />
             <FormError errors={form.errors} />
             <Field
-              key={fields.confirmName.key}
               label={`Type ${view.name} to confirm`}
               autoComplete="off"
-              errors={fields.confirmName.errors}
-              {...ownAria(getInputProps(fields.confirmName, { type: "text" }))}
+              field={fields.confirmName}
               onInput={(event) => {
                 const value = event.currentTarget.value;
                 setTyped(value);

@@ -1,9 +1,9 @@
-import { getFormProps, getSelectProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
 import { FormError, SelectField } from "~/components/ui/field";
-import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
+import { useIntentForm } from "~/components/ui/use-intent-form";
 import { SCHEMA_VERSION_INTENT, schemaVersionFormSchema } from "~/services/project-settings.schema";
 import type { SchemaVersionView } from "~/services/project-settings.server";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -33,10 +33,8 @@ export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
           <FormError errors={form.errors} />
           <div className="w-40">
             <SelectField
-              key={fields.schemaVersion.key}
               label="Raise to version"
-              errors={fields.schemaVersion.errors}
-              {...ownAria(getSelectProps(fields.schemaVersion))}
+              field={fields.schemaVersion}
               hint="Once the site runs it. It cannot be lowered again."
             >
               {choices.map((version) => (

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -175,10 +175,8 @@ function LinkAccountDialog({
           </p>
         ) : null}
         <SelectField
-          key={fields.platform.key}
           label="Platform"
-          errors={fields.platform.errors}
-          {...ownAria(getSelectProps(fields.platform))}
+          field={fields.platform}
           onChange={(event) => {
             const value = event.currentTarget.value;
             setPlatform(value);

@@ -1,34 +1,16 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-} from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, FormError, SelectField, TextareaField } from "~/components/ui/field";
 import type { TicketProject } from "~/services/support-desk/types";
 import { newTicketSchema } from "~/services/support.schema";
-import { useFormReply } from "~/web/form-reply";
+import { useIntentForm } from "~/components/ui/use-intent-form";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const TICKET_CREATE_INTENT = "ticket-create";
 /** The address that opens the dialog: `?dialog=new-ticket`. */
 export const NEW_TICKET_DIALOG = "new-ticket";
-
-/**
- * conform's props without its aria attributes: the field frame sets them itself, from the same
- * errors, and also points at the hint.
- */
-function ownAria<T extends { "aria-invalid"?: unknown; "aria-describedby"?: unknown }>(
-  props: T,
-): Omit<T, "aria-invalid" | "aria-describedby"> {
-  const { "aria-invalid": _invalid, "aria-describedby": _describedBy, ...rest } = props;
-  return rest;
-}
 
 /**
  * 'New ticket': subject, the project it is about (optional) and a description. Opened by its
@@ -44,24 +26,8 @@ export function NewTicketDialog({
   back: string;
   onClose: () => void;
 }) {
-  const reply = useFormReply(TICKET_CREATE_INTENT);
   const busy = useIsPending({ intent: TICKET_CREATE_INTENT });
-  const [form, fields] = useForm({
-    id: TICKET_CREATE_INTENT,
-    lastResult: reply,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    constraint: getZodConstraint(newTicketSchema),
-    defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newTicketSchema }),
-  });
-  const { key: subjectKey, ...subjectProps } = ownAria(
-    getInputProps(fields.subject, { type: "text" }),
-  );
-  const { key: projectKey, ...projectProps } = ownAria(getSelectProps(fields.projectId));
-  const { key: descriptionKey, ...descriptionProps } = ownAria(
-    getTextareaProps(fields.description),
-  );
+  const [form, fields] = useIntentForm(TICKET_CREATE_INTENT, newTicketSchema);
   return (
     <Dialog
       open
@@ -74,19 +40,11 @@ export function NewTicketDialog({
       <Form method="post" replace preventScrollReset className="space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value={TICKET_CREATE_INTENT} />
         <FormError message={form.errors?.[0]} />
-        <Field
-          key={subjectKey}
-          label="Subject"
-          autoComplete="off"
-          errors={fields.subject.errors}
-          {...subjectProps}
-        />
+        <Field label="Subject" autoComplete="off" field={fields.subject} />
         <SelectField
-          key={projectKey}
           label="Project"
           hint="The project the ticket is about, if any."
-          errors={fields.projectId.errors}
-          {...projectProps}
+          field={fields.projectId}
         >
           <option value="">None</option>
           {projects.map((project) => (
@@ -95,13 +53,7 @@ export function NewTicketDialog({
             </option>
           ))}
         </SelectField>
-        <TextareaField
-          key={descriptionKey}
-          label="Description"
-          rows={6}
-          errors={fields.description.errors}
-          {...descriptionProps}
-        />
+        <TextareaField label="Description" rows={6} field={fields.description} />
         <div className="flex justify-end gap-3">
           <DialogCancelLink back={back} busy={busy} onClose={onClose} />
           <Button type="submit" disabled={busy}>

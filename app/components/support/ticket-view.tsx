@@ -1,11 +1,11 @@
-import { getFormProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, Link, useLocation } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { FormError, SelectField, TextareaField } from "~/components/ui/field";
-import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
+import { useIntentForm } from "~/components/ui/use-intent-form";
 import type { TicketDetail } from "~/services/support-desk/types";
 import { lastUpdated } from "~/services/support-time";
 import {
@@ -136,13 +136,7 @@ function ReplyForm() {
     >
       <input type="hidden" name="intent" value={TICKET_COMMENT_INTENT} />
       <FormError errors={form.errors} />
-      <TextareaField
-        key={fields.body.key}
-        label="Reply"
-        rows={4}
-        errors={fields.body.errors}
-        {...ownAria(getTextareaProps(fields.body))}
-      />
+      <TextareaField label="Reply" rows={4} field={fields.body} />
       <Button type="submit" disabled={busy}>
         {busy ? "Sending..." : "Send reply"}
       </Button>
@@ -168,12 +162,7 @@ function StatusForm({ ticket }: { ticket: TicketDetail }) {
       <input type="hidden" name="intent" value={TICKET_STATUS_INTENT} />
       <FormError errors={form.errors} />
       <div className="min-w-[12rem] flex-1">
-        <SelectField
-          key={fields.status.key}
-          label="Status"
-          errors={fields.status.errors}
-          {...ownAria(getSelectProps(fields.status))}
-        >
+        <SelectField label="Status" field={fields.status}>
           {TICKET_STATUSES.map((status) => (
             <option key={status} value={status}>
               {STATUS_LABEL[status]}

@@ -1,4 +1,11 @@
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  type FieldMetadata,
+} from "@conform-to/react";
 import { FailureToast } from "./toaster";
+import { ownAria } from "./use-intent-form";
 import {
   useId,
   type InputHTMLAttributes,
@@ -19,7 +26,20 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] | nul
   );
 }
 
-type Common = { label: ReactNode; errors?: string[] | null; hint?: ReactNode };
+type Common = {
+  label: ReactNode;
+  errors?: string[] | null;
+  hint?: ReactNode;
+  /**
+   * The conform field it shows (from useIntentForm): its name, id, constraints, default value,
+   * errors and key come from there, so a form's fields are written once, in its schema.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any field of any form
+  field?: FieldMetadata<any, any, string[]>;
+};
+
+/** The text-like input types (a checkbox or radio is written as its own control). */
+type InputType = Exclude<Parameters<typeof getInputProps>[1]["type"], "checkbox" | "radio">;
 
 /** The attributes that tie a control to its label, hint and error message. */
 type ControlProps = {
@@ -73,15 +93,18 @@ export function Field({
   errors,
   hint,
   id,
+  field,
   ...props
 }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const type = (props.type ?? "text") as InputType;
+  const conform = field ? ownAria(getInputProps(field, { type })) : undefined;
   return (
     <FieldFrame
       label={label}
-      errors={errors}
+      errors={errors ?? field?.errors}
       hint={hint}
-      id={id}
-      render={(control) => <input {...control} {...props} />}
+      id={id ?? conform?.id}
+      render={(control) => <input key={field?.key} {...control} {...conform} {...props} />}
     />
   );
 }
@@ -91,15 +114,17 @@ export function TextareaField({
   errors,
   hint,
   id,
+  field,
   ...props
 }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const conform = field ? ownAria(getTextareaProps(field)) : undefined;
   return (
     <FieldFrame
       label={label}
-      errors={errors}
+      errors={errors ?? field?.errors}
       hint={hint}
-      id={id}
-      render={(control) => <textarea {...control} {...props} />}
+      id={id ?? conform?.id}
+      render={(control) => <textarea key={field?.key} {...control} {...conform} {...props} />}
     />
   );
 }
@@ -110,15 +135,17 @@ export function SelectField({
   errors,
   hint,
   id,
+  field,
   ...props
 }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
+  const conform = field ? ownAria(getSelectProps(field)) : undefined;
   return (
     <FieldFrame
       label={label}
-      errors={errors}
+      errors={errors ?? field?.errors}
       hint={hint}
-      id={id}
-      render={(control) => <select {...control} {...props} />}
+      id={id ?? conform?.id}
+      render={(control) => <select key={field?.key} {...control} {...conform} {...props} />}
     />
   );
 }

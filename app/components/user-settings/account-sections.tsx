@@ -120,13 +120,7 @@ export function AccountSections({
         >
           <input type="hidden" name="intent" value={I.name} />
           <FormError errors={nameForm.errors} />
-          <Field
-            key={nameFields.name.key}
-            label="Name"
-            autoComplete="name"
-            errors={nameFields.name.errors}
-            {...ownAria(getInputProps(nameFields.name, { type: "text" }))}
-          />
+          <Field label="Name" autoComplete="name" field={nameFields.name} />
           <Button type="submit" disabled={savingName}>
             {savingName ? "Saving..." : "Save name"}
           </Button>
@@ -141,12 +135,11 @@ export function AccountSections({
           <input type="hidden" name="intent" value={I.email} />
           <FormError errors={emailForm.errors} />
           <Field
-            key={emailFields.email.key}
             label="E-mail"
             autoComplete="email"
             hint="A link is mailed to the new address; the change happens when you confirm it there, signed in here."
-            errors={emailFields.email.errors}
-            {...ownAria(getInputProps(emailFields.email, { type: "email" }))}
+            field={emailFields.email}
+            type="email"
           />
           {account.ssoOnly ? (
             emailFields.currentPassword.errors ? (
@@ -156,11 +149,10 @@ export function AccountSections({
             ) : null
           ) : (
             <Field
-              key={emailFields.currentPassword.key}
               label="Current password"
               autoComplete="current-password"
-              errors={emailFields.currentPassword.errors}
-              {...ownAria(getInputProps(emailFields.currentPassword, { type: "password" }))}
+              field={emailFields.currentPassword}
+              type="password"
             />
           )}
           {account.pendingEmail ? (
@@ -207,26 +199,23 @@ export function AccountSections({
             <input type="hidden" name="intent" value={I.password} />
             <FormError errors={passwordForm.errors} />
             <Field
-              key={passwordFields.currentPassword.key}
               label="Current password"
               autoComplete="current-password"
-              errors={passwordFields.currentPassword.errors}
-              {...ownAria(getInputProps(passwordFields.currentPassword, { type: "password" }))}
+              field={passwordFields.currentPassword}
+              type="password"
             />
             <Field
-              key={passwordFields.newPassword.key}
               label="New password"
               autoComplete="new-password"
               hint="At least 8 characters. Your other sessions are signed out."
-              errors={passwordFields.newPassword.errors}
-              {...ownAria(getInputProps(passwordFields.newPassword, { type: "password" }))}
+              field={passwordFields.newPassword}
+              type="password"
             />
             <Field
-              key={passwordFields.confirmPassword.key}
               label="Repeat the new password"
               autoComplete="new-password"
-              errors={passwordFields.confirmPassword.errors}
-              {...ownAria(getInputProps(passwordFields.confirmPassword, { type: "password" }))}
+              field={passwordFields.confirmPassword}
+              type="password"
             />
             <Button type="submit" disabled={savingPassword}>
               {savingPassword ? "Changing..." : "Change password"}
@@ -353,19 +342,17 @@ export function AccountSections({
           <FormError errors={deleteForm.errors} />
           {account.ssoOnly ? (
             <Field
-              key={deleteFields.typedEmail.key}
               label="Type your e-mail address to confirm"
               autoComplete="off"
-              errors={deleteFields.typedEmail.errors}
-              {...ownAria(getInputProps(deleteFields.typedEmail, { type: "email" }))}
+              field={deleteFields.typedEmail}
+              type="email"
             />
           ) : (
             <Field
-              key={deleteFields.currentPassword.key}
               label="Your password"
               autoComplete="current-password"
-              errors={deleteFields.currentPassword.errors}
-              {...ownAria(getInputProps(deleteFields.currentPassword, { type: "password" }))}
+              field={deleteFields.currentPassword}
+              type="password"
             />
           )}
         </ConfirmDialog>
