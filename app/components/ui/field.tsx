@@ -7,6 +7,7 @@ import {
 import { FailureToast } from "./toaster";
 import { ownAria } from "./use-intent-form";
 import {
+  Fragment,
   useId,
   type InputHTMLAttributes,
   type ReactNode,
@@ -50,39 +51,52 @@ type ControlProps = {
 };
 
 /**
- * The frame every field shares: the label, the control (`render` gets the attributes that tie it
- * to its label and messages), the hint and the error message.
+ * The frame every field shares: the label, the control, the hint and the error message. The
+ * control gets, in this order, conform's attributes of `field` (name, constraints, default), the
+ * attributes that tie it to its label and messages, and the caller's own (which win).
  */
-function FieldFrame({
+function FieldFrame<P extends { id?: string }>({
   label,
   errors,
   hint,
-  id,
+  field,
+  conform,
+  props,
   render,
-}: Common & { id?: string; render: (control: ControlProps) => ReactNode }) {
+}: Common & {
+  conform: ({ id?: string; key?: unknown; "aria-invalid"?: unknown } & object) | undefined;
+  props: P;
+  render: (attributes: ControlProps & P) => ReactNode;
+}) {
   const fallback = useId();
-  const inputId = id ?? fallback;
+  const inputId = props.id ?? conform?.id ?? fallback;
   const errorId = `${inputId}-error`;
   const hintId = `${inputId}-hint`;
-  const invalid = Boolean(errors?.length);
+  const shown = errors ?? field?.errors;
+  const invalid = Boolean(shown?.length);
   return (
     <div>
       <label htmlFor={inputId} className="block text-sm font-medium">
         {label}
       </label>
-      {render({
-        id: inputId,
-        className: inputClass,
-        "aria-invalid": invalid || undefined,
-        "aria-describedby":
-          [invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined,
-      })}
+      {/* A new key from conform (a reset form) starts the control afresh. */}
+      <Fragment key={field?.key}>
+        {render({
+          ...(conform ? ownAria(conform) : {}),
+          ...props,
+          id: inputId,
+          className: inputClass,
+          "aria-invalid": invalid || undefined,
+          "aria-describedby":
+            [invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined,
+        })}
+      </Fragment>
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-500">
           {hint}
         </p>
       ) : null}
-      <FieldError id={errorId} errors={errors} />
+      <FieldError id={errorId} errors={shown} />
     </div>
   );
 }
@@ -92,41 +106,23 @@ export function Field({
   label,
   errors,
   hint,
-  id,
   field,
   ...props
 }: Common & InputHTMLAttributes<HTMLInputElement>) {
-  const type = (props.type ?? "text") as InputType;
-  const conform = field ? ownAria(getInputProps(field, { type })) : undefined;
-  return (
-    <FieldFrame
-      label={label}
-      errors={errors ?? field?.errors}
-      hint={hint}
-      id={id ?? conform?.id}
-      render={(control) => <input key={field?.key} {...control} {...conform} {...props} />}
-    />
-  );
+  const conform = field && getInputProps(field, { type: (props.type ?? "text") as InputType });
+  const frame = { label, errors, hint, field, conform, props };
+  return <FieldFrame {...frame} render={(attributes) => <input {...attributes} />} />;
 }
 
 export function TextareaField({
   label,
   errors,
   hint,
-  id,
   field,
   ...props
 }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const conform = field ? ownAria(getTextareaProps(field)) : undefined;
-  return (
-    <FieldFrame
-      label={label}
-      errors={errors ?? field?.errors}
-      hint={hint}
-      id={id ?? conform?.id}
-      render={(control) => <textarea key={field?.key} {...control} {...conform} {...props} />}
-    />
-  );
+  const frame = { label, errors, hint, field, conform: field && getTextareaProps(field), props };
+  return <FieldFrame {...frame} render={(attributes) => <textarea {...attributes} />} />;
 }
 
 /** A labelled select with its error message beside it. */
@@ -134,20 +130,11 @@ export function SelectField({
   label,
   errors,
   hint,
-  id,
   field,
   ...props
 }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
-  const conform = field ? ownAria(getSelectProps(field)) : undefined;
-  return (
-    <FieldFrame
-      label={label}
-      errors={errors ?? field?.errors}
-      hint={hint}
-      id={id ?? conform?.id}
-      render={(control) => <select key={field?.key} {...control} {...conform} {...props} />}
-    />
-  );
+  const frame = { label, errors, hint, field, conform: field && getSelectProps(field), props };
+  return <FieldFrame {...frame} render={(attributes) => <select {...attributes} />} />;
 }
 
 /**
