@@ -1,18 +1,12 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
+import { IntentForm } from "~/components/ui/intent-form";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigate,
-} from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { ApiTokenList, NewTokenPanel } from "~/components/user-settings/api-tokens";
 import { Button } from "~/components/ui/button";
-import { Field, FieldError, FormError, SelectField } from "~/components/ui/field";
+import { Field, FieldError, SelectField } from "~/components/ui/field";
 import {
   createTokenSchema,
   MAX_ACTIVE_TOKENS,
@@ -151,15 +145,7 @@ export default function ApiTokensPage() {
         <h2 id="new-token-heading" className="text-lg font-semibold">
           New token
         </h2>
-        <Form
-          method="post"
-          replace
-          preventScrollReset
-          className="space-y-4"
-          {...getFormProps(form)}
-        >
-          <input type="hidden" name="intent" value={I.create} />
-          <FormError message={form.errors?.[0]} />
+        <IntentForm form={form} className="space-y-4">
           <Field
             label="Name"
             hint="What uses it, e.g. 'Deploys from GitHub Actions'."
@@ -214,7 +200,7 @@ export default function ApiTokensPage() {
             Up to {MAX_ACTIVE_TOKENS} active tokens. Each is shown once: keep it in your CI&apos;s
             secret store.
           </p>
-        </Form>
+        </IntentForm>
       </section>
 
       <ApiTokenList

@@ -1,9 +1,10 @@
-import { getFormProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { IntentForm } from "~/components/ui/intent-form";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
-import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { Field, TextareaField } from "~/components/ui/field";
 import {
   LOGO_TYPES,
   newsletterSettingsSchema,
@@ -79,7 +80,7 @@ export function NewsletterSettingsForm({
   const saving = useIsPending({ intent: NEWSLETTER_SAVE_INTENT });
   const testing = useIsPending({ intent: NEWSLETTER_TEST_INTENT });
   const [form, fields] = useForm({
-    id: "newsletter-settings",
+    id: NEWSLETTER_SAVE_INTENT,
     lastResult: reply,
     defaultValue: {
       fromName: settings.fromName,
@@ -130,17 +131,12 @@ export function NewsletterSettingsForm({
 
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
-      <Form
-        method="post"
+      <IntentForm
+        form={form}
         encType="multipart/form-data"
-        replace
-        preventScrollReset
         className="space-y-6"
         onChange={onChange}
-        {...getFormProps(form)}
       >
-        <input type="hidden" name="intent" value={NEWSLETTER_SAVE_INTENT} />
-        <FormError message={form.errors?.[0]} />
         <fieldset className="space-y-4" disabled={!canEdit}>
           <legend className="text-lg font-semibold">Sender</legend>
           <TextInput meta={fields.fromName} label="Sender name" />
@@ -246,7 +242,7 @@ export function NewsletterSettingsForm({
             Only admins can change the newsletter settings.
           </p>
         )}
-      </Form>
+      </IntentForm>
       <aside aria-labelledby="newsletter-preview-heading" className="space-y-3">
         <h2 id="newsletter-preview-heading" className="text-lg font-semibold">
           Preview

@@ -1,12 +1,12 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { IntentForm } from "~/components/ui/intent-form";
+import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LocalDate } from "~/components/local-date";
 import { useOAuthCompleteMessage, usePopupSubmit } from "~/components/oauth/use-oauth-popup";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
-import { Field, FormError } from "~/components/ui/field";
+import { Field } from "~/components/ui/field";
 import { useIntentForm } from "~/components/ui/use-intent-form";
 import {
   addPaymentAccountSchema,
@@ -196,9 +196,7 @@ function AddStripeAccountDialog({ back, onClose }: { back: string; onClose: () =
       title="Add Stripe Account"
       description="The secret key is checked with Stripe, then stored encrypted. Only its last four characters are shown again."
     >
-      <Form method="post" replace preventScrollReset className="space-y-4" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value={PAYMENT_ADD_INTENT} />
-        <FormError errors={form.errors} />
+      <IntentForm form={form} className="space-y-4">
         <Field label="Account name" autoComplete="off" field={fields.accountName} />
         <Field
           label="Stripe publishable key"
@@ -230,7 +228,7 @@ function AddStripeAccountDialog({ back, onClose }: { back: string; onClose: () =
           <DialogCancelLink back={back} busy={busy} onClose={onClose} />
           <AddButton busy={busy} blocked={missing || Boolean(versionError)} />
         </div>
-      </Form>
+      </IntentForm>
     </Dialog>
   );
 }

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
-import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { getInputProps } from "@conform-to/react";
+import { IntentForm } from "~/components/ui/intent-form";
+import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { SectionCard } from "~/components/ui/section-card";
 import { Button, buttonClass } from "~/components/ui/button";
-import { Field, FieldError, FormError, SelectField } from "~/components/ui/field";
+import { Field, FieldError, SelectField } from "~/components/ui/field";
 import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
 import {
   DELETE_PROJECT_INTENT,
@@ -28,22 +29,14 @@ export function RenameSection({ view }: { view: ProjectSettingsView }) {
   return (
     <SectionCard id="project-name" title="Project name">
       {view.canRename ? (
-        <Form
-          method="post"
-          replace
-          preventScrollReset
-          className="flex max-w-xl flex-wrap items-end gap-3"
-          {...getFormProps(form)}
-        >
-          <input type="hidden" name="intent" value={RENAME_INTENT} />
-          <FormError errors={form.errors} />
+        <IntentForm form={form} className="flex max-w-xl flex-wrap items-end gap-3">
           <div className="min-w-64 flex-1">
             <Field label="Name" field={fields.name} />
           </div>
           <Button type="submit" disabled={busy}>
             {busy ? "Renaming..." : "Rename"}
           </Button>
-        </Form>
+        </IntentForm>
       ) : (
         <p className="text-sm">{view.name}. Only admins can rename the project.</p>
       )}
@@ -68,15 +61,7 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
           Ownership moves to an admin of the project. Invite one, or make a member an admin, first.
         </p>
       ) : (
-        <Form
-          method="post"
-          replace
-          preventScrollReset
-          className="max-w-xl space-y-3"
-          {...getFormProps(form)}
-        >
-          <input type="hidden" name="intent" value={TRANSFER_INTENT} />
-          <FormError errors={form.errors} />
+        <IntentForm form={form} className="max-w-xl space-y-3">
           <SelectField label="New owner" field={fields.toUserId}>
             <option value="" disabled>
               Choose an admin
@@ -103,7 +88,7 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
           <Button type="submit" variant="danger" disabled={busy}>
             {busy ? "Transferring..." : "Transfer ownership"}
           </Button>
-        </Form>
+        </IntentForm>
       )}
     </SectionCard>
   );
@@ -147,9 +132,7 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
           title={`Delete ${view.name}?`}
           description="Type the project's name to confirm. Its website and content studio are removed too."
         >
-          <Form method="post" replace className="space-y-4" {...getFormProps(form)}>
-            <input type="hidden" name="intent" value={DELETE_PROJECT_INTENT} />
-            <FormError errors={form.errors} />
+          <IntentForm form={form} className="space-y-4">
             <Field
               label={`Type ${view.name} to confirm`}
               autoComplete="off"
@@ -169,7 +152,7 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
                 {busy ? "Deleting..." : "Delete project"}
               </Button>
             </div>
-          </Form>
+          </IntentForm>
         </Dialog>
       ) : null}
     </SectionCard>

@@ -1,8 +1,7 @@
-import { getFormProps } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { IntentForm } from "~/components/ui/intent-form";
 import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
-import { FormError, SelectField } from "~/components/ui/field";
+import { SelectField } from "~/components/ui/field";
 import { useIntentForm } from "~/components/ui/use-intent-form";
 import { SCHEMA_VERSION_INTENT, schemaVersionFormSchema } from "~/services/project-settings.schema";
 import type { SchemaVersionView } from "~/services/project-settings.server";
@@ -28,9 +27,7 @@ export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
         {view.current >= view.latest ? ", the latest." : ` (the latest is ${view.latest}).`}
       </p>
       {view.canRaise ? (
-        <Form method="post" className="mt-3 flex flex-wrap items-end gap-3" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value={SCHEMA_VERSION_INTENT} />
-          <FormError errors={form.errors} />
+        <IntentForm form={form} className="mt-3 flex flex-wrap items-end gap-3">
           <div className="w-40">
             <SelectField
               label="Raise to version"
@@ -47,7 +44,7 @@ export function SchemaVersionSection({ view }: { view: SchemaVersionView }) {
           <Button type="submit" disabled={busy}>
             Raise version
           </Button>
-        </Form>
+        </IntentForm>
       ) : null}
     </SectionCard>
   );

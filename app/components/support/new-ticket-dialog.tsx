@@ -1,8 +1,7 @@
-import { getFormProps } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { IntentForm } from "~/components/ui/intent-form";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
-import { Field, FormError, SelectField, TextareaField } from "~/components/ui/field";
+import { Field, SelectField, TextareaField } from "~/components/ui/field";
 import type { TicketProject } from "~/services/support-desk/types";
 import { newTicketSchema } from "~/services/support.schema";
 import { useIntentForm } from "~/components/ui/use-intent-form";
@@ -37,9 +36,7 @@ export function NewTicketDialog({
       title="New ticket"
       description="Tell the support team what you need. You can follow the answer on the ticket's page."
     >
-      <Form method="post" replace preventScrollReset className="space-y-4" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value={TICKET_CREATE_INTENT} />
-        <FormError message={form.errors?.[0]} />
+      <IntentForm form={form} className="space-y-4">
         <Field label="Subject" autoComplete="off" field={fields.subject} />
         <SelectField
           label="Project"
@@ -60,7 +57,7 @@ export function NewTicketDialog({
             {busy ? "Creating..." : "Create ticket"}
           </Button>
         </div>
-      </Form>
+      </IntentForm>
     </Dialog>
   );
 }

@@ -1,10 +1,10 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, Link, useLocation } from "@remix-run/react";
+import { IntentForm } from "~/components/ui/intent-form";
+import { Link, useLocation } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { FormError, SelectField, TextareaField } from "~/components/ui/field";
+import { SelectField, TextareaField } from "~/components/ui/field";
 import { useIntentForm } from "~/components/ui/use-intent-form";
 import type { TicketDetail } from "~/services/support-desk/types";
 import { lastUpdated } from "~/services/support-time";
@@ -127,20 +127,12 @@ function ReplyForm() {
   const [form, fields] = useIntentForm(TICKET_COMMENT_INTENT, commentSchema);
   const busy = useIsPending({ intent: TICKET_COMMENT_INTENT });
   return (
-    <Form
-      method="post"
-      replace
-      preventScrollReset
-      className="max-w-2xl space-y-3"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value={TICKET_COMMENT_INTENT} />
-      <FormError errors={form.errors} />
+    <IntentForm form={form} className="max-w-2xl space-y-3">
       <TextareaField label="Reply" rows={4} field={fields.body} />
       <Button type="submit" disabled={busy}>
         {busy ? "Sending..." : "Send reply"}
       </Button>
-    </Form>
+    </IntentForm>
   );
 }
 
@@ -151,16 +143,11 @@ function StatusForm({ ticket }: { ticket: TicketDetail }) {
   });
   const busy = useIsPending({ intent: TICKET_STATUS_INTENT });
   return (
-    <Form
-      method="post"
-      replace
-      preventScrollReset
+    <IntentForm
+      form={form}
       aria-label="Ticket status"
       className="flex max-w-md flex-wrap items-end gap-3"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value={TICKET_STATUS_INTENT} />
-      <FormError errors={form.errors} />
       <div className="min-w-[12rem] flex-1">
         <SelectField label="Status" field={fields.status}>
           {TICKET_STATUSES.map((status) => (
@@ -173,7 +160,7 @@ function StatusForm({ ticket }: { ticket: TicketDetail }) {
       <Button type="submit" variant="secondary" disabled={busy}>
         {busy ? "Updating..." : "Update status"}
       </Button>
-    </Form>
+    </IntentForm>
   );
 }
 

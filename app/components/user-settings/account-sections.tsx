@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
+import { IntentForm } from "~/components/ui/intent-form";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
@@ -111,29 +112,13 @@ export function AccountSections({
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <SectionCard id="profile" title="Profile">
-        <Form
-          method="post"
-          replace
-          preventScrollReset
-          className="space-y-3"
-          {...getFormProps(nameForm)}
-        >
-          <input type="hidden" name="intent" value={I.name} />
-          <FormError errors={nameForm.errors} />
+        <IntentForm form={nameForm} className="space-y-3">
           <Field label="Name" autoComplete="name" field={nameFields.name} />
           <Button type="submit" disabled={savingName}>
             {savingName ? "Saving..." : "Save name"}
           </Button>
-        </Form>
-        <Form
-          method="post"
-          replace
-          preventScrollReset
-          className="space-y-3"
-          {...getFormProps(emailForm)}
-        >
-          <input type="hidden" name="intent" value={I.email} />
-          <FormError errors={emailForm.errors} />
+        </IntentForm>
+        <IntentForm form={emailForm} className="space-y-3">
           <Field
             label="E-mail"
             autoComplete="email"
@@ -163,7 +148,7 @@ export function AccountSections({
           <Button type="submit" variant="secondary" disabled={savingEmail}>
             {savingEmail ? "Sending..." : "Change e-mail"}
           </Button>
-        </Form>
+        </IntentForm>
         {account.ssoOnly && sso.enabled ? (
           <div className="space-y-2 text-sm text-slate-600 dark:text-slate-300">
             <p>
@@ -189,15 +174,7 @@ export function AccountSections({
             identity provider, not here.
           </p>
         ) : (
-          <Form
-            method="post"
-            replace
-            preventScrollReset
-            className="space-y-3"
-            {...getFormProps(passwordForm)}
-          >
-            <input type="hidden" name="intent" value={I.password} />
-            <FormError errors={passwordForm.errors} />
+          <IntentForm form={passwordForm} className="space-y-3">
             <Field
               label="Current password"
               autoComplete="current-password"
@@ -220,7 +197,7 @@ export function AccountSections({
             <Button type="submit" disabled={savingPassword}>
               {savingPassword ? "Changing..." : "Change password"}
             </Button>
-          </Form>
+          </IntentForm>
         )}
       </SectionCard>
 
@@ -291,15 +268,7 @@ export function AccountSections({
             Use {theme === "dark" ? "light" : "dark"} mode
           </Button>
         </Form>
-        <Form
-          method="post"
-          replace
-          preventScrollReset
-          className="space-y-3"
-          {...getFormProps(preferencesForm)}
-        >
-          <input type="hidden" name="intent" value={I.preferences} />
-          <FormError errors={preferencesForm.errors} />
+        <IntentForm form={preferencesForm} className="space-y-3">
           <label className="flex items-center gap-2 text-sm">
             <input
               key={preferencesFields.hideStudioSplash.key}
@@ -311,7 +280,7 @@ export function AccountSections({
           <Button type="submit" variant="secondary">
             Save preferences
           </Button>
-        </Form>
+        </IntentForm>
       </SectionCard>
 
       <SectionCard id="delete-account" title="Delete account">
