@@ -69,7 +69,7 @@ const FORM_RULES = [
     // (a command: delete, resend, sign out) post no input and are not meant here.
     selector: `JSXElement${POST_FORM}${TAKES_INPUT}:not(:has(> JSXOpeningElement:has(> JSXSpreadAttribute)))`,
     message:
-      "A form that posts a person's input is a conform form: spread {...getFormProps(form)} from useIntentForm (or useForm) and give its fields the schema's constraints.",
+      "A form that posts a person's input is a conform form: write it as <IntentForm form={form}> with the form of useIntentForm (or spread {...getFormProps(form)}), its fields as <Field field={fields.x}>.",
   },
   {
     // The confirmation dialog's form, when its children are fields (a password, a typed name).
