@@ -13,6 +13,7 @@ import {
   throttleAddress,
   untrustedProxyWarning,
 } from "./middleware.mjs";
+import { withFloorRoute } from "./bench-floor.mjs";
 import { instrumentBuild } from "./route-errors.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -25,7 +26,9 @@ export async function startServer({ dev = false } = {}) {
     vite = await createServer({ root, server: { middlewareMode: true } });
     getBuild = async () => instrumentBuild(await vite.ssrLoadModule("virtual:remix/server-build"));
   } else {
-    const build = instrumentBuild(await import(path.join(root, "build/server/index.js")));
+    const built = instrumentBuild(await import(path.join(root, "build/server/index.js")));
+    // `npm run bench` measures every page against an empty one in the same shell.
+    const build = process.env.BENCH_FLOOR_ROUTE === "1" ? withFloorRoute(built) : built;
     getBuild = async () => build;
   }
 
