@@ -29,6 +29,8 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "StackShift" }];
 
+export { documentShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [user, theme, { toast, setCookie }] = await Promise.all([
     getOptionalUser(request),

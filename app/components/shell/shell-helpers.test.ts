@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  documentShouldRevalidate,
   initials,
   isLiveProject,
   onlyOverlayChanged,
@@ -101,6 +102,27 @@ describe("onlyOverlayChanged", () => {
   it("is false when the path or another param changes", () => {
     expect(onlyOverlayChanged(u("/sites"), u("/sites/abc"))).toBe(false);
     expect(onlyOverlayChanged(u("/sites"), u("/sites?pq=acme"))).toBe(false);
+  });
+});
+
+describe("documentShouldRevalidate", () => {
+  const u = (path: string) => new URL(path, "http://x");
+  const ask = (current: string, next: string, formMethod?: "POST") =>
+    documentShouldRevalidate({
+      currentUrl: u(current),
+      currentParams: {},
+      nextUrl: u(next),
+      nextParams: {},
+      formMethod,
+      defaultShouldRevalidate: true,
+    });
+  it("skips the root's data on a refresh of the same address", () => {
+    expect(ask("/sites/abc?page=2", "/sites/abc?page=2")).toBe(false);
+  });
+  it("reloads it after a form, and on another address", () => {
+    expect(ask("/sites/abc", "/sites/abc", "POST")).toBe(true);
+    expect(ask("/sites/abc", "/sites/def")).toBe(true);
+    expect(ask("/sites", "/sites?q=acme")).toBe(true);
   });
 });
 

@@ -136,6 +136,22 @@ export const overlayShouldRevalidate: ShouldRevalidateFunction = ({
   return defaultShouldRevalidate;
 };
 
+/**
+ * shouldRevalidate of the root (the user, the colour mode, the toast, the time zone): a refresh
+ * of the same address that no form caused (a page's periodic refresh, a loaded fetcher's reload)
+ * changes none of it, so the refresh asks the server for the page's own data only. After a form
+ * (with its toast) or on another address, it reloads as usual.
+ */
+export const documentShouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
+  if (!formMethod && currentUrl.href === nextUrl.href) return false;
+  return defaultShouldRevalidate;
+};
+
 export type Theme = "light" | "dark";
 
 export function otherTheme(theme: Theme): Theme {
