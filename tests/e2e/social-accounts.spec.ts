@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, jsDisabled, test } from "./support/fixtures";
+import { closeTab, expect, jsDisabled, test } from "./support/fixtures";
 import { createProject } from "./support/members";
 
 /**
@@ -80,10 +80,7 @@ test("an owner links an Instagram account, is told a taken one is linked, and un
   const refused = await linkThroughAuthorizePage(page, `taken.${Date.now().toString(36)}`, js);
   if (js) {
     await expect(refused.getByRole("heading", { name: CONFLICT })).toBeVisible();
-    // Closed once the page has finished loading its code, as a person reading it would: closed
-    // mid-load, chromium once reported React error 345 from the page being torn down (CI).
-    await refused.waitForLoadState("networkidle");
-    await refused.close();
+    await closeTab(refused);
     // Nothing was linked: the dialog stays, and the owner closes it.
     await page
       .getByRole("dialog", { name: "Link account" })
@@ -135,7 +132,7 @@ test("when Instagram cannot be reached, the return page tries ten times, then sa
     await expect(
       outcome.getByText("Refresh this page to try again.", { exact: false }),
     ).toBeVisible();
-    await outcome.close();
+    await closeTab(outcome);
   } else {
     // Without JavaScript the one attempt is made in the tab, and the dashboard says so.
     await expect(page.getByText("Oops. Unable to complete linking process!").first()).toBeVisible();
@@ -192,8 +189,7 @@ test("an owner connects a Stripe account with Stripe Connect, once", async ({
     await authorizing.getByRole("button", { name: "Authorize" }).click();
     if (js) {
       await expect(authorizing.getByRole("heading", { name: expected })).toBeVisible();
-      await authorizing.waitForLoadState("networkidle");
-      await authorizing.close();
+      await closeTab(authorizing);
     } else {
       await expect(page.getByText(expected).first()).toBeVisible();
     }
