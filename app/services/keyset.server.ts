@@ -1,11 +1,10 @@
 import { InvalidError } from "./errors";
+import { UUID } from "~/utils/uuid";
 
 /**
  * What every list's keyset pages and search boxes share: the cursor of the last row shown, and a
  * typed search term taken literally in a LIKE.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `%`, `_` and `\` typed in a search box match themselves, not any text. */
 export function likePattern(term: string): string {

@@ -9,7 +9,7 @@ import type { JobDefinition } from "~/jobs/types";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { ProviderError } from "~/providers/errors";
 import { STUDIO_ROLE } from "./studio-access.server";
-import { UUID } from "./members.server";
+import { UUID } from "~/utils/uuid";
 
 export const MEMBER_STUDIO_INVITE_JOB = "members.studio-invite";
 

@@ -36,8 +36,6 @@ import {
 export type ProjectRow = typeof projects.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 // ---------------------------------------------------------------------------------------------
 // Who may do what is permissions.server.ts's answer ("members.add", "members.remove",
 // "members.change-role", "members.view-all", "members.leave"), read fresh in the change's

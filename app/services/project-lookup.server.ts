@@ -9,8 +9,7 @@ import { prepared } from "~/db/prepared.server";
 import { projects } from "~/db/schema";
 import { memo } from "~/utils/request-memo.server";
 import type { User } from "./accounts.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "~/utils/uuid";
 
 const projectByStudioId = prepared((database) =>
   database

@@ -24,6 +24,7 @@ import type { StudioAccess, StudioRole } from "~/providers/content-studio/types"
 import { ProviderError } from "~/providers/errors";
 import type { MemberRole } from "./member-roles";
 import { forgetSite } from "./provider-cache.server";
+import { UUID } from "~/utils/uuid";
 
 export const STUDIO_SYNC_JOB = "studio.sync-access";
 export const STUDIO_RECONCILE_JOB = "studio.reconcile";
@@ -37,8 +38,6 @@ export const STUDIO_ROLE: Record<MemberRole | "owner", StudioRole> = {
   developer: "developer",
   editor: "editor",
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const log = (message: string) => console.info(`[studio-sync] ${message}`);
 

@@ -46,11 +46,10 @@ import {
 } from "~/services/support.schema";
 import { decodeTimeCursor, encodeTimeCursor, likePattern } from "~/services/keyset.server";
 import type { SupportDesk, TicketDetail, TicketPage, TicketProject } from "./types";
+import { UUID } from "~/utils/uuid";
 
 /** The most comments a ticket page shows: the latest ones, oldest first. */
 const COMMENTS_MAX = 1000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type TicketRow = typeof supportTickets.$inferSelect;
 type ProjectRow = TicketProject & { ownerId: string };
