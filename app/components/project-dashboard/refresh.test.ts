@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  FULL_RELOAD_EVERY_MS,
   IDLE_AFTER_MS,
+  mayCheckVersionFirst,
   REFRESH_INTERVAL_MS,
   isIdle,
   shouldRefresh,
@@ -51,5 +53,12 @@ describe("smart refresh", () => {
     expect(
       shouldRefreshOnResume({ now: t0 + IDLE_AFTER_MS, lastRefreshAt: t0, hidden: true }),
     ).toBe(false);
+  });
+
+  it("asks for the data version first, but reloads in full every 5 minutes", () => {
+    expect(FULL_RELOAD_EVERY_MS).toBe(300_000);
+    expect(mayCheckVersionFirst(t0, t0 + REFRESH_INTERVAL_MS)).toBe(true);
+    expect(mayCheckVersionFirst(t0, t0 + FULL_RELOAD_EVERY_MS - 1)).toBe(true);
+    expect(mayCheckVersionFirst(t0, t0 + FULL_RELOAD_EVERY_MS)).toBe(false);
   });
 });

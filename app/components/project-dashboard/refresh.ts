@@ -45,3 +45,15 @@ export function shouldRefreshOnResume(clock: Omit<RefreshClock, "lastActivityAt"
   if (clock.hidden) return false;
   return clock.now - clock.lastRefreshAt >= REFRESH_INTERVAL_MS;
 }
+
+/**
+ * A refresh first asks whether the page's data version changed and reloads only if it did; what
+ * the version cannot see (badges that age with the clock, an old activity entry purged) still
+ * shows within this long, by a full reload however the version answers.
+ */
+export const FULL_RELOAD_EVERY_MS = 5 * 60_000;
+
+/** A refresh that may stop at the version check: the last full load is recent enough. */
+export function mayCheckVersionFirst(lastFullLoadAt: number, now: number): boolean {
+  return now - lastFullLoadAt < FULL_RELOAD_EVERY_MS;
+}

@@ -6,6 +6,9 @@ import {
 } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { loadActivityLog } from "./activity-log.server";
+import { dashboardVersion, loadLiveParts } from "./live-parts.server";
+import { projectDataDigest } from "~/services/project-data-version.server";
+import { getProject } from "~/services/projects.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
 import { invitationsAction } from "~/web/invitations-action.server";
@@ -17,7 +20,6 @@ import {
 } from "~/components/members/member-intents";
 import { dispatchIntent, type IntentContext } from "~/web/intents.server";
 import { membersAction } from "./members-action.server";
-import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
 import {
   DashboardHeader,
   FailureBanner,
@@ -34,19 +36,11 @@ import { toProjectView } from "~/components/project-dashboard/project-view";
 import { SiteBuilds } from "~/components/project-dashboard/site-builds";
 import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refresh";
 import { StudioActivation } from "~/components/studio/studio-activation";
-import { listDeploymentsSchema } from "~/services/deployments.schema";
-import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
-import { getAddons } from "~/services/addons.server";
 import { getDomainSettings } from "~/services/domains.server";
 import { listDashboardIntegrations } from "~/services/social-accounts.server";
 import { SocialAccountsSection } from "~/components/social/social-accounts";
 import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
-import { ServiceError, InvalidError } from "~/services/errors";
-import type { User } from "~/services/accounts.server";
-import { getProject, type Project } from "~/services/projects.server";
-import { activationState } from "~/services/studio.server";
-import { fieldErrorsOf } from "~/web/http.server";
 import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -58,50 +52,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
         : `${data.project.name} | StackShift`,
   },
 ];
-
-/** ?page= (page-numbered providers) or ?next= / ?prev= (cursor ones), or why not. */
-function buildsRequest(
-  url: URL,
-): { ok: true; request: BuildsRequest } | { ok: false; message: string } {
-  const raw: Record<string, string> = {};
-  for (const key of ["page", "next", "prev"] as const) {
-    const value = url.searchParams.get(key);
-    if (value) raw[key] = value;
-  }
-  const parsed = listDeploymentsSchema.safeParse(raw);
-  if (parsed.success) return { ok: true, request: parsed.data };
-  return {
-    ok: false,
-    message: Object.values(fieldErrorsOf(parsed.error)).flat()[0] ?? "Invalid page",
-  };
-}
-
-/**
- * The Site Builds list. Its failures show in the list and the rest of the dashboard still
- * shows; a page or cursor that is not valid (ours or the provider's verdict) is marked invalid,
- * which makes the page a 400.
- */
-async function loadBuilds(user: User, project: Project, url: URL): Promise<BuildsView> {
-  const isSiteOnVercel = project.isSiteOnVercel;
-  const parsed = buildsRequest(url);
-  if (!parsed.ok) {
-    return { ok: false, invalid: true, request: {}, message: parsed.message, isSiteOnVercel };
-  }
-  const req = parsed.request;
-  try {
-    const list = await listProjectDeployments(user, project.studioId, req);
-    return { ok: true, request: req, ...list };
-  } catch (error) {
-    const failed = { ok: false as const, request: req, isSiteOnVercel };
-    if (error instanceof InvalidError && Object.keys(req).length > 0) {
-      return { ...failed, invalid: true, message: error.message };
-    }
-    // Domain errors carry a message meant for people (e.g. the hosting provider is down).
-    if (error instanceof ServiceError) return { ...failed, message: error.message };
-    console.error("Site Builds failed to load", error);
-    return { ...failed, message: "Something went wrong" };
-  }
-}
 
 /**
  * /sites/{studioId}: the project dashboard, for its owner and accepted members; the project's
@@ -120,25 +70,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const { user, project } = access;
   const now = new Date();
-  const creationFailed =
-    project.siteCreationStatus === "failed" || project.studioCreationStatus === "failed";
   const url = new URL(request.url);
-  const support = project.role === "support";
-  const [activation, builds, deployment, members, activity, domains, addons, integrations] =
-    await Promise.all([
-      // Support does not open the customer's studio: no invitation of theirs to ask about.
-      support ? { accepted: false } : activationState(user, project),
-      loadBuilds(user, project, url),
-      creationFailed ? getDeploymentStatus(user, project.studioId) : null,
-      // ?members=all: the whole table; otherwise its first page ('Show all members').
-      listMembers(user, project.studioId, {
-        limit: url.searchParams.get("members") === "all" ? undefined : MEMBERS_PAGE_SIZE,
-      }),
-      loadActivityLog(user, project.studioId, url),
-      getDomainSettings(user, project.studioId),
-      getAddons(user, project.studioId),
-      listDashboardIntegrations(user, project.studioId),
-    ]);
+  // Read before the sections: a change landing meanwhile makes the next version check differ.
+  const digest = await projectDataDigest(project._id);
+  const [live, members, activity, domains, integrations] = await Promise.all([
+    loadLiveParts(user, project, url),
+    // ?members=all: the whole table; otherwise its first page ('Show all members').
+    listMembers(user, project.studioId, {
+      limit: url.searchParams.get("members") === "all" ? undefined : MEMBERS_PAGE_SIZE,
+    }),
+    loadActivityLog(user, project.studioId, url),
+    getDomainSettings(user, project.studioId),
+    listDashboardIntegrations(user, project.studioId),
+  ]);
+  const { activation, builds, deployment, addons } = live;
 
   const latest = builds.ok ? builds.latestDeployment : null;
   const view = {
@@ -160,6 +105,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         ? { permanent: deployment.permanent }
         : null,
     now: now.toISOString(),
+    // What the 30 s refresh compares with /sites/{id}/version before it reloads anything.
+    dataVersion: dashboardVersion(digest, live),
   };
   // A bad page or cursor is a 400, but still the dashboard, with the reason in Site Builds.
   return data(view, { status: !builds.ok && builds.invalid ? 400 : 200 });
@@ -234,11 +181,18 @@ function ProjectDashboard({
   social,
   screenshotUrl,
   failure,
-  now,
+  now: loadedAt,
+  dataVersion,
 }: DashboardData) {
   const [searchParams] = useSearchParams();
   const buildsKey = ["page", "next", "prev"].map((k) => searchParams.get(k) ?? "").join("|");
-  useSmartRefresh();
+  const query = searchParams.toString();
+  const currentAt = useSmartRefresh({
+    url: `/sites/${project.studioId}/version${query ? `?${query}` : ""}`,
+    version: dataVersion,
+  });
+  // 'Minutes ago' counts from the last check that found the data current.
+  const now = currentAt && currentAt > loadedAt ? currentAt : loadedAt;
   return (
     <article className="space-y-8">
       <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />

@@ -88,6 +88,15 @@ export const CROSS: CrossCase[] = [
     }),
   },
   {
+    name: "data version of B",
+    file: "_app.sites.$studioId_.version.ts",
+    fn: "loader",
+    request: (f) => ({
+      path: `/sites/${f.b.studioId}/version`,
+      params: { studioId: f.b.studioId },
+    }),
+  },
+  {
     name: "GET /api/app/{B._id}",
     file: "api.app.$id.ts",
     fn: "loader",

@@ -466,6 +466,20 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
+    file: "_app.sites.$studioId_.version.ts",
+    cases: [
+      {
+        name: "GET /sites/{A}/version",
+        fn: "loader",
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/version`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
     file: "_app.sites.$studioId_.deployment-error.tsx",
     cases: [
       {
