@@ -293,6 +293,10 @@ async function main() {
     const cursor = Buffer.from(JSON.stringify([deep.at, deep.id])).toString("base64url");
     const pages = quick ? 100 : 1000;
 
+    // The dashboard's current data version, as its page holds it for the refresh.
+    const etag = (
+      await fetch(`${BASE}/sites/${data.bigProject}/version`, { headers: { cookie: owner } })
+    ).headers.get("ETag");
     const routes = [
       ["/healthz", "/healthz", owner],
       [FLOOR, "/bench-floor", owner],
@@ -304,10 +308,17 @@ async function main() {
       ],
       ["/sites", "/sites", owner],
       ["/sites/{id} (50 members)", `/sites/${data.bigProject}`, owner],
-      // The dashboard's 30-second refresh: the page's own loader only (the root and the shell
-      // skip a same-address refresh), as the browser asks for it.
+      // The dashboard's 30-second refresh when nothing changed: the data version check, 304.
       [
-        "/sites/{id} refresh (its loader only)",
+        UNCHANGED_REFRESH,
+        `/sites/${data.bigProject}/version`,
+        owner,
+        { headers: { "If-None-Match": etag }, status: 304 },
+      ],
+      // ... and when something did: the page's own loader only (the root and the shell skip a
+      // same-address refresh), as the browser asks for it.
+      [
+        "/sites/{id} refresh, changed (its loader only)",
         `/sites/${data.bigProject}.data?_routes=${encodeURIComponent("routes/_app.sites.$studioId")}`,
         owner,
       ],
@@ -322,12 +333,17 @@ async function main() {
     const measured = only
       ? routes.filter(([label]) => label === "/healthz" || label === FLOOR || label.includes(only))
       : routes;
-    for (const [label, pathname, cookie] of measured) {
-      const check = await fetch(`${BASE}${pathname}`, { headers: { cookie }, redirect: "manual" });
-      if (check.status !== 200) throw new Error(`${pathname} answered ${check.status}`);
+    for (const [label, pathname, cookie, { headers = {}, status = 200 } = {}] of measured) {
+      const check = await fetch(`${BASE}${pathname}`, {
+        headers: { cookie, ...headers },
+        redirect: "manual",
+      });
+      if (check.status !== status) throw new Error(`${pathname} answered ${check.status}`);
       const before = await stats(server);
       const cpuBefore = cpuSeconds(server.child.pid);
-      const result = await cannon(`${BASE}${pathname}`, cookie);
+      const result = await cannon(`${BASE}${pathname}`, cookie, {
+        headers: { cookie, ...headers },
+      });
       const cpuAfter = cpuSeconds(server.child.pid);
       const queries = (await stats(server)).queries - before.queries;
       // CPU milliseconds per request: the server's, PostgreSQL's and autocannon's.
@@ -346,7 +362,7 @@ async function main() {
         "p50 ms": result.latency.p50,
         "p99 ms": result.latency.p99,
         "vs /healthz": health ? `${((rps / health) * 100).toFixed(0)}%` : "",
-        errors: result.errors + result.non2xx,
+        errors: result.errors + unexpectedAnswers(result, status),
         "queries/req": Number((queries / Math.max(1, result.requests.total)).toFixed(1)),
         "server CPU ms/req": perRequest("server"),
         // What the page costs beyond an empty page in the same shell (pages only).
@@ -354,6 +370,7 @@ async function main() {
         "over floor ms":
           pathname.startsWith("/api") ||
           pathname.includes(".data") ||
+          label === UNCHANGED_REFRESH ||
           label === "/healthz" ||
           label === FLOOR
             ? ""
@@ -375,6 +392,30 @@ async function main() {
       views: watched.requests.total,
       reads: readsPerView,
       perView: Number((readsPerView / Math.max(1, watched.requests.total)).toFixed(3)),
+    };
+    // 100 open tabs of the unchanged dashboard, each refreshing three times at once.
+    const tabsCpu = cpuSeconds(server.child.pid).server;
+    const tabsQueries = (await stats(server)).queries;
+    const tabbed = await cannon(`${BASE}/sites/${data.bigProject}/version`, owner, {
+      connections: 100,
+      amount: 300,
+      headers: { cookie: owner, "If-None-Match": etag },
+    });
+    const tabs = {
+      checks: tabbed.requests.total,
+      notModified: tabbed.statusCodeStats?.["304"]?.count ?? 0,
+      cpuMs: Number(
+        (
+          ((cpuSeconds(server.child.pid).server - tabsCpu) * 1000) /
+          Math.max(1, tabbed.requests.total)
+        ).toFixed(2),
+      ),
+      queries: Number(
+        (
+          ((await stats(server)).queries - tabsQueries) /
+          Math.max(1, tabbed.requests.total)
+        ).toFixed(1),
+      ),
     };
     const {
       rows: [ids],
@@ -403,6 +444,7 @@ async function main() {
     );
     const refresh = refreshShare(rows);
     if (refresh) console.log(refresh);
+    console.log(tabsLine(tabs, rows));
     console.log(`/sites/{id} at a fixed 100 req/s: p99 ${fixed.latency.p99} ms`);
     console.log(
       `100 viewers of one dashboard: ${viewers.views} views, ${viewers.reads} provider reads (${viewers.perView} per view)`,
@@ -428,6 +470,7 @@ async function main() {
         pages,
         sql,
         viewers,
+        tabs,
         lighthouseLines,
       });
   } finally {
@@ -438,16 +481,37 @@ async function main() {
   }
 }
 
-/** The dashboard's refresh against its full render, in server CPU (the budget is a tenth). */
-function refreshShare(rows) {
-  const full = rows.find((r) => r.route === "/sites/{id} (50 members)");
-  const refresh = rows.find((r) => r.route.startsWith("/sites/{id} refresh"));
-  if (!full || !refresh) return null;
-  const share = refresh["server CPU ms/req"] / full["server CPU ms/req"];
-  return `dashboard refresh: ${refresh["server CPU ms/req"]} ms of server CPU, ${(share * 100).toFixed(0)}% of a full render (budget 10%)`;
+const FULL_DASHBOARD = "/sites/{id} (50 members)";
+const UNCHANGED_REFRESH = "/sites/{id} refresh, unchanged (version check, 304)";
+
+/** Answers other than the one a row expects (autocannon counts a 304 as not 2xx). */
+function unexpectedAnswers(result, status) {
+  return Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => Number(code) !== status)
+    .reduce((sum, [, stat]) => sum + stat.count, 0);
 }
 
-function appendReport({ data, rows, fixed, js, pages, sql, viewers, lighthouseLines }) {
+/** The dashboard's refreshes against its full render, in server CPU (the budget is a tenth). */
+function refreshShare(rows) {
+  const full = rows.find((r) => r.route === FULL_DASHBOARD);
+  const unchanged = rows.find((r) => r.route === UNCHANGED_REFRESH);
+  const changed = rows.find((r) => r.route.startsWith("/sites/{id} refresh, changed"));
+  if (!full || !unchanged || !changed) return null;
+  const share = (row) =>
+    `${row["server CPU ms/req"]} ms, ${((row["server CPU ms/req"] / full["server CPU ms/req"]) * 100).toFixed(0)}%`;
+  return `dashboard refresh (server CPU, share of a full render; budget 10% unchanged): unchanged ${share(unchanged)}; changed ${share(changed)}`;
+}
+
+/** The 100-tab run of the unchanged refresh. */
+function tabsLine(tabs, rows) {
+  const full = rows.find((r) => r.route === FULL_DASHBOARD);
+  const share = full
+    ? ` (${((tabs.cpuMs / full["server CPU ms/req"]) * 100).toFixed(0)}% of a full render)`
+    : "";
+  return `100 open tabs of an unchanged dashboard: ${tabs.checks} refreshes, ${tabs.notModified} answered 304, ${tabs.cpuMs} ms of server CPU and ${tabs.queries} queries each${share}`;
+}
+
+function appendReport({ data, rows, fixed, js, pages, sql, viewers, tabs, lighthouseLines }) {
   const header =
     "| route | req/s | p50 ms | p99 ms | vs /healthz | errors | queries/req | CPU ms/req: server, PostgreSQL, autocannon | server CPU over the floor |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |";
   const table = rows
@@ -470,6 +534,7 @@ function appendReport({ data, rows, fixed, js, pages, sql, viewers, lighthouseLi
       table,
       "",
       ...(refreshShare(rows) ? [`- ${refreshShare(rows)}`] : []),
+      `- ${tabsLine(tabs, rows)}`,
       `- /sites/{id} at a fixed 100 req/s: p99 ${fixed} ms`,
       `- 100 viewers of one dashboard (one view each per 30 s): ${viewers.views} views, ${viewers.reads} provider reads, ${viewers.perView} per view`,
       ...Object.entries(sql).map(([label, v]) => `- SQL ${label}: ${v.ms} ms (${v.plan})`),
