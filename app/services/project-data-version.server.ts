@@ -15,8 +15,9 @@ import { prepared } from "~/db/prepared.server";
 import { projects } from "~/db/schema";
 
 // Rows are compared as their text (`row::text`), in a stable order. Activity entries are only
-// appended, so the newest timestamp stands for them; the purge of old entries shows at the next
-// full refresh.
+// appended or purged, so their count and newest timestamp stand for them (a transaction's
+// entries carry its start time, which can be older than an entry already seen: the count
+// still changes).
 const digestOf = prepared((database) =>
   database
     .select({
@@ -32,7 +33,8 @@ const digestOf = prepared((database) =>
            from payment_accounts a where a.project_id = "projects".id),
         (select string_agg(a::text, ',' order by a.id)
            from social_accounts a where a.project_id = "projects".id),
-        (select max(e.timestamp)::text from event_logs e where e.project_id = "projects".id)
+        (select count(*) || ' ' || max(e.timestamp)::text
+           from event_logs e where e.project_id = "projects".id)
       ))`,
     })
     .from(projects)

@@ -294,9 +294,11 @@ async function main() {
     const pages = quick ? 100 : 1000;
 
     // The dashboard's current data version, as its page holds it for the refresh.
-    const etag = (
-      await fetch(`${BASE}/sites/${data.bigProject}/version`, { headers: { cookie: owner } })
-    ).headers.get("ETag");
+    const etag =
+      (
+        await fetch(`${BASE}/sites/${data.bigProject}/version`, { headers: { cookie: owner } })
+      ).headers.get("ETag") ?? "";
+    /** @type {[string, string, string, { headers?: Record<string, string>; status?: number }?][]} */
     const routes = [
       ["/healthz", "/healthz", owner],
       [FLOOR, "/bench-floor", owner],
