@@ -330,6 +330,8 @@ async function main() {
       ["GET /api/app (member of 300)", "/api/app?limit=20", member],
     ];
     const rows = [];
+    /** @type {{ label: string; from: number; to: number }[]} */
+    const windows = [];
     let health = 0;
     let floor = NaN;
     const measured = only
@@ -343,8 +345,15 @@ async function main() {
       if (check.status !== status) throw new Error(`${pathname} answered ${check.status}`);
       const before = await stats(server);
       const cpuBefore = cpuSeconds(server.child.pid);
+      const from = process.hrtime.bigint();
       const result = await cannon(`${BASE}${pathname}`, cookie, {
         headers: { cookie, ...headers },
+      });
+      // The row's time span, to slice a CPU profile by route (profile-breakdown.mjs).
+      windows.push({
+        label,
+        from: Number(from / 1000n),
+        to: Number(process.hrtime.bigint() / 1000n),
       });
       const cpuAfter = cpuSeconds(server.child.pid);
       const queries = (await stats(server)).queries - before.queries;
@@ -460,8 +469,14 @@ async function main() {
         : `Lighthouse ${route} (mobile defaults): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred; opportunities: ${r.opportunities.join(", ") || "none over 50 ms"}`,
     );
     for (const line of lighthouseLines) console.log(line);
-    if (profileDir) console.log(`CPU profile in ${profileDir} (this run is not appended)`);
-    else if (only) console.log("Routes left out (--only): this run is not appended");
+    if (profileDir) {
+      fs.mkdirSync(profileDir, { recursive: true });
+      fs.writeFileSync(path.join(profileDir, "windows.json"), JSON.stringify(windows));
+      console.log(
+        `CPU profile in ${profileDir} (this run is not appended); where each row's time went: ` +
+          `node scripts/bench/profile-breakdown.mjs ${profileDir}`,
+      );
+    } else if (only) console.log("Routes left out (--only): this run is not appended");
     else if (noAppend) console.log("--no-append: this run is not appended");
     else
       appendReport({

@@ -48,6 +48,13 @@ async function checkContract(base: string) {
   const nonce = csp.match(/'nonce-([^']+)'/)![1];
   expect(await page.text()).toContain(`nonce="${nonce}"`);
 
+  // The build's public files are served from their own names, and cached for an hour.
+  const icon = await fetch(`${base}/favicon.svg`);
+  expect(icon.status).toBe(200);
+  expect(icon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+  expect(icon.headers.get("cache-control")).toBe("public, max-age=3600");
+  expect((await fetch(`${base}/favicon.ico`, { redirect: "manual" })).status).toBe(301);
+
   const anonymous = await fetch(`${base}/`, { redirect: "manual" });
   expect(anonymous.status).toBe(302);
   expect(anonymous).toHaveRedirect("/auth/login?redirectTo=%2F");
