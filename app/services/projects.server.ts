@@ -1,8 +1,9 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { unionAll, type SelectedFields } from "drizzle-orm/pg-core";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import { db, type Queryable } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
 import { members, projects, projectSites, users, type HostingDetails } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { env } from "~/utils/env.server";
@@ -273,26 +274,36 @@ export async function countProjects(
 
 type ProjectRow = typeof projects.$inferSelect;
 
+/** What a project view adds to its row: the owner's name and address, and its sites. */
+function ownerAndSites(database: Queryable, projectId: string | Placeholder) {
+  return database
+    .select({
+      owner: sql<{ name: string; email: string } | null>`(
+        select json_build_object('name', u.name, 'email', u.email)
+        from ${users} u where u.id = ${projects.ownerId})`,
+      sites: sql<Project["sites"]>`coalesce((
+        select json_agg(json_build_object('provider', s.provider, 'siteId', s.site_id,
+          'url', s.url, 'customDomain', s.custom_domain) order by s.provider)
+        from ${projectSites} s where s.project_id = ${projects.id}), '[]'::json)`,
+    })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+}
+// Every project page view reads it: one prepared statement (app/db/prepared.server.ts).
+const ownerAndSitesOf = prepared((database) =>
+  ownerAndSites(database, sql.placeholder("id")).prepare("project_owner_and_sites"),
+);
+
 async function toProject(
   tx: Queryable,
   row: ProjectRow,
   role: ViewerRole,
   viewerId: string,
 ): Promise<Project> {
-  const [owner] = await tx
-    .select({ name: users.name, email: users.email })
-    .from(users)
-    .where(eq(users.id, row.ownerId));
-  const sites = await tx
-    .select({
-      provider: projectSites.provider,
-      siteId: projectSites.siteId,
-      url: projectSites.url,
-      customDomain: projectSites.customDomain,
-    })
-    .from(projectSites)
-    .where(eq(projectSites.projectId, row.id))
-    .orderBy(projectSites.provider);
+  const [extra] =
+    tx === db() ? await ownerAndSitesOf().execute({ id: row.id }) : await ownerAndSites(tx, row.id);
+  const owner = extra?.owner;
+  const sites = extra?.sites ?? [];
   return {
     _id: row.id,
     name: row.name,
