@@ -309,6 +309,12 @@ async function main() {
         owner,
       ],
       ["/sites", "/sites", owner],
+      // The list's 60-second refresh: its own loader only, as the browser asks for it.
+      [
+        "/sites refresh (its loader only)",
+        `/sites.data?_routes=${encodeURIComponent("routes/_app.sites._index")}`,
+        owner,
+      ],
       ["/sites/{id} (50 members)", `/sites/${data.bigProject}`, owner],
       // The dashboard's 30-second refresh when nothing changed: the data version check, 304.
       [
