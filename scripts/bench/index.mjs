@@ -122,13 +122,43 @@ async function firstLoadJs(pathname, cookie) {
 async function lighthouseOf(pathname, cookie) {
   const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromePath)) return { skipped: `no Chromium at ${chromePath}` };
-  try {
-    return await runLighthouse(chromePath, pathname, cookie);
-  } catch (error) {
-    // A browser that cannot start here is reported, not fatal: the other figures still count.
-    return { skipped: `Lighthouse failed: ${error instanceof Error ? error.message : error}` };
+  const runs = [];
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
+    try {
+      const run = await runLighthouse(chromePath, pathname, cookie);
+      if ("skipped" in run) return run;
+      runs.push(run);
+    } catch (error) {
+      // A browser that cannot start here is reported, not fatal: the other figures still count.
+      return { skipped: `Lighthouse failed: ${error instanceof Error ? error.message : error}` };
+    }
   }
+  // Lighthouse varies from run to run: each figure is the median of the runs, with their range.
+  const median = (key) => {
+    const values = runs.map((r) => r[key]).sort((a, b) => a - b);
+    return values[Math.floor(values.length / 2)];
+  };
+  const range = (key) => {
+    const values = runs.map((r) => r[key]);
+    return runs.length > 1 ? ` (${Math.min(...values)}-${Math.max(...values)})` : "";
+  };
+  const middle = runs.find((r) => r.score === median("score")) ?? runs[0];
+  return {
+    runs: runs.length,
+    score: `${median("score")}${range("score")}`,
+    lcp: `${median("lcp")}${range("lcp")}`,
+    fcp: `${median("fcp")}${range("fcp")}`,
+    tbt: `${median("tbt")}${range("tbt")}`,
+    bytes: middle.bytes,
+    opportunities: middle.opportunities,
+  };
 }
+
+/** Lighthouse runs per page (`--lighthouse-runs N`); the figures are their medians. */
+const LIGHTHOUSE_RUNS = (() => {
+  const i = process.argv.indexOf("--lighthouse-runs");
+  return i === -1 ? 3 : Math.max(1, Number(process.argv[i + 1]) || 1);
+})();
 
 async function runLighthouse(chromePath, pathname, cookie) {
   const { default: lighthouse } = await import("lighthouse");
@@ -472,7 +502,7 @@ async function main() {
     const lighthouseLines = Object.entries(lighthouseRuns).map(([route, r]) =>
       r.skipped
         ? `Lighthouse ${route}: skipped (${r.skipped})`
-        : `Lighthouse ${route} (mobile defaults): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred; opportunities: ${r.opportunities.join(", ") || "none over 50 ms"}`,
+        : `Lighthouse ${route} (mobile defaults, median of ${r.runs}): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred; opportunities: ${(r.opportunities ?? []).join(", ") || "none over 50 ms"}`,
     );
     for (const line of lighthouseLines) console.log(line);
     if (profileDir) {
