@@ -27,19 +27,28 @@ export function bundleStats(out = "build/bundle-stats.json") {
     },
     generateBundle(_options, bundle) {
       if (ssr) return;
-      /** @type {Record<string, { modules: { name: string, bytes: number, gzip: number }[] }>} */
+      /**
+       * @type {Record<string, {
+       *   facade: string | null,
+       *   imports: string[],
+       *   modules: { name: string, bytes: number, gzip: number }[],
+       * }>}
+       */
       const chunks = {};
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== "chunk") continue;
         const modules = Object.entries(chunk.modules)
-          .filter(([, m]) => m.renderedLength > 0)
           .map(([id, m]) => ({
             name: moduleName(root, id),
             bytes: m.renderedLength,
             gzip: m.code ? gzipSync(m.code).length : 0,
           }))
           .sort((a, b) => b.gzip - a.gzip);
-        chunks[`/assets/${path.basename(chunk.fileName)}`] = { modules };
+        chunks[`/assets/${path.basename(chunk.fileName)}`] = {
+          facade: chunk.facadeModuleId ? moduleName(root, chunk.facadeModuleId) : null,
+          imports: chunk.imports.map((file) => `/assets/${path.basename(file)}`),
+          modules,
+        };
       }
       const file = path.resolve(root, out);
       fs.mkdirSync(path.dirname(file), { recursive: true });

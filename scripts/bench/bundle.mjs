@@ -24,6 +24,38 @@ const PAGES = {
   "/sites": ["root", "routes/_app", "routes/_app.sites._index"],
   "/sites/{id}": ["root", "routes/_app", "routes/_app.sites.$studioId"],
 };
+/**
+ * Parts loaded on their own (lazy-part.tsx, use-popups.ts): what each adds to a page when it
+ * shows. A part the server renders (the invite and role forms for people who manage members, a
+ * dialog the URL opens) is loaded before hydration, though the HTML does not reference it.
+ */
+const PARTS = {
+  "invite and role forms (managers, at first)": [
+    "app/components/members/invite-member-form.tsx",
+    "app/components/members/role-form.tsx",
+  ],
+  "Radix popups (after hydration)": ["app/components/ui/popups.ts"],
+  "dialog frame (when one opens)": ["app/components/ui/dialog-frame.tsx"],
+  "drawer (when it opens)": ["app/components/shell/sheet-frame.tsx"],
+  "Create New dialog": ["app/components/projects/create-project-dialog.tsx"],
+  "domain dialog": ["app/components/domains/domain-dialog.tsx"],
+  "add-on dialog": ["app/components/addons/addon-dialog.tsx"],
+  "Link account dialog": ["app/components/social/link-account-dialog.tsx"],
+};
+/** Packages by kind, for the summary. @type {[string, RegExp][]} */
+const FAMILIES = [
+  [
+    "React and Remix",
+    /^(react|react-dom|scheduler|@remix-run\/.*|react-router|react-router-dom|turbo-stream)$/,
+  ],
+  [
+    "Radix and its helpers",
+    /^(@radix-ui\/.*|@floating-ui\/.*|react-remove-scroll.*|aria-hidden|use-callback-ref|use-sidecar|react-style-singleton|get-nonce|tslib)$/,
+  ],
+  ["zod and conform", /^(zod|@conform-to\/.*)$/],
+  ["date-fns", /^date-fns$/],
+  ["our code (app/)", /^app$/],
+];
 /** Budgets in KB gzip (docs/performance.md). */
 const BUDGETS = { "/sites": 130, "/sites/{id}": 150 };
 
@@ -62,6 +94,8 @@ const kb = (n) => Math.round(n * 10) / 10;
 const manifest = remixManifest();
 const stats = fs.existsSync(statsFile) ? JSON.parse(fs.readFileSync(statsFile, "utf8")) : null;
 if (!stats) console.log("(no build/bundle-stats.json: build with BUNDLE_STATS=1 for modules)");
+else if (!stats.chunks[manifest.entry.module])
+  console.log("(build/bundle-stats.json is from another build: its modules are left out)");
 
 for (const [page, routeIds] of Object.entries(PAGES)) {
   const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
@@ -88,6 +122,26 @@ for (const [page, routeIds] of Object.entries(PAGES)) {
     })),
   );
   if (!stats) continue;
+  const later = [];
+  for (const [part, modulesOfPart] of Object.entries(PARTS)) {
+    const extra = new Set();
+    const visit = (file) => {
+      if (files.has(file) || extra.has(file)) return;
+      extra.add(file);
+      for (const next of stats.chunks[file]?.imports ?? []) visit(next);
+    };
+    for (const facade of modulesOfPart) {
+      const found = Object.entries(stats.chunks).find(([, c]) =>
+        c.modules.some((m) => m.name === facade),
+      );
+      if (found) visit(found[0]);
+    }
+    if (extra.size === 0) continue;
+    const size = [...extra].reduce((sum, file) => sum + gzipKb(file), 0);
+    later.push({ part, "KB gzip": kb(size), files: extra.size });
+  }
+  console.log(`${page}: parts loaded on their own, beyond the first load`);
+  console.table(later);
   const modules = sizes.flatMap((s) =>
     modulesOf(s.file, s.kb).map((m) => ({ ...m, chunk: s.file })),
   );
@@ -103,6 +157,17 @@ for (const [page, routeIds] of Object.entries(PAGES)) {
   const byPackage = new Map();
   for (const m of modules)
     byPackage.set(packageOf(m.name), (byPackage.get(packageOf(m.name)) ?? 0) + m.kb);
+  const byFamily = new Map();
+  for (const [name, size] of byPackage) {
+    const family = FAMILIES.find(([, test]) => test.test(name))?.[0] ?? "other packages";
+    byFamily.set(family, (byFamily.get(family) ?? 0) + size);
+  }
+  console.log(`${page}: by kind (KB gzip, share)`);
+  console.table(
+    [...byFamily]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, size]) => ({ kind: name, "KB gzip (share)": kb(size) })),
+  );
   console.log(`${page}: by package (KB gzip, share)`);
   console.table(
     [...byPackage]
