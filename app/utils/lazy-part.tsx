@@ -62,7 +62,7 @@ export function lazyPart<P extends object>(
  * without its dialog: seen on a busy machine).
  */
 export function loadAllParts(): Promise<unknown> {
-  return Promise.all([...loaders.values()].map((start) => start()));
+  return loadKnown(() => [...loaders.keys()], Promise.all.bind(Promise));
 }
 
 /** The code of the parts in the server's HTML (entry.client.tsx waits for it to hydrate). */
@@ -73,5 +73,25 @@ export function loadServerRenderedParts(root: ParentNode = document): Promise<un
     ),
   );
   // Settled, not all: a chunk that fails to load must not keep the page from hydrating.
-  return Promise.allSettled([...names].map((name) => (name ? loaders.get(name)?.() : undefined)));
+  return loadKnown(
+    () => [...names].filter((name): name is string => name !== null),
+    Promise.allSettled.bind(Promise),
+  );
+}
+
+/**
+ * Loads the named parts whose loaders are known, again while a load makes more known: a part
+ * used inside another part's chunk registers only once that chunk has run.
+ */
+async function loadKnown(
+  names: () => string[],
+  wait: (loads: Promise<void>[]) => Promise<unknown>,
+): Promise<void> {
+  const started = new Set<string>();
+  for (;;) {
+    const next = names().filter((name) => !started.has(name) && loaders.has(name));
+    if (next.length === 0) return;
+    for (const name of next) started.add(name);
+    await wait(next.map((name) => loaders.get(name)!()));
+  }
 }
