@@ -2,6 +2,7 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import remixConfig from "./remix.config.js";
+import { bundleStats } from "./scripts/bench/bundle-stats-plugin.mjs";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -29,5 +30,7 @@ export default defineConfig({
     // The Remix options live in remix.config.js.
     !isTest && remix(remixConfig),
     tsconfigPaths(),
+    // What each browser chunk holds, for `npm run bench:bundle` (scripts/bench/bundle.mjs).
+    process.env.BUNDLE_STATS === "1" && bundleStats(),
   ],
 });

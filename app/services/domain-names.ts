@@ -53,3 +53,10 @@ export function normalizeDomain(raw: string): { domain: string } | { error: stri
   if (!labels.every((label) => LABEL.test(label))) return { error: DOMAIN_MESSAGES.label };
   return { domain: ascii };
 }
+
+/**
+ * A custom domain still unverified this many days after it was set is released (here and at the
+ * provider), so nobody keeps a name they never proved: a busy person publishes the DNS records
+ * within a day or two; a squatter would hold names for good.
+ */
+export const UNVERIFIED_DOMAIN_DAYS = 7;

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { DOMAIN_MESSAGES, normalizeDomain } from "./domain-names";
 
-export { DOMAIN_MAX, DOMAIN_MESSAGES, normalizeDomain } from "./domain-names";
+export {
+  DOMAIN_MAX,
+  DOMAIN_MESSAGES,
+  normalizeDomain,
+  UNVERIFIED_DOMAIN_DAYS,
+} from "./domain-names";
 
 /**
  * Input rules of custom domains, shared by the Domain Settings dialog (the browser: Confirm stays
@@ -66,13 +71,6 @@ export const DOMAIN_TOASTS = {
   failed: "Oops. Unable to add domain.",
   failedDescription: "Please try again...",
 } as const;
-
-/**
- * A custom domain still unverified this many days after it was set is released (here and at the
- * provider), so nobody keeps a name they never proved: a busy person publishes the DNS records
- * within a day or two; a squatter would hold names for good.
- */
-export const UNVERIFIED_DOMAIN_DAYS = 7;
 
 /** Shown when the domain is already another project's. */
 export const DOMAIN_TAKEN_MESSAGE = "This domain is already used by another project";

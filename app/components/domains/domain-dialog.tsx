@@ -10,11 +10,11 @@ import { normalizeDomain } from "~/services/domain-names";
 import { domainFormSchema } from "~/services/domains.schema";
 import type { SiteDomain } from "~/services/domains.server";
 import type { FormReply } from "~/web/form-reply";
+import { DOMAIN_INTENT } from "./domain-intent";
+
+export { DOMAIN_INTENT };
 
 const PROVIDER_LABEL = { netlify: "Netlify", vercel: "Vercel" } as const;
-
-/** The intent the dialog posts; the dashboard's action hands it to its domains action. */
-export const DOMAIN_INTENT = "domain-change";
 
 /** What the dashboard action answers when the dialog stays open: the field's message. */
 export type DomainActionData = FormReply & { intent: typeof DOMAIN_INTENT };

@@ -5,14 +5,14 @@ import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
-import { UNVERIFIED_DOMAIN_DAYS } from "~/services/domains.schema";
+import { UNVERIFIED_DOMAIN_DAYS } from "~/services/domain-names";
 import type { DomainSettingsView, SiteDomain } from "~/services/domains.server";
 import { SCHEMA_VERSION_DOMAINS } from "~/services/project-status";
 import { LazyDomainDialog } from "./domain-dialog.lazy";
 import { TableHead } from "~/components/ui/table-head";
 
 export const PROVIDER_LABEL = { netlify: "Netlify", vercel: "Vercel" } as const;
-import { DOMAIN_INTENT } from "./domain-dialog";
+import { DOMAIN_INTENT } from "./domain-intent";
 
 /**
  * Domain Settings on the dashboard: each site's custom domain (before schema version 3 only the

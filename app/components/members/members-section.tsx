@@ -1,19 +1,13 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useRef, useState, type MouseEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
-import { DEFAULT_MEMBER_ROLE, MEMBER_ROLES, ROLE_LABEL } from "~/services/member-roles";
-import { roleFormSchema } from "~/services/members.schema";
-import { FieldError } from "~/components/ui/field";
-import { constraintOf } from "~/components/ui/use-intent-form";
-import type { FormReply } from "~/web/form-reply";
 import type { DisplayedMember, MembersView } from "~/services/members.server";
 import { LazyInviteMemberForm } from "./invite-member-form.lazy";
+import { LazyRoleForm } from "./role-form.lazy";
 import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";
 import { TableHead } from "~/components/ui/table-head";
 
@@ -181,7 +175,7 @@ function MemberRow({
       </td>
       <td className="break-all py-2 pr-4">{member.email}</td>
       <td className="py-2 pr-4">
-        {manageable ? <RoleForm studioId={studioId} member={member} /> : member.roleLabel}
+        {manageable ? <LazyRoleForm studioId={studioId} member={member} /> : member.roleLabel}
       </td>
       <td className="py-2 pr-4">
         <StatusBadges member={member} />
@@ -221,76 +215,6 @@ function MemberRow({
         </div>
       </td>
     </tr>
-  );
-}
-
-function RoleForm({ studioId, member }: { studioId: string; member: DisplayedMember }) {
-  const fetcher = useFetcher<FormReply>();
-  const back = usePageWithoutConfirm();
-  const hydrated = useHydrated();
-  const current = member.role === "owner" ? DEFAULT_MEMBER_ROLE : member.role;
-  const [role, setRole] = useState<string>(current);
-  useEffect(() => setRole(current), [current]);
-  const busy = fetcher.state !== "idle";
-  // One form per row, so the id is the member's and the reply is this row's fetcher's: the
-  // page's action data answers whichever form posted without JavaScript.
-  const answer = fetcher.data && "result" in fetcher.data ? fetcher.data.result : undefined;
-  const [form] = useForm({
-    id: `member-role-${member.id}`,
-    lastResult: answer,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    constraint: constraintOf(roleFormSchema),
-    defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: roleFormSchema }),
-  });
-  // The select's attributes are written here rather than read from conform's field metadata:
-  // that costs about 0.07 ms a field to render, and the dashboard renders one per member (50).
-  // It is controlled (Save waits for a change), and required, as the schema's constraint says.
-  const selectId = `${form.id}-role`;
-  const errorId = `${selectId}-error`;
-  const errors = answer?.error?.role ?? undefined;
-  return (
-    <fetcher.Form
-      method="post"
-      action={`/sites/${studioId}`}
-      className="flex items-center gap-2"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="member-role" />
-      <input type="hidden" name="memberId" value={member.id} />
-      <input type="hidden" name="redirectTo" value={back} />
-      <label htmlFor={selectId} className="sr-only">
-        Role of {member.email}
-      </label>
-      <select
-        id={selectId}
-        name="role"
-        required={constraintOf(roleFormSchema).role?.required}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? errorId : undefined}
-        value={role}
-        onChange={(event) => setRole(event.target.value)}
-        disabled={busy}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
-      >
-        {MEMBER_ROLES.map((r) => (
-          <option key={r} value={r}>
-            {ROLE_LABEL[r]}
-          </option>
-        ))}
-      </select>
-      <Button
-        type="submit"
-        variant="ghost"
-        className="px-2 py-1"
-        disabled={busy || (hydrated && role === current)}
-        aria-label={`Save the role of ${member.email}`}
-      >
-        {busy ? "Saving..." : "Save"}
-      </Button>
-      <FieldError id={errorId} errors={errors} />
-    </fetcher.Form>
   );
 }
 

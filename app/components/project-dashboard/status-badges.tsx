@@ -1,8 +1,7 @@
-import * as Tooltip from "@radix-ui/react-tooltip";
 import { useId } from "react";
 import { Badge } from "~/components/ui/badge";
 import { upgradeTooltip, type BuildState, type ProjectBadge } from "~/services/project-status";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { usePopups } from "~/components/ui/use-popups";
 
 /** The build state's colour, wherever a badge shows it. */
 export const STATE_TONE: Record<BuildState, "blue" | "yellow" | "green" | "red"> = {
@@ -14,15 +13,15 @@ export const STATE_TONE: Record<BuildState, "blue" | "yellow" | "green" | "red">
 
 /** 'UPGRADE REQUIRED' with the tooltip 'StackShift v{n} required'. */
 export function UpgradeBadge({ required }: { required: number }) {
-  const hydrated = useHydrated();
+  const popups = usePopups();
   const id = useId();
   const text = upgradeTooltip(required);
-  // Before JavaScript: the native title and a described-by text. After: Radix's tooltip on
-  // hover and focus (the title is dropped so two tooltips do not show).
+  // Before JavaScript (and until Radix is loaded): the native title and a described-by text.
+  // After: Radix's tooltip on hover and focus (the title is dropped so two tooltips do not show).
   const badge = (
     <span
       tabIndex={0}
-      title={hydrated ? undefined : text}
+      title={popups ? undefined : text}
       aria-describedby={`${id}-text`}
       className="inline-flex rounded-full focus:outline-none focus-visible:ring-2 focus-visible:ring-brand"
     >
@@ -32,7 +31,8 @@ export function UpgradeBadge({ required }: { required: number }) {
       </span>
     </span>
   );
-  if (!hydrated) return badge;
+  if (!popups) return badge;
+  const { Tooltip } = popups;
   return (
     <Tooltip.Provider delayDuration={200}>
       <Tooltip.Root>

@@ -1,11 +1,10 @@
-import * as Popover from "@radix-ui/react-popover";
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { SEARCH_DEBOUNCE_MS } from "~/components/lists/search-box";
 import { STATE_TONE } from "~/components/project-dashboard/status-badges";
 import { Badge } from "~/components/ui/badge";
 import { Spinner } from "~/components/ui/spinner";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { usePopups, type Popups } from "~/components/ui/use-popups";
 import {
   OVERLAY_PARAMS,
   projectCount,
@@ -41,14 +40,14 @@ function Chevron() {
 
 /**
  * The top bar's project picker. Before JavaScript: a <details> disclosure whose
- * search is a GET form (`?pq=`, read by the layout loader). With JavaScript: a Radix Popover whose
- * search loads /resources/picker through a fetcher, lowercased and debounced.
+ * search is a GET form (`?pq=`, read by the layout loader). With JavaScript, once Radix is loaded:
+ * a Radix Popover whose search loads /resources/picker through a fetcher, lowercased and debounced.
  */
 export function ProjectPicker({ picker }: { picker: PickerData }) {
-  const hydrated = useHydrated();
+  const popups = usePopups();
   const label = picker.selected ? truncateProjectName(picker.selected.name) : "Select project";
-  return hydrated ? (
-    <PickerPopover picker={picker} label={label} />
+  return popups ? (
+    <PickerPopover Popover={popups.Popover} picker={picker} label={label} />
   ) : (
     <PickerDisclosure picker={picker} label={label} />
   );
@@ -128,7 +127,15 @@ function PickerDisclosure({ picker, label }: { picker: PickerData; label: string
   );
 }
 
-function PickerPopover({ picker, label }: { picker: PickerData; label: string }) {
+function PickerPopover({
+  Popover,
+  picker,
+  label,
+}: {
+  Popover: Popups["Popover"];
+  picker: PickerData;
+  label: string;
+}) {
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState(picker.query);

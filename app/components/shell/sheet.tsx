@@ -1,65 +1,22 @@
-import * as RadixDialog from "@radix-ui/react-dialog";
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { lazyPart } from "~/utils/lazy-part";
 import type { UrlOverlay } from "./use-url-overlay";
 
-/**
- * A side drawer: a Radix Dialog (role dialog, focus trap, Escape) sliding in from the right.
- * Rendered in place, not in a portal, so the server renders it open when the URL asks for it;
- * without JavaScript its close control is a link that drops the URL param.
- */
-export function Sheet({
-  overlay,
-  title,
-  children,
-  className = "",
-}: {
+export type SheetProps = {
   overlay: UrlOverlay;
   title: string;
   children: ReactNode;
   className?: string;
-}) {
-  const hydrated = useHydrated();
-  const closeClass =
-    "inline-flex h-9 w-9 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800";
-  return (
-    <RadixDialog.Root open={overlay.open} onOpenChange={overlay.setOpen}>
-      {overlay.open ? (
-        <div className={className}>
-          <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-          <RadixDialog.Content className="fixed inset-y-0 right-0 z-50 flex w-full max-w-sm flex-col overflow-y-auto bg-white p-5 shadow-xl dark:bg-slate-900">
-            <div className="flex items-center justify-between gap-4">
-              <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
-              {hydrated ? (
-                <RadixDialog.Close className={closeClass} aria-label="Close">
-                  <CloseIcon />
-                </RadixDialog.Close>
-              ) : (
-                <Link
-                  to={overlay.closeHref}
-                  replace
-                  preventScrollReset
-                  className={closeClass}
-                  aria-label="Close"
-                >
-                  <CloseIcon />
-                </Link>
-              )}
-            </div>
-            <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
-            <div className="mt-4 flex-1">{children}</div>
-          </RadixDialog.Content>
-        </div>
-      ) : null}
-    </RadixDialog.Root>
-  );
-}
+};
 
-function CloseIcon() {
-  return (
-    <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" aria-hidden>
-      <path strokeWidth="2" strokeLinecap="round" d="M6 6l12 12M18 6 6 18" />
-    </svg>
-  );
+/** Radix's dialog loads when the drawer first opens, as the dialogs' does (ui/dialog.tsx). */
+const LazySheetFrame = lazyPart("sheet", () => import("./sheet-frame").then((m) => m.SheetFrame));
+
+/**
+ * A side drawer: a Radix Dialog (role dialog, focus trap, Escape) sliding in from the right.
+ * Rendered in place, not in a portal, so the server renders it open when the URL asks for it;
+ * without JavaScript its close control is a link that drops the URL param. Nothing while closed.
+ */
+export function Sheet(props: SheetProps) {
+  return props.overlay.open ? <LazySheetFrame {...props} /> : null;
 }

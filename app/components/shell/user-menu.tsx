@@ -1,8 +1,7 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link } from "@remix-run/react";
 import { useRef } from "react";
 import type { User } from "~/services/accounts.server";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { usePopups } from "~/components/ui/use-popups";
 import { LogoutButton } from "./logout-button";
 import { initials } from "./shell-helpers";
 import type { UrlOverlay } from "./use-url-overlay";
@@ -36,8 +35,8 @@ const triggerClass =
   "flex cursor-pointer list-none items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden";
 
 /**
- * The user menu (from 1280px): a Radix DropdownMenu once JavaScript runs, a <details> disclosure
- * of plain links and forms before. About and Documentation open URL-addressable overlays.
+ * The user menu (from 1280px): a Radix DropdownMenu once JavaScript runs and it is loaded, a
+ * <details> disclosure of plain links and forms before. About and Documentation open URL-addressable overlays.
  */
 export function UserMenu({
   user,
@@ -48,13 +47,13 @@ export function UserMenu({
   about: UrlOverlay;
   docs: UrlOverlay;
 }) {
-  const hydrated = useHydrated();
+  const popups = usePopups();
   // About and Documentation open once the menu has closed and handed focus back to its trigger,
   // so the dialog takes focus and returns it there when it closes.
   const next = useRef<UrlOverlay | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
 
-  if (!hydrated) {
+  if (!popups) {
     return (
       <details className="relative">
         <summary className={triggerClass} aria-label={`User menu for ${user.name}`}>
@@ -95,6 +94,7 @@ export function UserMenu({
     );
   }
 
+  const { DropdownMenu } = popups;
   // modal={false}: the menu opens dialogs (About, Documentation); a modal menu closing while a
   // dialog opens can leave pointer-events disabled on <body>.
   return (

@@ -1,7 +1,7 @@
-import * as RadixToast from "@radix-ui/react-toast";
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { usePopups } from "~/components/ui/use-popups";
 
 /** Where the form posts: app/routes/resources.studio-launch.ts. */
 export const STUDIO_LAUNCH_ACTION = "/resources/studio-launch";
@@ -32,6 +32,7 @@ export function LaunchStudioButton({
   className?: string;
 }) {
   const hydrated = useHydrated();
+  const popups = usePopups();
   const [busy, setBusy] = useState(false);
   const [toast, setToast] = useState<LaunchToast | null>(null);
 
@@ -96,10 +97,10 @@ export function LaunchStudioButton({
           <span className="sr-only"> (opens in a new window)</span>
         </Button>
       </form>
-      {hydrated ? (
-        <RadixToast.Provider swipeDirection="right" label="Studio launch notification">
+      {popups ? (
+        <popups.Toast.Provider swipeDirection="right" label="Studio launch notification">
           {toast ? (
-            <RadixToast.Root
+            <popups.Toast.Root
               key={toast.id}
               duration={LAUNCH_TOAST_MS}
               onOpenChange={(open) => {
@@ -107,16 +108,18 @@ export function LaunchStudioButton({
               }}
               className={`w-80 rounded-md border-l-4 bg-white p-4 shadow-lg dark:bg-slate-800 ${toast.ok ? "border-green-500" : "border-red-500"}`}
             >
-              <RadixToast.Title className="text-sm font-semibold">{toast.title}</RadixToast.Title>
+              <popups.Toast.Title className="text-sm font-semibold">
+                {toast.title}
+              </popups.Toast.Title>
               {toast.description ? (
-                <RadixToast.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+                <popups.Toast.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">
                   {toast.description}
-                </RadixToast.Description>
+                </popups.Toast.Description>
               ) : null}
-            </RadixToast.Root>
+            </popups.Toast.Root>
           ) : null}
-          <RadixToast.Viewport className="fixed bottom-4 right-4 z-50 flex flex-col gap-2 outline-none" />
-        </RadixToast.Provider>
+          <popups.Toast.Viewport className="fixed bottom-4 right-4 z-50 flex flex-col gap-2 outline-none" />
+        </popups.Toast.Provider>
       ) : null}
     </>
   );

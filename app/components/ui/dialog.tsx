@@ -1,23 +1,10 @@
-import * as RadixDialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
-import { useId, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { lazyPart } from "~/utils/lazy-part";
 import { buttonClass } from "./button";
 
-/**
- * A modal dialog (Radix: role dialog, focus trap, Escape to close). Rendered in place rather than
- * in a portal so the server renders it too: dialogs are URL-addressable and open without
- * JavaScript (docs/decisions/003-dialogs-without-javascript.md).
- */
-export function Dialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  children,
-  width = "max-w-lg",
-  role = "dialog",
-}: {
+export type DialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
@@ -25,41 +12,23 @@ export function Dialog({
   children: ReactNode;
   width?: string;
   role?: "dialog" | "alertdialog";
-}) {
-  // Our own ids, so the server-rendered dialog is labelled before Radix hydrates.
-  const id = useId();
-  return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
-      {open ? (
-        <>
-          <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-          <RadixDialog.Content
-            role={role}
-            aria-labelledby={`${id}-title`}
-            aria-describedby={`${id}-description`}
-            className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] ${width} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-slate-900`}
-          >
-            <RadixDialog.Title id={`${id}-title`} className="text-lg font-semibold">
-              {title}
-            </RadixDialog.Title>
-            {description ? (
-              <RadixDialog.Description
-                id={`${id}-description`}
-                className="mt-2 text-sm text-slate-600 dark:text-slate-300"
-              >
-                {description}
-              </RadixDialog.Description>
-            ) : (
-              <RadixDialog.Description id={`${id}-description`} className="sr-only">
-                {title}
-              </RadixDialog.Description>
-            )}
-            <div className="mt-4">{children}</div>
-          </RadixDialog.Content>
-        </>
-      ) : null}
-    </RadixDialog.Root>
-  );
+};
+
+/**
+ * Radix's dialog (with its focus trap and scroll lock, about 10 KB gzip) loads when a dialog
+ * first opens, or before hydration when the server rendered one open (lazy-part.tsx).
+ */
+const LazyDialogFrame = lazyPart("dialog", () =>
+  import("./dialog-frame").then((m) => m.DialogFrame),
+);
+
+/**
+ * A modal dialog (Radix: role dialog, focus trap, Escape to close), rendered in place rather than
+ * in a portal so the server renders it too: dialogs are URL-addressable and open without
+ * JavaScript (docs/decisions/003-dialogs-without-javascript.md). Nothing while closed.
+ */
+export function Dialog(props: DialogProps) {
+  return props.open ? <LazyDialogFrame {...props} /> : null;
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   type FieldMetadata,
 } from "@conform-to/react";
 import { FailureToast } from "./toaster";
-import { ownAria } from "./use-intent-form";
+import { ownAria } from "./own-aria";
 import {
   Fragment,
   useId,

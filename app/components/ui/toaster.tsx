@@ -1,7 +1,7 @@
-import * as RadixToast from "@radix-ui/react-toast";
 import { useEffect, useState } from "react";
 import type { Toast } from "~/utils/toast.server";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { usePopups } from "./use-popups";
 
 const toneClass: Record<Toast["type"], string> = {
   success: "border-green-500",
@@ -31,11 +31,12 @@ function Body({ toast }: { toast: Toast }) {
 }
 
 /**
- * Shows the flashed toast. Before JavaScript runs it is a plain status message on the page; after
- * hydration Radix takes over (timed dismissal, swipe, F8 to focus the region).
+ * Shows the flashed toast. Before JavaScript runs it is a plain status message on the page; once
+ * Radix is loaded after hydration it takes over (timed dismissal, swipe, F8 to focus the region)
+ * and shows the toasts raised meanwhile.
  */
 export function Toaster({ toast }: { toast: Toast | null }) {
-  const hydrated = useHydrated();
+  const popups = usePopups();
   const [toasts, setToasts] = useState<Toast[]>(toast ? [toast] : []);
   useEffect(() => {
     if (toast)
@@ -54,7 +55,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
     };
   }, []);
 
-  if (!hydrated) {
+  if (!popups) {
     return toast ? (
       // Without JavaScript nothing dismisses it: clicks pass through to what it covers.
       <div role="status" className="pointer-events-none fixed bottom-4 right-4 z-50">
@@ -64,6 +65,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
       </div>
     ) : null;
   }
+  const { Toast: RadixToast } = popups;
   return (
     <RadixToast.Provider swipeDirection="right">
       {toasts.map((t) => (

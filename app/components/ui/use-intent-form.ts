@@ -46,13 +46,4 @@ export function useIntentForm<S extends $ZodType<Record<string, unknown>>>(
   });
 }
 
-/**
- * conform's control props without its aria attributes and key: the field frame sets the aria
- * attributes itself, from the same errors, and also points at the hint.
- */
-export function ownAria<
-  T extends { key?: unknown; "aria-invalid"?: unknown; "aria-describedby"?: unknown },
->(props: T): Omit<T, "key" | "aria-invalid" | "aria-describedby"> {
-  const { key: _key, "aria-invalid": _invalid, "aria-describedby": _describedBy, ...rest } = props;
-  return rest;
-}
+export { ownAria } from "./own-aria";

@@ -1,0 +1,9 @@
+import { lazyPart } from "~/utils/lazy-part";
+
+/**
+ * The Link account dialog, loaded when it opens: its form brings conform and zod. The server
+ * renders it in place when the URL asks for it, so it works without JavaScript.
+ */
+export const LazyLinkAccountDialog = lazyPart("link-account-dialog", () =>
+  import("./link-account-dialog").then((m) => m.LinkAccountDialog),
+);

@@ -1,0 +1,10 @@
+import { afterHydration } from "~/utils/after-hydration";
+import type * as PopupsModule from "./popups";
+
+/**
+ * Radix's menu, popover, toast and tooltip once the page is hydrated and they are loaded; null
+ * before (the server's render, hydration, and the moment after while the chunk loads).
+ */
+export const usePopups = afterHydration(() => import("./popups"));
+
+export type Popups = typeof PopupsModule;

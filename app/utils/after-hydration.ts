@@ -1,0 +1,38 @@
+import { useEffect, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+
+/**
+ * Code a page needs only once it is interactive, loaded after hydration instead of with the page
+ * (docs/performance.md, "what the first load holds"). Until it is there, a component renders what
+ * it renders without JavaScript (a <details> disclosure, a native title), so neither the server's
+ * HTML nor hydration depend on it. A load that fails leaves that version; the next mount retries.
+ */
+export function afterHydration<T>(load: () => Promise<T>): () => T | null {
+  let loaded: T | null = null;
+  let loading: Promise<T | null> | null = null;
+  const start = () =>
+    (loading ??= load().then(
+      (module) => (loaded = module),
+      () => {
+        loading = null;
+        return null;
+      },
+    ));
+
+  return function useAfterHydration() {
+    const hydrated = useHydrated();
+    const [value, setValue] = useState<T | null>(loaded);
+    useEffect(() => {
+      if (value) return;
+      let mounted = true;
+      void start().then((module) => {
+        if (mounted && module) setValue(() => module);
+      });
+      return () => {
+        mounted = false;
+      };
+    }, [value]);
+    // During hydration the first render must be the server's, loaded or not.
+    return hydrated ? value : null;
+  };
+}
