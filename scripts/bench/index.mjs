@@ -150,6 +150,7 @@ async function lighthouseOf(pathname, cookie) {
     fcp: `${median("fcp")}${range("fcp")}`,
     tbt: `${median("tbt")}${range("tbt")}`,
     bytes: middle.bytes,
+    scriptKb: middle.scriptKb,
     opportunities: middle.opportunities,
   };
 }
@@ -159,6 +160,17 @@ const LIGHTHOUSE_RUNS = (() => {
   const i = process.argv.indexOf("--lighthouse-runs");
   return i === -1 ? 3 : Math.max(1, Number(process.argv[i + 1]) || 1);
 })();
+
+/**
+ * The script bytes of Lighthouse's resource summary.
+ * @param {unknown} details
+ */
+function scriptBytes(details) {
+  const items = /** @type {{ items?: { resourceType: string; transferSize: number }[] }} */ (
+    details ?? {}
+  ).items;
+  return items?.find((item) => item.resourceType === "script")?.transferSize ?? 0;
+}
 
 async function runLighthouse(chromePath, pathname, cookie) {
   const { default: lighthouse } = await import("lighthouse");
@@ -190,6 +202,9 @@ async function runLighthouse(chromePath, pathname, cookie) {
       fcp: Math.round(audit("first-contentful-paint")),
       tbt: Math.round(audit("total-blocking-time")),
       bytes: Math.round(audit("total-byte-weight") / 1024),
+      // Every script the page loaded while Lighthouse watched, the parts fetched during
+      // hydration included (first-load JS counts only what the HTML names).
+      scriptKb: Math.round(scriptBytes(lhr.audits["resource-summary"]?.details) / 1024),
       // What Lighthouse says would shorten the load most (its estimated savings).
       opportunities: Object.values(lhr.audits)
         .filter((a) => savings(a) >= 50)
@@ -502,7 +517,7 @@ async function main() {
     const lighthouseLines = Object.entries(lighthouseRuns).map(([route, r]) =>
       r.skipped
         ? `Lighthouse ${route}: skipped (${r.skipped})`
-        : `Lighthouse ${route} (mobile defaults, median of ${r.runs}): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred; opportunities: ${(r.opportunities ?? []).join(", ") || "none over 50 ms"}`,
+        : `Lighthouse ${route} (mobile defaults, median of ${r.runs}): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred (scripts ${r.scriptKb} KB); opportunities: ${(r.opportunities ?? []).join(", ") || "none over 50 ms"}`,
     );
     for (const line of lighthouseLines) console.log(line);
     if (profileDir) {
