@@ -16,7 +16,8 @@ import { stopQueue } from "~/jobs/queue.server";
 import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.server";
 import { providerReads } from "~/services/provider-cache.server";
 import { env, startRefusal, StartRefusedError } from "~/utils/env.server";
-import { errorLogLine } from "~/utils/request-id.server";
+import { logger, requestLogger } from "~/utils/logger.server";
+import { errorLogFields, errorLogLine, loggablePathname } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
 import { loadAllParts } from "~/utils/lazy-part";
 import { NonceProvider } from "~/utils/nonce";
@@ -68,6 +69,9 @@ export async function boot() {
     databaseKind: current.kind,
     // Wraps each request so the loaders of one page view share their reads.
     inRequestScope,
+    // The log (logger.server.ts) and the path as it is logged, for the HTTP server's lines.
+    logger,
+    loggablePathname,
     async shutdown() {
       stopKeyRotation();
       await stopQueue();
@@ -162,5 +166,8 @@ export function handleError(
   { request, context }: { request: Request; context?: AppLoadContext },
 ) {
   if (request.signal.aborted) return;
-  console.error(errorLogLine(request, context?.requestId), error);
+  requestLogger(context?.requestId).error(
+    { err: error, ...errorLogFields(request) },
+    "unexpected error",
+  );
 }

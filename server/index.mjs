@@ -9,6 +9,7 @@ import express from "express";
 import {
   noNulInUrl,
   requestId,
+  requestLog,
   sameOrigin,
   securityHeaders,
   throttleAddress,
@@ -41,7 +42,12 @@ export async function startServer({ dev = false } = {}) {
   // Which X-Forwarded-For hops to believe for req.ip (rate limits): TRUST_PROXY.
   app.set("trust proxy", runtime.trustProxy);
   app.use(requestId());
-  app.use(untrustedProxyWarning(app.get("trust proxy fn")));
+  app.use(requestLog(runtime.logger, runtime.loggablePathname));
+  app.use(
+    untrustedProxyWarning(app.get("trust proxy fn"), {
+      warn: (message, fields) => runtime.logger.warn({ area: "proxy", ...fields }, message),
+    }),
+  );
   app.use(compression());
   app.use(
     securityHeaders({
@@ -81,21 +87,30 @@ export async function startServer({ dev = false } = {}) {
       // What the throttles count: IPv6 by its /64 (throttleAddress).
       clientIp: throttleAddress(req.ip),
       requestId: res.locals.requestId,
+      // The request log line's record: route-errors.mjs notes the matched route on it.
+      requestRecord: res.locals.requestRecord,
     }),
   });
-  // One scope per request: the loaders of a page view share their reads (request-memo.server.ts).
-  app.all("*", (req, res, next) => runtime.inRequestScope(req.method, () => remix(req, res, next)));
+  // One scope per request: the loaders of a page view share their reads, and log lines carry the
+  // request's id and user (request-memo.server.ts, logger.server.ts).
+  app.all("*", (req, res, next) =>
+    runtime.inRequestScope(req.method, () => remix(req, res, next), res.locals.requestRecord),
+  );
 
   const server = await new Promise((resolve) => {
     const s = app.listen(runtime.port, () => resolve(s));
   });
-  console.log(`StackShift dashboard on ${runtime.appUrl} (database: ${runtime.databaseKind})`);
+  // The same words as ever, which people and scripts look for, with the same facts as fields.
+  runtime.logger.info(
+    { url: runtime.appUrl, database: runtime.databaseKind },
+    `StackShift dashboard on ${runtime.appUrl} (database: ${runtime.databaseKind})`,
+  );
 
   let stopping = false;
   const stop = async (signal) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
+    runtime.logger.info({ signal }, `${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.closeAllConnections?.();

@@ -128,6 +128,45 @@ export function requestId() {
 }
 
 /**
+ * One log line per request, written when its response is done (or its connection closed first):
+ * method, path, route, status, duration, request id and the signed-in user. The path only: a
+ * query string can carry a token (mailed links), and long path segments (reset, confirmation
+ * and invitation keys) are redacted by `pathOf`. Never headers, cookies or bodies.
+ *
+ * res.locals.requestRecord is the request's scope record (app/utils/request-memo.server.ts):
+ * the app notes the user (session.server.ts) and the matched route (route-errors.mjs) on it.
+ * @param {import("pino").Logger} logger
+ * @param {(pathname: string) => string} pathOf the path as logged (loggablePathname)
+ * @returns {import("express").RequestHandler}
+ */
+export function requestLog(logger, pathOf) {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    /** @type {{ requestId?: string; userId?: string; routeId?: string }} */
+    const record = { requestId: res.locals.requestId };
+    res.locals.requestRecord = record;
+    res.once("close", () => {
+      if (!logger.isLevelEnabled("info")) return;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      /** @type {Record<string, unknown>} */
+      const line = {
+        requestId: record.requestId,
+        method: req.method,
+        path: pathOf(req.path),
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      };
+      if (record.routeId) line.route = record.routeId;
+      if (record.userId) line.userId = record.userId;
+      // The client went away before the whole response was sent.
+      if (!res.writableFinished) line.aborted = true;
+      logger.info(line, "request");
+    });
+    next();
+  };
+}
+
+/**
  * The client's address as the throttles count it (req.ip -> the load context's clientIp). IPv4
  * as it is, an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`) as its IPv4 address, and IPv6 cut
  * to its /64: one subscriber or host is handed a whole /64, so counting single IPv6 addresses
@@ -150,10 +189,10 @@ export function throttleAddress(ip) {
  * does not trust. Behind such a proxy every client has the proxy's address, so one stranger's
  * failed logins would lock a whole office out; a client sending the header itself is harmless.
  * @param {(address: string, hop: number) => boolean} trusts express's compiled "trust proxy fn"
- * @param {{ warn?: (line: string) => void; now?: () => number }} [options]
+ * @param {{ warn: (message: string, fields: { peer: string }) => void; now?: () => number }} options
  * @returns {import("express").RequestHandler}
  */
-export function untrustedProxyWarning(trusts, { warn = console.warn, now = Date.now } = {}) {
+export function untrustedProxyWarning(trusts, { warn, now = Date.now }) {
   let lastWarned = -Infinity;
   return (req, _res, next) => {
     const peer = req.socket.remoteAddress ?? "";
@@ -164,6 +203,7 @@ export function untrustedProxyWarning(trusts, { warn = console.warn, now = Date.
           `[proxy] requests carry X-Forwarded-For from ${peer}, which TRUST_PROXY does not ` +
             `trust: if ${peer} is your proxy, every client behind it shares its address for ` +
             `rate limits. Add it to TRUST_PROXY (docs/configuration.md).`,
+          { peer },
         );
       }
     }

@@ -1,4 +1,5 @@
-// Unexpected errors of the pages' loaders and actions, answered with the request's id.
+// Unexpected errors of the pages' loaders and actions, answered with the request's id; and the
+// route that answered a request, noted for its log line.
 
 /**
  * Remix replaces an unexpected error by a bare "Unexpected Server Error" before an error boundary
@@ -21,20 +22,61 @@ export function instrumentBuild(build) {
   const routes = {};
   for (const [id, route] of Object.entries(build.routes)) {
     const mod = route.module;
-    if (!mod.default || (!mod.loader && !mod.action)) {
+    if (!mod.loader && !mod.action) {
       routes[id] = route;
       continue;
     }
+    const depth = depthOf(build.routes, id);
+    /**
+     * @param {(args: any) => unknown} handler
+     * @returns {any} the module's loader or action type, which the wrapper keeps
+     */
+    const wrap = (handler) => {
+      const noted = notingRoute(handler, id, depth);
+      // Resource routes (no component, such as the JSON API) keep Remix's answer to an error.
+      return mod.default ? withRequestId(noted, handleError) : noted;
+    };
     routes[id] = {
       ...route,
       module: {
         ...mod,
-        loader: mod.loader ? withRequestId(mod.loader, handleError) : undefined,
-        action: mod.action ? withRequestId(mod.action, handleError) : undefined,
+        loader: mod.loader ? wrap(mod.loader) : undefined,
+        action: mod.action ? wrap(mod.action) : undefined,
       },
     };
   }
   return { ...build, routes };
+}
+
+/**
+ * How deep a route sits (root: 0).
+ * @param {Record<string, { parentId?: string } | undefined>} routes
+ * @param {string} id
+ */
+function depthOf(routes, id) {
+  let depth = 0;
+  for (let at = routes[id]?.parentId; at; at = routes[at]?.parentId) depth += 1;
+  return depth;
+}
+
+/**
+ * Notes on the request log's record (the load context's requestRecord, server/middleware.mjs)
+ * the deepest route whose loader or action ran: the page (or resource route) that answered.
+ * A page without a loader of its own is logged as the nearest layout that has one.
+ * @param {(args: any) => unknown} handler
+ * @param {string} id
+ * @param {number} depth
+ * @returns {(args: any) => unknown}
+ */
+function notingRoute(handler, id, depth) {
+  return (/** @type {any} */ args) => {
+    const record = args.context?.requestRecord;
+    if (record && (record.routeDepth === undefined || depth > record.routeDepth)) {
+      record.routeId = id;
+      record.routeDepth = depth;
+    }
+    return handler(args);
+  };
 }
 
 /**

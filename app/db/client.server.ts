@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { env } from "~/utils/env.server";
 import * as schema from "./schema";
+import { logger as appLogger } from "~/utils/logger.server";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -69,7 +70,9 @@ function openPostgres(url: string): Database {
   // (measured: most of a 160 ms search was JIT).
   const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
   // An idle client that errors (server restart) must not crash the process.
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  pool.on("error", (error) =>
+    appLogger.error({ area: "db", reason: error.message }, "idle client error"),
+  );
   return {
     kind: "postgres",
     db: drizzlePg(pool, { schema, logger }) as unknown as Db,
@@ -126,7 +129,9 @@ export async function withBootLock<T>(database: Database, fn: () => Promise<T>):
     application_name: "stackshift-boot",
   });
   // An error on this idle connection (the server restarting) fails the boot, not the process.
-  client.on("error", (error) => console.error("[db] boot lock connection:", error.message));
+  client.on("error", (error) =>
+    appLogger.error({ area: "db", reason: error.message }, "boot lock connection error"),
+  );
   await client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [BOOT_LOCK_KEY]);

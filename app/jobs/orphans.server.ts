@@ -16,6 +16,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { database } from "~/db/client.server";
+import { logger } from "~/utils/logger.server";
 
 /** This process, as recorded on the jobs it runs. */
 export const RUNNER_ID = randomUUID();
@@ -36,7 +37,7 @@ export async function startPresence() {
       application_name: `${PRESENCE}${RUNNER_ID}`,
     });
     client.on("error", (error) => {
-      console.error("[jobs] presence connection lost:", error.message);
+      logger.error({ area: "jobs", reason: error.message }, "presence connection lost");
       state.presence = undefined;
       client.end().catch(() => undefined);
       if (!state.stopped) state.reconnect = setTimeout(() => void connect().catch(retry), 1000);
@@ -45,7 +46,7 @@ export async function startPresence() {
     state.presence = client;
   };
   const retry = (error: Error) => {
-    console.error("[jobs] presence connection failed:", error.message);
+    logger.error({ area: "jobs", reason: error.message }, "presence connection failed");
     if (!state.stopped) state.reconnect = setTimeout(() => void connect().catch(retry), 5000);
   };
   await connect();
@@ -118,7 +119,10 @@ export async function recoverOrphanedJobs(
     await fail(name, ids, { message: "the process running this job stopped; retried" });
   }
   if (orphans.length > 0) {
-    console.info(`[jobs] ${orphans.length} job(s) left running by a stopped process: retried`);
+    logger.info(
+      { area: "jobs", jobs: orphans.length },
+      "jobs left running by a stopped process: retried",
+    );
   }
   return orphans.length;
 }

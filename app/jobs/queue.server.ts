@@ -1,5 +1,7 @@
 import PgBoss from "pg-boss";
 import { database, type Queryable } from "~/db/client.server";
+import { log, logger } from "~/utils/logger.server";
+import { inJobScope } from "~/utils/request-memo.server";
 import { markRunning, recoverOrphanedJobs, startPresence, stopPresence } from "./orphans.server";
 
 /**
@@ -20,7 +22,7 @@ export function createBoss(): PgBoss {
   if (current.kind === "postgres") options.connectionString = current.connectionString;
   else options.db = { executeSql: (text, values) => current.raw(text, values) };
   const boss = new PgBoss(options);
-  boss.on("error", (error) => console.error("[jobs]", error));
+  boss.on("error", (error) => logger.error({ err: error, area: "jobs" }, "job queue error"));
   return boss;
 }
 
@@ -89,15 +91,16 @@ export async function work(name: string, handler: Handler, { batchSize = 1 } = {
         name,
         jobs.map((job) => job.id),
       );
-      if (jobs.length === 1) return handler(jobs[0].data);
+      // Each job's log lines carry the queue's name and the job's id.
+      if (jobs.length === 1) return inJobScope(name, jobs[0].id, () => handler(jobs[0].data));
       // A batch: each job completes or fails on its own (pg-boss would fail the whole batch for
       // one failure, and the batch's later jobs would lose a retry untried).
       for (const job of jobs) {
         try {
-          await handler(job.data);
+          await inJobScope(name, job.id, () => handler(job.data));
           await queue().complete(name, job.id);
         } catch (error) {
-          console.error(`[jobs] ${name} ${job.id} failed:`, error);
+          inJobScope(name, job.id, () => log().error({ err: error }, "job failed"));
           await queue().fail(name, job.id, error as object);
         }
       }
@@ -121,7 +124,7 @@ export async function watchOrphanedJobs() {
   timers.__stackshiftOrphanCheck = setInterval(() => {
     if (!holder.__stackshiftBoss) return;
     recoverOrphanedJobs(fail).catch((error) =>
-      console.error("[jobs] checking for orphaned jobs failed:", error),
+      logger.error({ err: error, area: "jobs" }, "checking for orphaned jobs failed"),
     );
   }, ORPHAN_CHECK_MS);
   timers.__stackshiftOrphanCheck.unref?.();

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { env } from "~/utils/env.server";
 import { describeFailure, oidcDiscovery, oidcEnabled } from "~/web/oidc.server";
 import { endSession } from "~/web/session.server";
+import { log } from "~/utils/logger.server";
 
 /** The provider's end-session address (OpenID RP-Initiated Logout), or null without one. */
 async function endSessionUrl(idToken: string) {
@@ -16,7 +17,10 @@ async function endSessionUrl(idToken: string) {
     return url.toString();
   } catch (error) {
     // The local session is over either way; a provider that is down must not block logout.
-    console.warn(`[oidc] end-session endpoint unavailable: ${describeFailure(error)}`);
+    log().warn(
+      { area: "oidc", reason: describeFailure(error) },
+      "end-session endpoint unavailable",
+    );
     return null;
   }
 }

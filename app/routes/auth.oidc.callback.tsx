@@ -13,6 +13,7 @@ import {
 } from "~/web/oidc.server";
 import { createUserSession } from "~/web/session.server";
 import { redirectWithToast, type Toast } from "~/utils/toast.server";
+import { log } from "~/utils/logger.server";
 
 type Problem = Pick<Toast, "title" | "description">;
 
@@ -42,7 +43,7 @@ function problemOf(error: unknown): Problem {
       description: "The sign-on attempt expired or began in another browser. Please try again.",
     };
   }
-  console.warn(`[oidc] callback failed: ${describeFailure(error)}`);
+  log().warn({ area: "oidc", reason: describeFailure(error) }, "callback failed");
   return {
     title: "Single sign-on failed",
     description: "Please try again, or log in with your password.",

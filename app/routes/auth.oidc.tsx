@@ -12,6 +12,7 @@ import { formErrorOf } from "~/utils/form-errors";
 import { formReply, readForm } from "~/web/http.server";
 import { describeFailure, oidcEnabled, rememberReturnTo } from "~/web/oidc.server";
 import { safeRedirect } from "~/web/session.server";
+import { log } from "~/utils/logger.server";
 
 export const meta: MetaFunction = () => [{ title: "Single sign-on | StackShift" }];
 
@@ -52,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return formReply({ result: submission.reply({ formErrors: [thrown.message] }) }, thrown);
     }
     // Discovery failed: the provider is down or misconfigured. Not the user's fault.
-    console.warn(`[oidc] could not start single sign-on: ${describeFailure(thrown)}`);
+    log().warn({ area: "oidc", reason: describeFailure(thrown) }, "could not start single sign-on");
     const unavailable =
       "Single sign-on is unavailable right now. Try again in a moment, or log in with your password.";
     return formReply({ result: submission.reply({ formErrors: [unavailable] }) }, 503);

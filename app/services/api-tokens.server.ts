@@ -25,6 +25,7 @@ import {
   type CreateTokenInput,
   type TokenScope,
 } from "./api-tokens.schema";
+import { log } from "~/utils/logger.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** last_used_at is written at most this often per token: a busy script is not a write per call. */
@@ -186,7 +187,7 @@ export async function revokeLeakedToken(
       .update(apiTokens)
       .set({ revokedAt: new Date(), revokedBy: admin.id })
       .where(eq(apiTokens.id, row.id));
-    console.info(`[tokens] ${admin.email} revoked the leaked token ${row.id} of ${row.ownerEmail}`);
+    log().info({ area: "tokens", tokenId: row.id, adminId: admin.id }, "leaked token revoked");
     const id = await queueMail(tx, {
       to: row.ownerEmail,
       subject: `Your StackShift API token ${row.name} was revoked`,

@@ -31,6 +31,7 @@ import { scheduleRetry } from "./lifecycle/deploy.server";
 import { enqueueManualDeployment } from "./lifecycle/queue.server";
 import { getProject } from "./projects.server";
 import { sanitizeProjectName } from "./projects.schema";
+import { log } from "~/utils/logger.server";
 
 /**
  * What members see when the hosting provider refused a request or a deployment failed: the
@@ -144,10 +145,11 @@ function validationError(error: { issues: { path: PropertyKey[]; message: string
 }
 
 /** The detail of a provider failure for the log: provider, status, code and the vendor's words. */
-function logProviderError(context: string, error: ProviderError) {
+function logProviderError(context: Record<string, unknown>, error: ProviderError) {
   const { provider, status, code } = error.details;
-  console.error(
-    `[deployments] ${context}: ${provider} answered ${status ?? "nothing"} (${code ?? "no code"}): ${error.message}`,
+  log().error(
+    { area: "deployments", ...context, provider, status, code, reason: error.message },
+    "reading deployments failed",
   );
 }
 
@@ -273,7 +275,7 @@ export async function listProjectDeployments(
         ],
       });
     }
-    logProviderError(`deployments of ${project.studioId} (site ${siteId})`, error);
+    logProviderError({ studioId: project.studioId, siteId }, error);
     throw providerFailure(user, error);
   }
 }

@@ -35,6 +35,7 @@ import {
   type SiteRow,
   scheduleCheck,
 } from "./domain-jobs.server";
+import { log } from "~/utils/logger.server";
 
 type ProjectRow = typeof projects.$inferSelect;
 
@@ -132,7 +133,10 @@ function chooseSite(project: ProjectRow, rows: SiteRow[], asked: DomainProvider 
 function providerRefusal(error: unknown): never {
   if (!(error instanceof ProviderError)) throw error;
   // The vendor's words stay in the log: they can name accounts and internals.
-  console.warn(`[domains] ${error.details.provider} refused: ${error.message}`);
+  log().warn(
+    { area: "domains", provider: error.details.provider, reason: error.message },
+    "provider refused a domain change",
+  );
   if (error.details.status === 409) {
     throw new InvalidError(DOMAIN_TAKEN_MESSAGE, { domain: [DOMAIN_TAKEN_MESSAGE] });
   }
@@ -182,7 +186,10 @@ async function update(
     if (!(error instanceof ProviderError) || !error.retryable) providerRefusal(error);
     // Down or rate-limited: keep the change and let the job set it when the provider answers.
     unavailable = "The hosting provider is not answering; the domain is set when it is back.";
-    console.warn(`[domains] ${site.provider} unavailable, retrying later: ${error.message}`);
+    log().warn(
+      { area: "domains", provider: site.provider, reason: error.message },
+      "provider unavailable, retrying later",
+    );
   }
 
   const now = new Date();

@@ -23,6 +23,7 @@ import {
   keyIdOf,
   previousKeyIds,
 } from "~/utils/secrets.server";
+import { log } from "~/utils/logger.server";
 
 type SecretColumn = { name: string; table: PgTable; id: PgColumn; column: PgColumn };
 
@@ -232,7 +233,10 @@ function writeResult(figures: RotationFigures) {
     fs.writeFileSync(temporary, JSON.stringify({ pid: process.pid, ...figures }));
     fs.renameSync(temporary, file);
   } catch (error) {
-    console.error(`[secrets] could not write ${file}: ${(error as Error).message}`);
+    log().error(
+      { area: "secrets", file, reason: (error as Error).message },
+      "could not write the rotation report",
+    );
   }
 }
 
@@ -247,7 +251,8 @@ function runReencryption(): Promise<RotationFigures> {
   const run = running.then(async () => {
     reloadKeyFile();
     const figures = await reencryptSecrets();
-    for (const line of describeFigures(figures)) console.log(`[secrets] ${line}`);
+    // Counts, key ids and row ids only (describeFigures has them as sentences for the command).
+    log().info({ area: "secrets", ...figures }, "stored secrets re-encrypted");
     writeResult(figures);
     return figures;
   });
@@ -278,9 +283,9 @@ let watched: string | undefined;
 export async function startKeyRotation() {
   const outdated = await countOutdatedSecrets();
   if (outdated > 0) {
-    console.log(
-      `[secrets] ${outdated} stored secrets are not under key ${currentKeyId()}: ` +
-        "re-encrypting them in the background",
+    log().info(
+      { area: "secrets", outdated, keyId: currentKeyId() },
+      "stored secrets under other keys: re-encrypting them in the background",
     );
     await requestReencryption("start");
   }
@@ -293,15 +298,18 @@ export async function startKeyRotation() {
       resetEnv();
       if (currentKeyId() === was) return;
     } catch (error) {
-      console.error(`[secrets] could not read ${watched}: ${(error as Error).message}`);
+      log().error(
+        { area: "secrets", file: watched, reason: (error as Error).message },
+        "could not read the key file",
+      );
       return;
     }
-    console.log(
-      `[secrets] ${watched} has a new ENCRYPTION_KEY: now key ${currentKeyId()} (previous: ` +
-        `${previousKeyIds().join(", ") || "none"}); re-encrypting stored secrets in the background`,
+    log().info(
+      { area: "secrets", file: watched, keyId: currentKeyId(), previousKeyIds: previousKeyIds() },
+      "the key file has a new ENCRYPTION_KEY: re-encrypting stored secrets in the background",
     );
     requestReencryption("key file changed").catch((error: unknown) =>
-      console.error("[secrets] could not queue the re-encryption:", error),
+      log().error({ area: "secrets", err: error }, "could not queue the re-encryption"),
     );
   });
 }

@@ -10,6 +10,7 @@ import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { ProviderError } from "~/providers/errors";
 import { STUDIO_ROLE } from "./studio-access.server";
 import { UUID } from "~/utils/uuid";
+import { log } from "~/utils/logger.server";
 
 export const MEMBER_STUDIO_INVITE_JOB = "members.studio-invite";
 
@@ -38,7 +39,10 @@ export async function inviteMemberToStudio(memberId: string): Promise<"invited" 
     return "invited";
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
-      console.warn(`[members] studio invitation of ${row.email} refused: ${error.message}`);
+      log().warn(
+        { area: "members", email: row.email, reason: error.message },
+        "studio invitation refused",
+      );
       return "skipped";
     }
     throw error; // retried by pg-boss

@@ -23,6 +23,7 @@ import {
   type DisplayRecord,
 } from "./newsletter-rules";
 import { can, projectForAction, withProjectAction } from "./permissions.server";
+import { log } from "~/utils/logger.server";
 
 /**
  * A sender domain under the specification's names: the Domain entity's (id, domain, status,
@@ -146,7 +147,10 @@ export async function listSenderDomains(user: User, studioId: string): Promise<S
         return await refresh(row);
       } catch (failure) {
         if (!(failure instanceof ProviderError)) throw failure;
-        console.warn(`[newsletter] reading ${row.name}: ${failure.message}`);
+        log().warn(
+          { area: "newsletter", domain: row.name, reason: failure.message },
+          "reading a sender domain failed",
+        );
         error = NEWSLETTER_MESSAGES.getDomainsFailed;
         return row;
       }
@@ -193,7 +197,7 @@ export async function addSenderDomain(
     if (!(error instanceof ProviderError)) throw error;
     if (error.details.status === 409) throw new ConflictError(NEWSLETTER_MESSAGES.domainExists);
     throw asUpstream(error, NEWSLETTER_MESSAGES.createFailed, {
-      log: `[newsletter] adding ${senderDomain}`,
+      log: { area: "newsletter", msg: "adding a sender domain failed", domain: senderDomain },
     });
   }
   try {
@@ -233,7 +237,10 @@ export async function addSenderDomain(
       await newsletterProvider()
         .deleteDomain(created.id)
         .catch((failure: unknown) =>
-          console.warn(`[newsletter] undoing ${created.name}: ${String(failure)}`),
+          log().warn(
+            { area: "newsletter", domain: created.name, reason: String(failure) },
+            "undoing a sender domain failed",
+          ),
         );
     }
     throw error;
@@ -263,7 +270,7 @@ export async function verifySenderDomain(
     updated = await refresh(row);
   } catch (error) {
     throw asUpstream(error, NEWSLETTER_MESSAGES.verifyRequestFailed, {
-      log: `[newsletter] verifying ${row.name}`,
+      log: { area: "newsletter", msg: "verifying a sender domain failed", domain: row.name },
     });
   }
   // The job checks again with backoff from now on.
@@ -293,7 +300,7 @@ export async function deleteSenderDomain(
     if (!(error instanceof ProviderError)) throw error;
     if (error.details.status !== 404) {
       throw asUpstream(error, NEWSLETTER_MESSAGES.deleteRequestFailed, {
-        log: `[newsletter] deleting ${row.name}`,
+        log: { area: "newsletter", msg: "deleting a sender domain failed", domain: row.name },
       });
     }
   }
@@ -381,7 +388,10 @@ export async function recheckSenderDomains(batch = 50): Promise<number> {
       }
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      console.warn(`[newsletter] re-checking ${row.name}: ${error.message}`);
+      log().warn(
+        { area: "newsletter", domain: row.name, reason: error.message },
+        "re-checking a sender domain failed",
+      );
       await db()
         .update(newsletterDomains)
         .set({ checkedAt: new Date(), checks: sql`${newsletterDomains.checks} + 1` })

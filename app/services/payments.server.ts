@@ -22,6 +22,7 @@ import { beginLinkFor, completeLink, type LinkMode } from "./oauth-links.server"
 import { consume } from "./rate-limit.server";
 import { cachedProviderRead } from "./provider-cache.server";
 import { can, projectForAction, withProjectAction } from "./permissions.server";
+import { log } from "~/utils/logger.server";
 
 export type PaymentAccountView = {
   id: string;
@@ -106,7 +107,9 @@ export async function addPaymentAccount(
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.details.status === 401) throw new InvalidPaymentKeyError();
-    throw asUpstream(error, PAYMENT_MESSAGES.failedAdd, { log: "[payments] key check failed" });
+    throw asUpstream(error, PAYMENT_MESSAGES.failedAdd, {
+      log: { area: "payments", msg: "key check failed" },
+    });
   }
   try {
     return await withProjectAction(user, project.id, "payments.add", async ({ tx }) => {
@@ -248,7 +251,10 @@ export async function listAccountProducts(
     };
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    console.warn(`[payments] products of ${account.id}: ${error.message}`);
+    log().warn(
+      { area: "payments", accountId: account.id, reason: error.message },
+      "reading products failed",
+    );
     return { ...base, products: [], nextCursor: null, error: PAYMENT_MESSAGES.failedProducts };
   }
 }
@@ -305,7 +311,7 @@ export async function completeStripeConnect(
       const connected = await callProvider(
         () => paymentsProvider().connectAccount(input.code, stripeConnectRedirectUri()),
         PAYMENT_MESSAGES.connectFailed,
-        { log: "[payments] Stripe Connect exchange failed" },
+        { log: { area: "payments", msg: "Stripe Connect exchange failed" } },
       );
       const accountName = (connected.accountName ?? `Stripe ${connected.accountId}`).slice(0, 100);
       try {
@@ -385,7 +391,7 @@ export async function listAccountResource(
     return { data: page.prices, hasMore: page.hasMore };
   } catch (error) {
     throw asUpstream(error, PAYMENT_MESSAGES.failedProducts, {
-      log: `[payments] ${resource} of ${account.id}`,
+      log: { area: "payments", msg: `${resource} failed`, accountId: account.id },
     });
   }
 }

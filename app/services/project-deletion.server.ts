@@ -24,6 +24,7 @@ import { appendAudit } from "./audit-log.server";
 import { InvalidError } from "./errors";
 import { dispatchMail, queueMail } from "./mail.server";
 import { withProjectAction } from "./permissions.server";
+import { log } from "~/utils/logger.server";
 
 export const PROJECT_CLEANUP_JOB = "project.cleanup";
 
@@ -131,7 +132,7 @@ export async function deleteProject(
         { retryLimit: 10, retryDelay: 30, retryBackoff: true },
         tx,
       );
-      console.info(`[projects] ${row.name} (${row.studioId}) deleted by ${user.email}`);
+      log().info({ area: "projects", studioId: row.studioId, name: row.name }, "project deleted");
       return { name: row.name, mailIds };
     },
   );
@@ -151,7 +152,10 @@ export async function cleanUpDeletedProject(data: CleanupData): Promise<void> {
       await run();
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      console.warn(`[projects] removing ${what} of ${data.name}: ${error.message}`);
+      log().warn(
+        { area: "projects", what, name: data.name, reason: error.message },
+        "removing a deleted project's resource failed",
+      );
       if (error.retryable) retry = error;
     }
   };

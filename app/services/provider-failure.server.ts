@@ -1,6 +1,7 @@
 import { ProviderError } from "~/providers/errors";
 
 import { UpstreamError } from "./errors";
+import { log } from "~/utils/logger.server";
 
 type UpstreamClass = new (
   message: string,
@@ -9,8 +10,8 @@ type UpstreamClass = new (
 ) => UpstreamError;
 
 export type UpstreamOptions = {
-  /** Logged as `${log}: ${vendor's words}`; the vendor's words never reach members. */
-  log?: string;
+  /** Logged at warn with the vendor's words as `reason`; they never reach members. */
+  log?: { area: string; msg: string; [field: string]: unknown };
   /** Replaces the provider's own retryable (503 when true, else 502). */
   retryable?: boolean;
   /** false: the vendor's Retry-After is not passed on. */
@@ -31,7 +32,10 @@ export function asUpstream(
   options: UpstreamOptions = {},
 ): UpstreamError {
   if (!(error instanceof ProviderError)) throw error;
-  if (options.log) console.warn(`${options.log}: ${error.message}`);
+  if (options.log) {
+    const { msg, ...fields } = options.log;
+    log().warn({ ...fields, reason: error.message }, msg);
+  }
   const ErrorClass = options.errorClass ?? UpstreamError;
   return new ErrorClass(
     message,

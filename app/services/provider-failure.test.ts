@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ProviderError } from "~/providers/errors";
+import { captureLogs } from "~/utils/logger.server";
 import { apiError } from "~/web/http.server";
 import { ServiceError, UpstreamError } from "./errors";
 import { asUpstream, callProvider } from "./provider-failure.server";
@@ -40,13 +41,23 @@ describe("asUpstream: a provider failure as members see it", () => {
   });
 
   it("logs the vendor's words under the place's label, never in the message", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const logs = captureLogs();
     try {
-      const error = asUpstream(refusal(500), "Try again.", { log: "[area] adding x" });
-      expect(warn).toHaveBeenCalledWith("[area] adding x: vendor says: token abc is bad");
+      const error = asUpstream(refusal(500), "Try again.", {
+        log: { area: "area", msg: "adding x failed", name: "x" },
+      });
+      expect(logs.records).toEqual([
+        expect.objectContaining({
+          level: "warn",
+          area: "area",
+          name: "x",
+          msg: "adding x failed",
+          reason: "vendor says: token abc is bad",
+        }),
+      ]);
       expect(error.message).toBe("Try again.");
     } finally {
-      warn.mockRestore();
+      logs.restore();
     }
   });
 

@@ -21,6 +21,7 @@ import { asUpstream, callProvider } from "./provider-failure.server";
 import { beginLinkFor, completeLink, purgeLinkStates, type LinkMode } from "./oauth-links.server";
 import { can, projectForAction, withProjectAction } from "./permissions.server";
 import { SOCIAL_MESSAGES } from "./social-accounts.schema";
+import { log } from "~/utils/logger.server";
 
 export type SocialAccountView = {
   id: string;
@@ -137,7 +138,7 @@ export async function completeInstagramLink(
         if (!(error instanceof ProviderError)) throw error;
         if (error.details.status === 409) throw new ConflictError(SOCIAL_MESSAGES.alreadyLinked);
         throw asUpstream(error, SOCIAL_MESSAGES.linkFailed, {
-          log: "[social] code exchange failed",
+          log: { area: "social", msg: "code exchange failed" },
         });
       }
       const { profile } = linked;
@@ -257,7 +258,10 @@ export async function listSocialFeeds(user: User, studioId: string): Promise<Soc
         return { account, posts, error: null };
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
-        console.warn(`[social] posts of @${row.userName}: ${error.message}`);
+        log().warn(
+          { area: "social", account: row.userName, reason: error.message },
+          "reading posts failed",
+        );
         return {
           account,
           posts: [],
@@ -309,7 +313,10 @@ export async function refreshSocialTokens(
       refreshed += 1;
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      console.warn(`[social] token refresh of ${account.id} failed: ${error.message}`);
+      log().warn(
+        { area: "social", accountId: account.id, reason: error.message },
+        "access token refresh failed",
+      );
       failed += 1;
     }
   }
@@ -326,8 +333,9 @@ export const socialJobs: JobDefinition[] = [
     handler: async () => {
       const result = await refreshSocialTokens();
       const purged = await purgeLinkStates();
-      console.info(
-        `[social] tokens refreshed ${result.refreshed}, failed ${result.failed}; link states purged ${purged}`,
+      log().info(
+        { area: "social", refreshed: result.refreshed, failed: result.failed, purged },
+        "access tokens refreshed",
       );
     },
   },

@@ -25,6 +25,7 @@ import { ProviderError } from "~/providers/errors";
 import type { MemberRole } from "./member-roles";
 import { forgetSite } from "./provider-cache.server";
 import { UUID } from "~/utils/uuid";
+import { log } from "~/utils/logger.server";
 
 export const STUDIO_SYNC_JOB = "studio.sync-access";
 export const STUDIO_RECONCILE_JOB = "studio.reconcile";
@@ -39,7 +40,8 @@ export const STUDIO_ROLE: Record<MemberRole | "owner", StudioRole> = {
   editor: "editor",
 };
 
-const log = (message: string) => console.info(`[studio-sync] ${message}`);
+const note = (message: string, fields: Record<string, unknown> = {}) =>
+  log().info({ area: "studio-sync", ...fields }, message);
 
 /**
  * Sends the job that brings `email`'s studio access on the project in line with the dashboard,
@@ -198,8 +200,8 @@ async function applyAccess(
   return fixes;
 }
 
-function describe(studio: string, fix: StudioFix) {
-  return `${studio}: ${fix.email} ${fix.action}${fix.role ? ` (${fix.role})` : ""}`;
+function fixFields(studio: string, fix: StudioFix) {
+  return { studio, email: fix.email, action: fix.action, ...(fix.role ? { role: fix.role } : {}) };
 }
 
 /**
@@ -236,11 +238,14 @@ export async function syncStudioAccess(input: {
       forgetSite("studio", studio);
       fixes.push({ email, action: "invited", role });
     }
-    for (const fix of fixes) log(describe(studio, fix));
+    for (const fix of fixes) note("studio access synced", fixFields(studio, fix));
     return fixes;
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
-      console.warn(`[studio-sync] ${studio}: ${email} not synced, refused: ${error.message}`);
+      log().warn(
+        { area: "studio-sync", studio, email, reason: error.message },
+        "studio access not synced: refused",
+      );
       return "skipped";
     }
     throw error;
@@ -283,13 +288,13 @@ export async function reconcileStudios({
       const wanted = await dashboardAccess(project.id, project.ownerId);
       const access = await contentStudioProvider().listAccess(studio);
       for (const fix of await applyAccess(studio, wanted, access)) {
-        log(`drift fixed on ${describe(studio, fix)}`);
+        note("studio drift fixed", fixFields(studio, fix));
         fixes.push(fix);
       }
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       failed += 1;
-      console.warn(`[studio-sync] ${studio}: not reconciled: ${error.message}`);
+      log().warn({ area: "studio-sync", studio, reason: error.message }, "studio not reconciled");
     }
   }
   return {
@@ -321,9 +326,11 @@ export const studioAccessJobs: JobDefinition[] = [
     handler: async (data) => {
       const outcome = await reconcileStudios({ after: text(data.after) || undefined });
       if (outcome.fixes.length > 0 || outcome.failed > 0) {
-        log(
-          `reconciled ${outcome.projects} project(s): ${outcome.fixes.length} fix(es), ${outcome.failed} failed`,
-        );
+        note("studios reconciled", {
+          projects: outcome.projects,
+          fixes: outcome.fixes.length,
+          failed: outcome.failed,
+        });
       }
       if (outcome.next) {
         await sendJob(

@@ -26,13 +26,14 @@ import { projectForAction, type Action, withProjectAction } from "./permissions.
 import { SCHEMA_VERSION_THEME_PREVIEW, upgradeRequired } from "./project-status";
 import { getProject, type Project } from "./projects.server";
 import { LAUNCH_TOKEN_TTL_SECONDS } from "./studio.schema";
+import { log } from "~/utils/logger.server";
 
 /** The content provider failed (down, rate limited, refused). The UI offers a retry. */
 export class StudioProviderError extends UpstreamError {}
 
 function providerFailure(error: unknown, message: string): never {
   throw asUpstream(error, message, {
-    log: `[studio] ${message}`,
+    log: { area: "studio", msg: message },
     // Not `retryable`: a 502 either way; the UI's retry button is the way to try again.
     retryable: false,
     errorClass: StudioProviderError,
@@ -83,7 +84,7 @@ export async function activationState(
     accepted = status === "accepted";
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    console.warn(`[studio] invitation status of ${studio} unavailable: ${error.message}`);
+    log().warn({ area: "studio", studio, reason: error.message }, "invitation status unavailable");
     return { accepted: false };
   }
   if (!accepted) return { accepted: false };

@@ -15,6 +15,7 @@ import { asUpstream } from "./provider-failure.server";
 import { actorForProject, can, isSupport, type Actor } from "./permissions.server";
 import { recordSupportAccess } from "./support-access.server";
 import { cachedProviderRead } from "./provider-cache.server";
+import { log } from "~/utils/logger.server";
 
 /** How many runs the card lists. */
 export const LATEST_RUNS = 4;
@@ -73,7 +74,10 @@ export async function testRunsFor(repo: string | null): Promise<TestRunsView> {
   try {
     return { repo, runs: await latestRuns(repo), error: null };
   } catch (error) {
-    console.warn(`[test-runs] ${repo}: ${error instanceof Error ? error.message : error}`);
+    log().warn(
+      { area: "test-runs", repo, reason: error instanceof Error ? error.message : String(error) },
+      "reading test runs failed",
+    );
     return { repo, runs: [], error: RUNS_NOT_FOUND };
   }
 }
@@ -114,7 +118,7 @@ export async function testRunsForRepo(user: User, repo: string): Promise<TestRun
     return await latestRuns(repo);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    console.warn(`[test-runs] ${repo}: ${error.message}`);
+    log().warn({ area: "test-runs", repo, reason: error.message }, "reading test runs failed");
     // GitHub's refusal (no such repository, no access, no runs): what the card says too.
     if (!error.retryable) throw new NotFoundError(RUNS_NOT_FOUND);
     throw asUpstream(error, "GitHub is not answering right now. Please try again shortly.");

@@ -14,11 +14,20 @@ const LONG_SEGMENT = 24;
 
 /** The path as logged: no query string, long segments replaced by ':redacted'. */
 export function loggablePath(url: string) {
-  const { pathname } = new URL(url);
+  return loggablePathname(new URL(url).pathname);
+}
+
+/** A path (no query string) as logged: long segments replaced by ':redacted'. */
+export function loggablePathname(pathname: string) {
   return pathname
     .split("/")
     .map((segment) => (segment.length >= LONG_SEGMENT ? ":redacted" : segment))
     .join("/");
+}
+
+/** What an unexpected error is logged with besides the error: the request's method and path. */
+export function errorLogFields(request: Request) {
+  return { method: request.method, path: loggablePath(request.url) };
 }
 
 /** The line an unexpected error is logged under: its request id first, to search the logs by. */

@@ -14,18 +14,52 @@ import { AsyncLocalStorage } from "node:async_hooks";
 const views = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
 
 /**
- * What every request (reads and changes) carries beside its Request: the personal access token it
- * came with, so the activity log can say a change was made 'via token {name}' without every
- * service passing it along.
+ * What every request (reads and changes) and every job carries beside its arguments: the personal
+ * access token it came with, so the activity log can say a change was made 'via token {name}'
+ * without every service passing it along, and what its log lines are tagged with
+ * (logger.server.ts). The HTTP server hands in the record of a request, so its request log line
+ * (server/middleware.mjs) reads the user and route the app noted on it.
  */
-const requests = new AsyncLocalStorage<{ viaToken?: string }>();
+export type ScopeRecord = {
+  viaToken?: string;
+  requestId?: string;
+  /** The signed-in user or token owner, once the request has read it. */
+  userId?: string;
+  /** The matched Remix route (server/route-errors.mjs notes it). */
+  routeId?: string;
+  routeDepth?: number;
+  job?: string;
+  jobId?: string;
+  /** The scope's child logger, made on first use (logger.server.ts). */
+  logger?: unknown;
+};
+const requests = new AsyncLocalStorage<ScopeRecord>();
 
 /** Runs `handle` as one request; when it only reads, as one view too. */
-export function inRequestScope<T>(method: string, handle: () => T): T {
-  return requests.run({}, () => {
+export function inRequestScope<T>(method: string, handle: () => T, record: ScopeRecord = {}): T {
+  return requests.run(record, () => {
     if (method !== "GET" && method !== "HEAD") return views.exit(handle);
     return views.run(new Map(), handle);
   });
+}
+
+/** Runs one job's work, its log lines tagged with the queue's name and the job's id. */
+export function inJobScope<T>(job: string, jobId: string, handle: () => T): T {
+  return requests.run({ job, jobId }, () => views.exit(handle));
+}
+
+/** The current request's or job's record, if any. */
+export function currentScope(): ScopeRecord | undefined {
+  return requests.getStore();
+}
+
+/** The request acts as this user (its later log lines and its request line say so). */
+export function noteUser(userId: string) {
+  const record = requests.getStore();
+  if (record && record.userId !== userId) {
+    record.userId = userId;
+    record.logger = undefined;
+  }
 }
 
 /** This request acts through the personal access token named `name`. */

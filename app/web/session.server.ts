@@ -13,7 +13,7 @@ import {
 } from "~/services/sessions.server";
 import { env } from "~/utils/env.server";
 import { apiError } from "./http.server";
-import { attributeToToken, memo } from "~/utils/request-memo.server";
+import { attributeToToken, memo, noteUser } from "~/utils/request-memo.server";
 import { invariantResponse } from "~/utils/responses.server";
 
 export {
@@ -69,7 +69,10 @@ export function getOptionalUser(request: Request): Promise<User | null> {
   return memo("user", async () => {
     const session = await getSession(request);
     const userId = session.get("userId");
-    return typeof userId === "string" ? getUser(userId) : null;
+    const user = typeof userId === "string" ? await getUser(userId) : null;
+    // The request's log lines say whose they are from now on.
+    if (user) noteUser(user.id);
+    return user;
   });
 }
 
@@ -136,6 +139,7 @@ async function tokenUser(request: Request, authorization: string): Promise<User>
       );
     }
     attributeToToken(user.apiToken!.name);
+    noteUser(user.id);
     return user;
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;

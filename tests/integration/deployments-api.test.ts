@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, like } from "drizzle-orm";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localDeploys, members, projects, users } from "~/db/schema";
 import {
@@ -15,6 +15,7 @@ import {
 import { action as listPost, loader as listApi } from "~/routes/api.deployments.$studioId";
 import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
 import type { DeploymentListEntity } from "~/services/deployments.server";
+import { captureLogs } from "~/utils/logger.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { startVercelStandIn } from "../stand-ins/vercel";
 import {
@@ -325,7 +326,7 @@ describe("when the hosting provider fails", () => {
       times: 1000,
     });
     configure({ PROVIDERS: "live", VERCEL_TOKEN: standIn.token, VERCEL_API_URL: standIn.url });
-    const logged = vi.spyOn(console, "error");
+    const logged = captureLogs("error");
     try {
       const generic = "The hosting provider reported an error. Our team has the details.";
       const ownerCookie = await sessionCookie(owner.id);
@@ -348,8 +349,7 @@ describe("when the hosting provider fails", () => {
       expect(pageText).not.toContain("prj_internal_42");
 
       // The server log has the detail.
-      const lines = logged.mock.calls.map((args) => args.map(String).join(" "));
-      expect(lines.some((line) => line.includes(VENDOR_TEXT))).toBe(true);
+      expect(logged.records.some((line) => String(line.reason).includes(VENDOR_TEXT))).toBe(true);
 
       // A platform admin sees the vendor's words.
       const forAdmin = await list(await sessionCookie(admin.id), p.studioId);
@@ -357,7 +357,7 @@ describe("when the hosting provider fails", () => {
       expect(forAdmin.body.error).toMatch(/^The hosting provider refused the request: /);
       expect(forAdmin.body.error).toContain(VENDOR_TEXT);
     } finally {
-      logged.mockRestore();
+      logged.restore();
       configure({ PROVIDERS: "local" });
       await standIn.close();
     }

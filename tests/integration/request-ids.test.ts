@@ -10,8 +10,9 @@ import type { Server } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as entry from "~/entry.server";
+import { captureLogs as captureLogLines } from "~/utils/logger.server";
 import { loader as rootLoader } from "~/root";
 import { notFound } from "~/utils/responses.server";
 import { requestId } from "../../server/middleware.mjs";
@@ -21,16 +22,28 @@ import remixConfig from "../../remix.config.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let logged: unknown[][] = [];
+let capture: ReturnType<typeof captureLogLines> | undefined;
+let logged: Record<string, unknown>[] = [];
 afterEach(() => {
-  vi.restoreAllMocks();
+  capture?.restore();
+  capture = undefined;
   logged = [];
 });
+/** The error lines logged from now on (the request lines of the HTTP tests are left out). */
 function captureLogs() {
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    logged.push(args);
-  });
+  capture = captureLogLines("error");
+  logged = capture.records;
 }
+/** An unexpected error's line: its request id, method, path and the error. */
+const errorLine = (requestId: string, method: string, path: string, message: string) =>
+  expect.objectContaining({
+    level: "error",
+    msg: "unexpected error",
+    requestId,
+    method,
+    path,
+    err: expect.objectContaining({ message }),
+  });
 
 const args = (path: string, context: Record<string, unknown> = {}, init?: RequestInit) => ({
   request: new Request(`http://localhost:3000${path}`, init),
@@ -46,7 +59,7 @@ describe("handleError (app/entry.server.tsx)", () => {
       request: new Request("http://localhost:3000/sites/abc?page=2"),
       context: { requestId: "req-123" },
     });
-    expect(logged).toEqual([["[request req-123] Unexpected error on GET /sites/abc", error]]);
+    expect(logged).toEqual([errorLine("req-123", "GET", "/sites/abc", "database on fire")]);
   });
 
   it("stays quiet for a request the browser gave up on", () => {
@@ -73,7 +86,7 @@ describe("withRequestId (server/route-errors.mjs)", () => {
     expect(thrown).toBeInstanceOf(Response);
     expect(thrown.status).toBe(500);
     expect(await thrown.json()).toEqual({ requestId: "req-9" });
-    expect(logged).toEqual([["[request req-9] Unexpected error on GET /sites/x", error]]);
+    expect(logged).toEqual([errorLine("req-9", "GET", "/sites/x", "boom")]);
   });
 
   it("lets redirects, 404s, data() answers and results through, unlogged", async () => {
@@ -207,9 +220,7 @@ describe("the HTTP server's request ids", () => {
     expect(body).toContain("requestId");
     expect(body).toContain(id);
     expect(body).not.toContain("the page's loader failed");
-    expect(logged).toHaveLength(1);
-    expect(logged[0][0]).toBe(`[request ${id}] Unexpected error on GET /boom`);
-    expect((logged[0][1] as Error).message).toBe("the page's loader failed");
+    expect(logged).toEqual([errorLine(id, "GET", "/boom", "the page's loader failed")]);
   });
 
   it("keeps a 404 a 404, unlogged", async () => {
@@ -226,8 +237,7 @@ describe("the HTTP server's request ids", () => {
     const id = res.headers.get("X-Request-Id")!;
     expect(res.status).toBe(500);
     expect(await res.text()).toBe("Unexpected Server Error");
-    expect(logged).toHaveLength(1);
-    expect(logged[0][0]).toBe(`[request ${id}] Unexpected error on GET /api`);
+    expect(logged).toEqual([errorLine(id, "GET", "/api", "the API failed")]);
   });
 });
 

@@ -402,10 +402,17 @@ describe("secrets grep", () => {
     await stopServer(server);
     const log = server.output.join("");
     server = undefined;
+    // The server's JSON log lines are searched below with the rest of its output: one per
+    // request at least (method, path, status, ids), so the run's requests are all in the corpus.
+    const logLines = log
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logLines.filter((line) => line.msg === "request").length).toBeGreaterThan(20);
     console.log(
-      `[secrets-grep] the server's own key rotation lines:\n${log
-        .split("\n")
-        .filter((line) => line.startsWith("[secrets]"))
+      `[secrets-grep] the server's own key rotation lines:\n${logLines
+        .filter((line) => line.area === "secrets")
+        .map((line) => JSON.stringify(line))
         .join("\n")}`,
     );
 

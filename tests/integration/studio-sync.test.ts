@@ -5,7 +5,7 @@
  * With the local studio (the default) and with Sanity's stand-in (PROVIDERS=live).
  */
 import { and, eq, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localStudioInvites, members, outbox } from "~/db/schema";
 import { queue } from "~/jobs/queue.server";
@@ -29,6 +29,7 @@ import {
   revertEmailChange,
 } from "~/services/user-settings.server";
 import { resetEnv } from "~/utils/env.server";
+import { captureLogs } from "~/utils/logger.server";
 import { call, makeRequest } from "../helpers";
 import { startSanityStandIn, type SanityStandIn } from "../stand-ins/sanity";
 import { acceptedMember, actor, invite, withFailingInsert, type Actor } from "./members-support";
@@ -266,9 +267,8 @@ function scenarios() {
       role: "editor",
     });
 
-    const info = vi.spyOn(console, "info").mockImplementation(() => undefined);
     // Other tests' projects: with the stand-in, their local studios are unknown (logged, skipped).
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const logs = captureLogs("info");
     try {
       let after: string | undefined;
       const fixes = [];
@@ -291,8 +291,13 @@ function scenarios() {
           { email: "pending@example.com", action: "invitation-revoked" },
         ]),
       );
-      expect(info.mock.calls.flat().join("\n")).toContain(
-        `drift fixed on ${project.studioSanityId}: stranger@example.com removed`,
+      expect(logs.records).toContainEqual(
+        expect.objectContaining({
+          msg: "studio drift fixed",
+          studio: project.studioSanityId,
+          email: "stranger@example.com",
+          action: "removed",
+        }),
       );
       const access = await accessOf(project);
       expect(access.members.map((m) => [m.email, m.roles]).sort()).toEqual(
@@ -307,8 +312,7 @@ function scenarios() {
       const again = await reconcileStudios({ limit: 1000 });
       expect(again.fixes.filter((f) => f.email === ann.email || f.email === bob.email)).toEqual([]);
     } finally {
-      info.mockRestore();
-      warn.mockRestore();
+      logs.restore();
     }
   });
 }

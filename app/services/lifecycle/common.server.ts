@@ -24,6 +24,7 @@ import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import type { Deployment, HostingProvider, HostingProviderName } from "~/providers/hosting/types";
 import { env } from "~/utils/env.server";
+import { log } from "~/utils/logger.server";
 
 export const PROVISION_JOB = "project.provision";
 export const POLL_JOB = "project.poll";
@@ -163,7 +164,10 @@ export async function step(
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
       // The vendor's words stay here and in last_provision_error; members see a generic message.
-      console.error(`[lifecycle] ${project.id}: permanent provider error: ${error.message}`);
+      log().error(
+        { area: "lifecycle", projectId: project.id, reason: error.message },
+        "permanent provider error",
+      );
       await markFailed(project.id, error, failStudio);
       return false;
     }

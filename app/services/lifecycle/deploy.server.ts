@@ -15,6 +15,7 @@ import {
   IN_PROGRESS,
 } from "./common.server";
 import { enqueuePoll, enqueueProvisioning } from "./queue.server";
+import { log } from "~/utils/logger.server";
 
 /** The deployment job: triggers (idempotently per trigger key) and starts polling. */
 export async function deployProject(
@@ -39,7 +40,10 @@ export async function deployProject(
       if (IN_PROGRESS.includes(project.siteCreationStatus)) {
         await markFailed(project.id, error, false);
       }
-      console.error(`[lifecycle] ${project.id}: deployment refused: ${error.message}`);
+      log().error(
+        { area: "lifecycle", projectId: project.id, reason: error.message },
+        "deployment refused",
+      );
       return;
     }
     await recordError(project.id, error).catch(() => undefined);

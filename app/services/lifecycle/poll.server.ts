@@ -16,6 +16,7 @@ import {
   siteProvider,
 } from "./common.server";
 import { type PollData, enqueuePoll } from "./queue.server";
+import { log } from "~/utils/logger.server";
 
 /** The API's siteDetails from what the provider reports. `state` is the latest deployment's. */
 export function siteDetailsOf(site: HostedSite, latest: Deployment | null): HostingDetails {
@@ -78,7 +79,10 @@ export async function pollProject(data: PollData, providers = PROVIDERS) {
     site = await hosting.getSite(siteId);
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
-      console.error(`[lifecycle] ${project.id}: permanent provider error: ${error.message}`);
+      log().error(
+        { area: "lifecycle", projectId: project.id, reason: error.message },
+        "permanent provider error",
+      );
       if (tracking) await markFailed(project.id, error, false);
       return;
     }
@@ -93,7 +97,12 @@ export async function pollProject(data: PollData, providers = PROVIDERS) {
     const permanent = !succeeded && project.deployRetryCount >= MAX_DEPLOY_RETRIES;
     const failure =
       current.errorMessage ?? `Deployment ${current.id} ended in state ${current.state}`;
-    if (!succeeded) console.error(`[lifecycle] ${project.id}: deployment failed: ${failure}`);
+    if (!succeeded) {
+      log().error(
+        { area: "lifecycle", projectId: project.id, reason: failure },
+        "deployment failed",
+      );
+    }
     // Conditional on the state we read: a retry committed meanwhile is not overwritten.
     await db()
       .update(projects)
