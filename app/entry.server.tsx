@@ -17,7 +17,7 @@ import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.serve
 import { providerReads } from "~/services/provider-cache.server";
 import { env, startRefusal, StartRefusedError } from "~/utils/env.server";
 import { logger, requestLogger } from "~/utils/logger.server";
-import { errorLogFields, errorLogLine, loggablePathname } from "~/utils/request-id.server";
+import { errorLogFields, loggablePathname } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
 import { loadAllParts } from "~/utils/lazy-part";
 import { NonceProvider } from "~/utils/nonce";
@@ -149,7 +149,12 @@ function render(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(errorLogLine(request, loadContext.requestId), error);
+          if (shellRendered) {
+            requestLogger(loadContext.requestId).error(
+              { err: error, ...errorLogFields(request) },
+              "render failed",
+            );
+          }
         },
       },
     );

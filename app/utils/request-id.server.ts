@@ -29,8 +29,3 @@ export function loggablePathname(pathname: string) {
 export function errorLogFields(request: Request) {
   return { method: request.method, path: loggablePath(request.url) };
 }
-
-/** The line an unexpected error is logged under: its request id first, to search the logs by. */
-export function errorLogLine(request: Request, requestId: string | null | undefined) {
-  return `[request ${requestId || "-"}] Unexpected error on ${request.method} ${loggablePath(request.url)}`;
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { invariantResponse, notFound } from "./responses.server";
-import { errorLogLine, loggablePath, requestIdOf } from "./request-id.server";
+import { errorLogFields, loggablePath, requestIdOf } from "./request-id.server";
 
 function thrown(fn: () => unknown): Response {
   try {
@@ -54,9 +54,6 @@ describe("request ids in logs", () => {
       "/auth/reset/:redacted",
     );
     const request = new Request("http://x/sites/abc?q=1", { method: "POST" });
-    expect(errorLogLine(request, "id-1")).toBe(
-      "[request id-1] Unexpected error on POST /sites/abc",
-    );
-    expect(errorLogLine(request, null)).toBe("[request -] Unexpected error on POST /sites/abc");
+    expect(errorLogFields(request)).toEqual({ method: "POST", path: "/sites/abc" });
   });
 });

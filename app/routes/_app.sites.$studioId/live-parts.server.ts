@@ -14,6 +14,7 @@ import { InvalidError, ServiceError } from "~/services/errors";
 import { dataVersion, projectDataDigest } from "~/services/project-data-version.server";
 import type { Project } from "~/services/projects.server";
 import { activationState } from "~/services/studio.server";
+import { log } from "~/utils/logger.server";
 import { fieldErrorsOf } from "~/web/http.server";
 
 /** ?page= (page-numbered providers) or ?next= / ?prev= (cursor ones), or why not. */
@@ -55,7 +56,7 @@ async function loadBuilds(user: User, project: Project, url: URL): Promise<Build
     }
     // Domain errors carry a message meant for people (e.g. the hosting provider is down).
     if (error instanceof ServiceError) return { ...failed, message: error.message };
-    console.error("Site Builds failed to load", error);
+    log().error({ area: "dashboard", err: error }, "Site Builds failed to load");
     return { ...failed, message: "Something went wrong" };
   }
 }
