@@ -73,6 +73,9 @@ const serverEnv = {
   DATABASE_URL: "",
   SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
   PLATFORM_ADMIN_EMAILS: ADMIN_EMAILS.join(","),
+  // The servers' warnings and errors reach the test output; their one line per request (the
+  // production default, tested in request-logs.test.ts) would bury them.
+  LOG_LEVEL: "warn",
   // Rate limits stay on, as in production: the flows must pass with them.
 };
 
