@@ -5,7 +5,6 @@
  * HTTP part runs the server's own pieces (server/middleware.mjs, server/route-errors.mjs, the
  * Remix Express handler and app/entry.server.tsx's handleError) on a small app and build.
  */
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
@@ -18,7 +17,7 @@ import { notFound } from "~/utils/responses.server";
 import { requestId } from "../../server/middleware.mjs";
 import { instrumentBuild, withRequestId } from "../../server/route-errors.mjs";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
-import remixConfig from "../../remix.config.js";
+import { fakeBuild, listen, pageModule } from "./fake-build";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -133,49 +132,33 @@ describe("the HTTP server's request ids", () => {
 
   /** A build of two page routes and one resource route, over the app's real entry module. */
   function build(): ServerBuild {
-    const page = (loader: () => unknown) => ({ default: () => null, loader });
-    return {
-      mode: "production",
-      entry: { module: entry },
-      routes: {
-        root: { id: "root", path: "", module: page(() => ({ ok: true })) },
-        "routes/boom": {
-          id: "routes/boom",
-          parentId: "root",
-          path: "boom",
-          module: page(() => {
-            throw new Error("the page's loader failed");
-          }),
-        },
-        "routes/gone": {
-          id: "routes/gone",
-          parentId: "root",
-          path: "gone",
-          module: page(() => notFound()),
-        },
-        "routes/api": {
-          id: "routes/api",
-          parentId: "root",
-          path: "api",
-          module: {
-            loader: () => {
-              throw new Error("the API failed");
-            },
+    return fakeBuild({
+      root: { id: "root", path: "", module: pageModule(() => ({ ok: true })) },
+      "routes/boom": {
+        id: "routes/boom",
+        parentId: "root",
+        path: "boom",
+        module: pageModule(() => {
+          throw new Error("the page's loader failed");
+        }),
+      },
+      "routes/gone": {
+        id: "routes/gone",
+        parentId: "root",
+        path: "gone",
+        module: pageModule(() => notFound()),
+      },
+      "routes/api": {
+        id: "routes/api",
+        parentId: "root",
+        path: "api",
+        module: {
+          loader: () => {
+            throw new Error("the API failed");
           },
         },
       },
-      assets: {
-        entry: { module: "/entry.js", imports: [] },
-        routes: {},
-        url: "/manifest.js",
-        version: "1",
-      },
-      future: remixConfig.future,
-      publicPath: "/",
-      assetsBuildDirectory: "build/client",
-      basename: "/",
-      isSpaMode: false,
-    } as unknown as ServerBuild;
+    });
   }
 
   beforeAll(async () => {
@@ -190,9 +173,7 @@ describe("the HTTP server's request ids", () => {
         getLoadContext: (_req, res) => ({ requestId: res.locals.requestId }),
       }),
     );
-    server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listen(app));
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));

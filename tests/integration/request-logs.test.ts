@@ -7,14 +7,12 @@
  */
 import fs from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import * as entry from "~/entry.server";
 import { captureLogs, logger } from "~/utils/logger.server";
 import { loggablePathname } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
@@ -22,7 +20,7 @@ import { getOptionalUser } from "~/web/session.server";
 import { requestId, requestLog } from "../../server/middleware.mjs";
 import { instrumentBuild } from "../../server/route-errors.mjs";
 import { createUser, sessionCookie } from "../helpers";
-import remixConfig from "../../remix.config.js";
+import { fakeBuild, listen, pageModule } from "./fake-build";
 import { startServer, stopServer, type Server as Process } from "./lifecycle-support";
 
 const TOKEN = "query-token-0123456789abcdefghijklmnop";
@@ -30,46 +28,29 @@ const PATH_TOKEN = "path-token-0123456789abcdefghijklmnop";
 
 /** A build of a root route that reads the signed-in user, a failing page and a token link. */
 function build(): ServerBuild {
-  const page = (loader: (args: { request: Request }) => unknown) => ({
-    default: () => null,
-    loader,
+  return fakeBuild({
+    root: {
+      id: "root",
+      path: "",
+      module: pageModule(async ({ request }) => ({
+        user: (await getOptionalUser(request))?.id,
+      })),
+    },
+    "routes/boom": {
+      id: "routes/boom",
+      parentId: "root",
+      path: "boom",
+      module: pageModule(() => {
+        throw new Error("the page's loader failed");
+      }),
+    },
+    "routes/auth.verify.$token": {
+      id: "routes/auth.verify.$token",
+      parentId: "root",
+      path: "auth/verify/:token",
+      module: pageModule(() => ({ ok: true })),
+    },
   });
-  return {
-    mode: "production",
-    entry: { module: entry },
-    routes: {
-      root: {
-        id: "root",
-        path: "",
-        module: page(async ({ request }) => ({ user: (await getOptionalUser(request))?.id })),
-      },
-      "routes/boom": {
-        id: "routes/boom",
-        parentId: "root",
-        path: "boom",
-        module: page(() => {
-          throw new Error("the page's loader failed");
-        }),
-      },
-      "routes/auth.verify.$token": {
-        id: "routes/auth.verify.$token",
-        parentId: "root",
-        path: "auth/verify/:token",
-        module: page(() => ({ ok: true })),
-      },
-    },
-    assets: {
-      entry: { module: "/entry.js", imports: [] },
-      routes: {},
-      url: "/manifest.js",
-      version: "1",
-    },
-    future: remixConfig.future,
-    publicPath: "/",
-    assetsBuildDirectory: "build/client",
-    basename: "/",
-    isSpaMode: false,
-  } as unknown as ServerBuild;
 }
 
 describe("the request log line", () => {
@@ -93,9 +74,7 @@ describe("the request log line", () => {
     app.all("*", (req, res, next) =>
       inRequestScope(req.method, () => remix(req, res, next), res.locals.requestRecord),
     );
-    server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listen(app));
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
