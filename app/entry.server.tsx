@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import {
   applyMigrations,
@@ -12,7 +12,8 @@ import {
 } from "~/db/client.server";
 import { claimDataDir, releaseDataDir } from "~/db/data-dir-lock.server";
 import { prepareJobs, runJobs } from "~/jobs/index.server";
-import { stopQueue } from "~/jobs/queue.server";
+import { drainQueue, stopQueue } from "~/jobs/queue.server";
+import { readinessProblem } from "~/services/health.server";
 import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.server";
 import { providerReads } from "~/services/provider-cache.server";
 import { env, startRefusal, StartRefusedError } from "~/utils/env.server";
@@ -72,6 +73,13 @@ export async function boot() {
     // The log (logger.server.ts) and the path as it is logged, for the HTTP server's lines.
     logger,
     loggablePathname,
+    // /readyz: null when this process may be sent requests, else why not.
+    readinessProblem,
+    // SIGTERM (server/index.mjs): the grace for requests and jobs, and the balancer's delay.
+    shutdownGraceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    shutdownDelayMs: config.SHUTDOWN_DELAY_SECONDS * 1000,
+    // Stops taking jobs, lets the running ones finish until `deadline`, gives back the rest.
+    drainJobs: (deadline: number) => drainQueue(deadline),
     async shutdown() {
       stopKeyRotation();
       await stopQueue();
@@ -171,6 +179,8 @@ export function handleError(
   { request, context }: { request: Request; context?: AppLoadContext },
 ) {
   if (request.signal.aborted) return;
+  // An address no route has (a stray link, a scanner) is a 404 answer, not a fault of ours.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   requestLogger(context?.requestId).error(
     { err: error, ...errorLogFields(request) },
     "unexpected error",

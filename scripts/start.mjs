@@ -39,28 +39,49 @@ const count = processCount();
 if (count > 1 && cluster.isPrimary) {
   console.log(`Starting ${count} server processes (WEB_CONCURRENCY)`);
   const startedAt = new Map();
-  const fork = () => startedAt.set(cluster.fork().id, Date.now());
-  for (let i = 0; i < count; i += 1) fork();
+  // The first processes listen while they boot (all of them answer 503 until ready, as a single
+  // process does); one started later to replace another listens once booted, so the primary
+  // never hands it connections the others could answer (server/index.mjs).
+  const fork = (first = false) =>
+    startedAt.set(
+      cluster.fork(first ? { STACKSHIFT_LISTEN_WHILE_BOOTING: "1" } : {}).id,
+      Date.now(),
+    );
+  for (let i = 0; i < count; i += 1) fork(true);
   let stopping = false;
+  let failedStop = false;
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (code !== 0) failedStop = true;
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failedStop ? 1 : 0);
       return;
     }
     // A process that dies at once (a port in use, a bad setting) would die again: stop instead.
     if (Date.now() - (startedAt.get(worker.id) ?? 0) < 10_000) {
       console.error(`A server process exited while starting (${signal ?? code}); stopping.`);
       stopping = true;
+      failedStop = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");
-      process.exitCode = 1;
       return;
     }
     console.error(`A server process exited (${signal ?? code}); starting another.`);
     fork();
   });
+  // Each process stops cleanly on its own (finishing its requests and jobs within
+  // SHUTDOWN_GRACE_SECONDS); the primary exits once all have, 1 if any did not stop cleanly.
   const stop = (signal) => {
+    if (stopping) return;
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    const grace = Number(process.env.SHUTDOWN_GRACE_SECONDS) || 25;
+    setTimeout(
+      () => {
+        console.error("Server processes still running after their shutdown grace: killed.");
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+        process.exit(1);
+      },
+      (grace + 20) * 1000,
+    ).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

@@ -1,6 +1,8 @@
 // The HTTP server: Express in front of the Remix request handler. It boots the app (migrations,
 // job queue) through the server build's entry module, so the build owns the one database handle.
+import cluster from "node:cluster";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -17,6 +19,7 @@ import {
 } from "./middleware.mjs";
 import { withFloorRoute } from "./bench-floor.mjs";
 import { instrumentBuild } from "./route-errors.mjs";
+import { lifecycle } from "./lifecycle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -35,6 +38,19 @@ export async function startServer({ dev = false } = {}) {
   }
 
   const build = await getBuild();
+  // Requests reach the app only once it has booted; meanwhile, and while shutting down, the
+  // lifecycle answers /readyz with 503 (lifecycle.mjs).
+  const life = lifecycle();
+  const server = http.createServer(life.handle);
+  // A process on its own listens while it boots, so a balancer's /readyz sees 503 rather than a
+  // refused connection. A cluster worker that replaces another listens only once booted: the
+  // primary hands every listening worker its share of connections, and a booting one would
+  // answer them 503 (the first workers all boot together: they listen at once, scripts/start.mjs).
+  const listenWhileBooting =
+    !cluster.isWorker || process.env.STACKSHIFT_LISTEN_WHILE_BOOTING === "1";
+  const early = listenWhileBooting ? portFromEnvironment() : null;
+  if (early) await listen(server, early);
+  life.onSignals();
   const runtime = await build.entry.module.boot();
 
   const app = express();
@@ -97,29 +113,32 @@ export async function startServer({ dev = false } = {}) {
     runtime.inRequestScope(req.method, () => remix(req, res, next), res.locals.requestRecord),
   );
 
-  const server = await new Promise((resolve) => {
-    const s = app.listen(runtime.port, () => resolve(s));
-  });
+  if (!early) await listen(server, runtime.port);
+  life.ready(app, runtime, { server, vite });
   // The same words as ever, which people and scripts look for, with the same facts as fields.
   runtime.logger.info(
     { url: runtime.appUrl, database: runtime.databaseKind },
     `StackShift dashboard on ${runtime.appUrl} (database: ${runtime.databaseKind})`,
   );
-
-  let stopping = false;
-  const stop = async (signal) => {
-    if (stopping) return;
-    stopping = true;
-    runtime.logger.info({ signal }, `${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(resolve));
-    await vite?.close();
-    await runtime.shutdown();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
   return server;
+}
+
+/** PORT as boot will read it (3000 by default); null when invalid, which boot then explains. */
+function portFromEnvironment() {
+  const port = Number(process.env.PORT || 3000);
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? port : null;
+}
+
+/**
+ * @param {http.Server} server
+ * @param {number} port
+ */
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, () => {
+      server.off("error", reject);
+      resolve(undefined);
+    });
+  });
 }

@@ -52,7 +52,7 @@ export class DataDirDamagedError extends Error {
   }
 }
 
-const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
+export const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
 
 let queries = 0;
 /** Queries run by this process (printed on SIGUSR2: the benchmark reports queries per page). */

@@ -2,7 +2,13 @@ import PgBoss from "pg-boss";
 import { database, type Queryable } from "~/db/client.server";
 import { log, logger } from "~/utils/logger.server";
 import { inJobScope } from "~/utils/request-memo.server";
-import { markRunning, recoverOrphanedJobs, startPresence, stopPresence } from "./orphans.server";
+import {
+  markRunning,
+  recoverOrphanedJobs,
+  RUNNER_ID,
+  startPresence,
+  stopPresence,
+} from "./orphans.server";
 
 /**
  * Background work runs on pg-boss in the app's own database (PGlite included), so several app
@@ -78,10 +84,44 @@ export async function enqueue(
 }
 
 /**
+ * The jobs this process is running now, so that a shutdown can wait for them and give back to the
+ * queue the ones that outlast its grace (drainQueue).
+ */
+type Running = { name: string; abandon: () => void };
+const running = new Map<string, Running>();
+/** The queues this process works, so that a shutdown can stop taking their jobs. */
+const worked = new Set<string>();
+/** Set once a shutdown's grace is over: no further job of a fetched batch starts. */
+let givingBack = false;
+/** Set from the start of a shutdown: this process takes no more jobs. */
+let draining = false;
+
+/** Whether this process's job workers run (readiness: /readyz). */
+export function workersRunning(): boolean {
+  return Boolean(holder.__stackshiftBoss) && worked.size > 0 && !draining;
+}
+
+/**
+ * Runs one job, tracked: it settles when the handler does, or at once when a shutdown gives the
+ * job back (the handler may still be running then; the job's state is no longer 'active', so
+ * pg-boss's completion of it changes nothing, and whoever takes it next runs it again).
+ */
+function runTracked(name: string, id: string, handler: () => Promise<void>): Promise<void> {
+  let abandon!: () => void;
+  const abandoned = new Promise<void>((resolve) => (abandon = resolve));
+  running.set(id, { name, abandon });
+  const work = handler();
+  // A handler that fails after its job was given back must not become an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, abandoned]).finally(() => running.delete(id));
+}
+
+/**
  * Works a queue: every half second it takes `batchSize` jobs (one unless the job says otherwise:
  * mail takes ten, so one process sends 20 a second rather than 2).
  */
 export async function work(name: string, handler: Handler, { batchSize = 1 } = {}) {
+  worked.add(name);
   await queue().work<Record<string, unknown>>(
     name,
     { pollingIntervalSeconds: 0.5, batchSize },
@@ -92,12 +132,20 @@ export async function work(name: string, handler: Handler, { batchSize = 1 } = {
         jobs.map((job) => job.id),
       );
       // Each job's log lines carry the queue's name and the job's id.
-      if (jobs.length === 1) return inJobScope(name, jobs[0].id, () => handler(jobs[0].data));
+      if (jobs.length === 1) {
+        const [job] = jobs;
+        return runTracked(name, job.id, () => inJobScope(name, job.id, () => handler(job.data)));
+      }
       // A batch: each job completes or fails on its own (pg-boss would fail the whole batch for
       // one failure, and the batch's later jobs would lose a retry untried).
-      for (const job of jobs) {
+      for (const [index, job] of jobs.entries()) {
+        if (givingBack) {
+          // The shutdown's grace is over: the batch's jobs not started yet go back untouched.
+          await giveBack(jobs.slice(index).map((j) => j.id));
+          return;
+        }
         try {
-          await inJobScope(name, job.id, () => handler(job.data));
+          await runTracked(name, job.id, () => inJobScope(name, job.id, () => handler(job.data)));
           await queue().complete(name, job.id);
         } catch (error) {
           inJobScope(name, job.id, () => log().error({ err: error }, "job failed"));
@@ -106,6 +154,52 @@ export async function work(name: string, handler: Handler, { batchSize = 1 } = {
       }
     },
   );
+}
+
+/**
+ * Puts jobs this process took back in the queue as they were before it took them: waiting, to
+ * run at once elsewhere, with their retries untouched (failing them would spend a retry, and a
+ * job on its last one would be lost to a restart).
+ */
+async function giveBack(ids: string[]) {
+  if (ids.length === 0) return;
+  await database().raw(
+    `update pgboss.job set state = 'retry', start_after = now(), started_on = null,
+       output = jsonb_build_object('givenBackBy', $2::text)
+     where id = any($1::uuid[]) and state = 'active'`,
+    [ids, RUNNER_ID],
+  );
+}
+
+/**
+ * The job side of a clean shutdown: stops taking jobs at once, lets the running ones finish until
+ * `deadline` (a Date.now() time) and gives back to the queue those still running then. The queue
+ * itself stays open for the requests still being answered (they may send jobs): stopQueue closes
+ * it after them. Returns how many finished and how many were given back.
+ */
+export async function drainQueue(
+  deadline: number,
+): Promise<{ finished: number; givenBack: number }> {
+  const boss = holder.__stackshiftBoss;
+  clearInterval(timers.__stackshiftOrphanCheck);
+  if (!boss) return { finished: 0, givenBack: 0 };
+  draining = true;
+  for (const name of worked) await boss.offWork(name);
+  const atStart = running.size;
+  while (running.size > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  givingBack = true;
+  const left = [...running.entries()];
+  await giveBack(left.map(([id]) => id));
+  for (const [, job] of left) job.abandon();
+  if (left.length > 0) {
+    logger.warn(
+      { area: "jobs", jobs: left.length },
+      "jobs still running at the end of the shutdown grace: given back to the queue",
+    );
+  }
+  return { finished: Math.max(0, atStart - left.length), givenBack: left.length };
 }
 
 const ORPHAN_CHECK_MS = 15_000;
@@ -134,6 +228,9 @@ export async function stopQueue() {
   clearInterval(timers.__stackshiftOrphanCheck);
   const boss = holder.__stackshiftBoss;
   holder.__stackshiftBoss = undefined;
+  worked.clear();
+  givingBack = false;
+  draining = false;
   await boss?.stop({ graceful: true, timeout: 5000, wait: true });
   await stopPresence();
 }

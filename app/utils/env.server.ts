@@ -106,6 +106,13 @@ const schema = z.object({
       });
       return z.NEVER;
     }),
+  /** SIGTERM: how long in-flight requests and running jobs may take to finish (server/index.mjs). */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(1).max(600).default(25),
+  /**
+   * SIGTERM: how long a process that a load balancer watches (it has been asked /readyz) keeps
+   * accepting connections while answering /readyz with 503, so the balancer stops sending first.
+   */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(5),
   AUTO_DEPLOY_AFTER_MINUTES: z.coerce.number().min(0).default(15),
   /** Local providers: share of deployments that fail (0..1), for demos and tests. */
   LOCAL_DEPLOY_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),

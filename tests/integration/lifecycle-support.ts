@@ -93,7 +93,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startServer(env: Record<string, string>, port?: number): Promise<Server> {
+/** `node scripts/start.mjs` on a free port (or `port`), not waited for. */
+export async function launchServer(env: Record<string, string>, port?: number): Promise<Server> {
   const listen = port ?? (await freePort());
   const output: string[] = [];
   const proc = spawn(process.execPath, ["scripts/start.mjs"], {
@@ -102,13 +103,19 @@ export async function startServer(env: Record<string, string>, port?: number): P
   });
   proc.stdout!.on("data", (d) => output.push(String(d)));
   proc.stderr!.on("data", (d) => output.push(String(d)));
-  const base = `http://localhost:${listen}`;
+  return { base: `http://localhost:${listen}`, output, proc };
+}
+
+/** `node scripts/start.mjs`, once it answers /healthz. */
+export async function startServer(env: Record<string, string>, port?: number): Promise<Server> {
+  const server = await launchServer(env, port);
+  const { base, output, proc } = server;
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`server exited early:\n${output.join("")}`);
     try {
       const res = await fetch(`${base}/healthz`);
-      if (res.ok) return { base, output, proc };
+      if (res.ok) return server;
     } catch {
       /* not up yet */
     }
