@@ -25,7 +25,13 @@ export function createBoss(): PgBoss {
     schedule: true,
     supervise: true,
   };
-  if (current.kind === "postgres") options.connectionString = current.connectionString;
+  if (current.kind === "postgres") {
+    options.connectionString = current.connectionString;
+    // Its own pool, beside the app's ten: polling twenty queues twice a second and sending jobs
+    // are short queries, and PostgreSQL's 100 connections are shared by every process of every
+    // instance (docs/operations.md counts them). pg-boss would open ten.
+    options.max = 4;
+  }
   else options.db = { executeSql: (text, values) => current.raw(text, values) };
   const boss = new PgBoss(options);
   boss.on("error", (error) => logger.error({ err: error, area: "jobs" }, "job queue error"));

@@ -12,7 +12,15 @@
 // appends them to docs/runs/soak-crash.md); exits 1 when anything is lost or duplicated.
 //
 // `--instances N` (PostgreSQL): N servers on the one database, the clients spread over them, each
-// kill takes one of them down. `--db both` (the default) runs PostgreSQL (when it answers on
+// kill takes one of them down.
+//
+// `--rolling [--rolls N]` (PostgreSQL, 3 instances unless --instances says otherwise): no kills;
+// a rolling restart, N times over (default 3): each instance in turn gets SIGTERM, must exit 0 after
+// finishing its requests and jobs, and is started again; the next waits until it is ready. The
+// clients reach the instances through a balancer of this script's own, which sends only to those
+// whose /readyz answers 200 (polled every 200 ms) and tries another after a refused connection,
+// as balancers do. A request that fails in any other way (a 5xx, a connection closed, a timeout)
+// fails the run, as does anything lost or duplicated. `--db both` (the default) runs PostgreSQL (when it answers on
 // SOAK_DATABASE_URL / TEST_DATABASE_URL / 127.0.0.1:5432), then PGlite.
 import { hash } from "@node-rs/argon2";
 import { buildIfStale } from "../build.mjs";
@@ -34,10 +42,12 @@ import {
   wholeNumber,
 } from "./lib.mjs";
 
-const KILLS = wholeNumber("kills", 100);
+const ROLLING = flag("rolling");
+const ROLLS = wholeNumber("rolls", 3, { min: 1 });
+const KILLS = ROLLING ? 0 : wholeNumber("kills", 100);
 const PROJECTS = wholeNumber("projects", 60, { min: 1 });
 const CLIENTS = wholeNumber("clients", 4, { min: 1 });
-const INSTANCES = wholeNumber("instances", 1, { min: 1 });
+const INSTANCES = wholeNumber("instances", ROLLING ? 3 : 1, { min: 1 });
 const INVITEES = 4;
 /** The longest a server lives between its health check and its kill. */
 const MAX_UP_MS = wholeNumber("max-uptime-ms", 3000, { min: 100 });
@@ -55,7 +65,11 @@ const DEPLOY_STEP_SECONDS = wholeNumber("deploy-step-seconds", 1);
 const VERBOSE = !flag("quiet");
 // `--pglite-from DIR`: start from a copy of a migrated DATA_DIR (the test suite's template).
 const PGLITE_FROM = option("pglite-from", undefined);
-const DB = option("db", "both");
+const DB = option("db", ROLLING ? "postgres" : "both");
+if (ROLLING && DB !== "postgres") {
+  console.error("--rolling needs PostgreSQL: several instances share it.");
+  process.exit(2);
+}
 if (!["postgres", "pglite", "both"].includes(DB)) {
   console.error(`--db must be postgres, pglite or both, not "${DB}".`);
   process.exit(2);
@@ -89,7 +103,9 @@ async function runOn(kind) {
   };
   const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   const database = await freshDatabase(kind, "crash", { pgliteFrom: PGLITE_FROM });
-  log(`${kind}: ${database.describe}, ${KILLS} kills, ${INSTANCES} instance(s), seed ${SEED}`);
+  log(
+    `${kind}: ${database.describe}, ${ROLLING ? `${ROLLS} rolling restarts` : `${KILLS} kills`}, ${INSTANCES} instance(s), seed ${SEED}`,
+  );
   const env = {
     DATABASE_URL: database.url ?? "",
     DATA_DIR: database.dataDir,
@@ -111,6 +127,14 @@ async function runOn(kind) {
   // Mail deliveries the servers printed (the local outbox prints each one), by (to, subject).
   const printed = new Map();
   const onLine = (line) => {
+    if (line.includes('"msg":"shut down"')) {
+      const stop = JSON.parse(line);
+      result.stops.requests += stop.requests;
+      result.stops.requestsCut += stop.requestsCut;
+      result.stops.jobsFinished += stop.jobsFinished;
+      result.stops.jobsGivenBack += stop.jobsGivenBack;
+      return;
+    }
     const mail = /^\[mail\] to=(\S+) subject="(.*)"$/.exec(line.trim());
     if (mail)
       printed.set(`${mail[1]}\n${mail[2]}`, (printed.get(`${mail[1]}\n${mail[2]}`) ?? 0) + 1);
@@ -138,6 +162,12 @@ async function runOn(kind) {
     duplicates: /** @type {string[]} */ ([]),
     problems: /** @type {string[]} */ ([]),
     serverErrors: 0,
+    // --rolling: the restarts' exits, requests that failed, connections refused and sent on.
+    rolling: ROLLING,
+    badExits: /** @type {string[]} */ ([]),
+    failedRequests: /** @type {string[]} */ ([]),
+    rerouted: 0,
+    stops: { requests: 0, requestsCut: 0, jobsFinished: 0, jobsGivenBack: 0 },
     seconds: 0,
   };
   const shared = {
@@ -152,9 +182,13 @@ async function runOn(kind) {
     acceptances: [],
     acceptedUnacked: 0,
     result,
+    // --rolling: which instances the balancer sends to (their /readyz answered 200 last).
+    ready: Array.from({ length: INSTANCES }, () => !ROLLING),
   };
   /** @type {Promise<unknown>} */
   let load = Promise.resolve();
+  /** @type {{ stop: () => void } | null} */
+  let balancer = null;
   try {
     // The schema and the accounts the clients use, written directly; then the servers.
     const people = await seedAccounts(database, runId);
@@ -165,6 +199,7 @@ async function runOn(kind) {
       await up(i, "first start");
     }
     phase("first start");
+    if (ROLLING) balancer = watchReadiness(shared);
 
     for (const person of [...people.owners, ...people.invitees]) {
       person.cookie = await retry(shared, 0, (base) => logIn(base, person.email, PASSWORD));
@@ -173,6 +208,8 @@ async function runOn(kind) {
     load = Promise.all(clients.map((c) => c.run())).catch((error) => {
       shared.loadError = error;
     });
+
+    if (ROLLING) await rollingRestarts(shared, start, up);
 
     // The kills: a random instance at a random moment, restarted at once; one time in five
     // (--boot-kills) the next kill comes while the restarted server is still starting (opening
@@ -198,7 +235,7 @@ async function runOn(kind) {
     }
     for (let i = 0; i < INSTANCES; i += 1) await up(i, "the last restart");
     const lastStart = Date.now();
-    phase(`${KILLS} kills`);
+    phase(ROLLING ? `${ROLLS} rolling restarts` : `${KILLS} kills`);
 
     // Load off; then the acceptances still waiting for their studio, and every project final.
     shared.stopLoad = true;
@@ -216,6 +253,7 @@ async function runOn(kind) {
     const stopping = new Date().toISOString();
     for (const server of servers) await stopServer(server, "SIGTERM");
     shared.stoppedAt = settledAt ?? stopping;
+    balancer?.stop();
     await check(database, shared, people, printed);
     phase("checked");
   } catch (error) {
@@ -226,11 +264,17 @@ async function runOn(kind) {
     console.error(`[soak:crash] ${error.message}\n--- server log (tail) ---\n${error.log}`);
   } finally {
     shared.giveUp = true;
+    balancer?.stop();
     for (const server of servers) if (server) await stopServer(server, "SIGKILL");
     await load;
   }
   result.seconds = Math.round((Date.now() - started) / 1000);
-  const failed = result.lost.length > 0 || result.duplicates.length > 0 || result.problems.length;
+  const failed =
+    result.lost.length > 0 ||
+    result.duplicates.length > 0 ||
+    result.problems.length ||
+    result.failedRequests.length ||
+    result.badExits.length;
   if (failed || KEEP) log(`${kind}: kept the database for inspection: ${database.describe}`);
   else await database.drop();
   return result;
@@ -249,19 +293,91 @@ class Fatal extends Error {
  */
 async function retry(shared, index, request, { until = () => shared.giveUp } = {}) {
   for (let attempt = 0; ; attempt += 1) {
-    const server = shared.servers[(index + attempt) % shared.servers.length];
+    const at = pick(shared, index + attempt);
+    if (at < 0) {
+      // --rolling: no instance is ready this moment (one restarting, the others' state unread).
+      if (until()) throw new Fatal("gave up on a request: no instance ready");
+      await sleep(100);
+      continue;
+    }
+    const server = shared.servers[at];
     try {
       const answer = await request(server.base);
       if (answer?.status >= 500) {
         shared.result.serverErrors += 1;
+        if (ROLLING) shared.result.failedRequests.push(`HTTP ${answer.status} from ${at + 1}`);
         throw new TypeError(`HTTP ${answer.status}`);
       }
       return answer;
     } catch (error) {
       if (!isNetworkError(error) && !/login of .* failed: HTTP 5/.test(String(error))) throw error;
+      if (ROLLING && !String(error).startsWith("TypeError: HTTP 5")) {
+        // A refused connection reached no process: a balancer tries the next one. Anything else
+        // (closed mid-request, a timeout) is a request the restart failed.
+        if (refused(error)) shared.result.rerouted += 1;
+        else shared.result.failedRequests.push(`${describe(error)} from ${at + 1}`);
+      }
       if (until()) throw new Fatal(`gave up on a request: ${String(error)}`);
     }
-    await sleep(250);
+    await sleep(ROLLING ? 50 : 250);
+  }
+}
+
+/** The instance to send to: the `n`th in turn, of the ready ones under --rolling (-1: none). */
+function pick(shared, n) {
+  const count = shared.servers.length;
+  for (let k = 0; k < count; k += 1) {
+    const i = (n + k) % count;
+    if (shared.ready[i]) return i;
+  }
+  return -1;
+}
+
+/** @param {any} error */
+function refused(error) {
+  return error?.cause?.code === "ECONNREFUSED" || error?.cause?.cause?.code === "ECONNREFUSED";
+}
+
+/** @param {any} error */
+function describe(error) {
+  return `${error?.name ?? "Error"}: ${error?.cause?.code ?? error?.cause?.message ?? error?.message}`;
+}
+
+/** --rolling: polls every instance's /readyz every 200 ms, as a load balancer would. */
+function watchReadiness(shared) {
+  let stopped = false;
+  const loop = async (i) => {
+    while (!stopped && !shared.giveUp) {
+      const server = shared.servers[i];
+      shared.ready[i] = await fetch(`${server.base}/readyz`, { signal: AbortSignal.timeout(1000) })
+        .then((res) => res.status === 200)
+        .catch(() => false);
+      await sleep(200);
+    }
+  };
+  for (let i = 0; i < shared.servers.length; i += 1) void loop(i);
+  return { stop: () => (stopped = true) };
+}
+
+/**
+ * --rolling: every instance in turn, ROLLS times over: SIGTERM, its exit (0, or the run fails),
+ * started again, ready before the next; a few seconds of load between restarts.
+ */
+async function rollingRestarts(shared, start, up) {
+  const { result, servers } = shared;
+  for (let roll = 0; roll < ROLLS; roll += 1) {
+    for (let i = 0; i < servers.length; i += 1) {
+      if (shared.loadError) throw shared.loadError;
+      await sleep(between(1000, 3000));
+      const { code, signal } = await stopServer(servers[i], "SIGTERM");
+      if (code !== 0) result.badExits.push(`instance ${i + 1}: ${signal ?? `code ${code}`}`);
+      start(i);
+      result.restarts += 1;
+      await up(i, `restart ${result.restarts}`);
+      // Ready in the balancer's eyes before the next goes down.
+      while (!shared.ready[i]) await sleep(50);
+    }
+    log(`postgres: roll ${roll + 1} of ${ROLLS} done`);
   }
 }
 
@@ -713,6 +829,8 @@ async function check(database, shared, people, printed) {
     result.mails = [...mailCount.values()].reduce((a, b) => a + b, 0);
     result.studioMails = studioMails;
     result.redelivered = redelivered;
+    // A restart that finishes its work first delivers nothing twice.
+    if (ROLLING && redelivered > 0) duplicate(`${redelivered} mail(s) printed twice`);
     result.acceptedUnacked = shared.acceptedUnacked;
   } finally {
     await direct.close();
@@ -750,7 +868,15 @@ function summary(r) {
   const acked = r.acked.projects + r.acked.invitations + r.acked.acceptances;
   const lines = [
     `database: ${r.kind}, instances: ${r.instances}`,
-    `kills survived: ${r.restartFailed ? r.kills - 1 : r.kills}, restarts: ${r.restarts}`,
+    r.rolling
+      ? `rolling restarts: ${r.restarts} (SIGTERM, each instance in turn), exits other than 0: ${r.badExits.length}`
+      : `kills survived: ${r.restartFailed ? r.kills - 1 : r.kills}, restarts: ${r.restarts}`,
+    ...(r.rolling
+      ? [
+          `requests failed: ${r.failedRequests.length}, connections refused and sent to another instance: ${r.rerouted}`,
+          `at the SIGTERMs: requests under way ${r.stops.requests} (cut ${r.stops.requestsCut}), jobs finished ${r.stops.jobsFinished}, jobs given back ${r.stops.jobsGivenBack}`,
+        ]
+      : []),
     `writes acknowledged: ${acked} (projects ${r.acked.projects}, invitations ${r.acked.invitations}, acceptances ${r.acked.acceptances})`,
     `writes found: ${r.found}`,
     `records lost: ${r.lost.length}`,
@@ -768,6 +894,8 @@ function report(r) {
   for (const what of r.lost.slice(0, 20)) console.log(`[soak:crash]   LOST: ${what}`);
   for (const what of r.duplicates.slice(0, 20)) console.log(`[soak:crash]   DUPLICATE: ${what}`);
   for (const what of r.problems.slice(0, 20)) console.log(`[soak:crash]   PROBLEM: ${what}`);
+  for (const what of r.failedRequests.slice(0, 20)) console.log(`[soak:crash]   FAILED: ${what}`);
+  for (const what of r.badExits) console.log(`[soak:crash]   EXIT: ${what}`);
 }
 
 if (!buildIfStale()) process.exit(1);
@@ -795,7 +923,14 @@ for (const kind of kinds) {
   report(r);
   results.push(r);
 }
-const bad = results.some((r) => r.lost.length || r.duplicates.length || r.problems.length);
+const bad = results.some(
+  (r) =>
+    r.lost.length ||
+    r.duplicates.length ||
+    r.problems.length ||
+    r.failedRequests.length ||
+    r.badExits.length,
+);
 log(bad ? "FAILED" : "ok");
 // `--record` (the npm scripts pass it): the figures go to docs/runs/soak-crash.md as printed.
 if (flag("record")) {
