@@ -20,6 +20,7 @@ import { logger, requestLogger } from "~/utils/logger.server";
 import { errorLogFields, loggablePathname } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
 import { loadAllParts } from "~/utils/lazy-part";
+import { metricsForServer } from "~/utils/metrics.server";
 import { NonceProvider } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -72,6 +73,8 @@ export async function boot() {
     // The log (logger.server.ts) and the path as it is logged, for the HTTP server's lines.
     logger,
     loggablePathname,
+    // GET /metrics and the request durations (server/metrics.mjs, metrics.server.ts).
+    metrics: metricsForServer(config.METRICS_TOKEN),
     async shutdown() {
       stopKeyRotation();
       await stopQueue();

@@ -37,6 +37,8 @@ function processCount() {
 
 const count = processCount();
 if (count > 1 && cluster.isPrimary) {
+  // A scrape of /metrics reaches one worker; the primary adds up every worker's series.
+  (await import("../server/metrics.mjs")).aggregateClusterMetrics();
   console.log(`Starting ${count} server processes (WEB_CONCURRENCY)`);
   const startedAt = new Map();
   const fork = () => startedAt.set(cluster.fork().id, Date.now());

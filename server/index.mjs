@@ -16,6 +16,7 @@ import {
   untrustedProxyWarning,
 } from "./middleware.mjs";
 import { withFloorRoute } from "./bench-floor.mjs";
+import { mountMetrics } from "./metrics.mjs";
 import { instrumentBuild } from "./route-errors.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -42,7 +43,7 @@ export async function startServer({ dev = false } = {}) {
   // Which X-Forwarded-For hops to believe for req.ip (rate limits): TRUST_PROXY.
   app.set("trust proxy", runtime.trustProxy);
   app.use(requestId());
-  app.use(requestLog(runtime.logger, runtime.loggablePathname));
+  app.use(requestLog(runtime.logger, runtime.loggablePathname, runtime.metrics.observeRequest));
   app.use(
     untrustedProxyWarning(app.get("trust proxy fn"), {
       warn: (message, fields) => runtime.logger.warn({ area: "proxy", ...fields }, message),
@@ -59,6 +60,8 @@ export async function startServer({ dev = false } = {}) {
   );
   app.use(noNulInUrl());
   app.use(sameOrigin(runtime.appUrl));
+  // GET /metrics for Prometheus when METRICS_TOKEN is set (server/metrics.mjs).
+  mountMetrics(app, runtime);
   if (vite) {
     app.use(vite.middlewares);
   } else {

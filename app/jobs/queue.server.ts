@@ -1,6 +1,13 @@
 import PgBoss from "pg-boss";
 import { database, type Queryable } from "~/db/client.server";
 import { log, logger } from "~/utils/logger.server";
+import {
+  jobCompleted,
+  jobFailed,
+  jobQueueWorked,
+  reportWaitingJobs,
+  type WaitingJobs,
+} from "~/utils/metrics.server";
 import { inJobScope } from "~/utils/request-memo.server";
 import { markRunning, recoverOrphanedJobs, startPresence, stopPresence } from "./orphans.server";
 
@@ -34,6 +41,7 @@ export async function startQueue(queues: string[]): Promise<PgBoss> {
     // Before any job runs here: the connection that tells others this process runs jobs.
     await startPresence();
     holder.__stackshiftBoss = boss;
+    reportWaitingJobs(waitingJobs);
   }
   const boss = holder.__stackshiftBoss;
   for (const name of queues) {
@@ -78,30 +86,64 @@ export async function enqueue(
 }
 
 /**
+ * The waiting jobs of every queue, in one query at scrape time (metrics.server.ts): pg-boss 10
+ * keeps jobs in pgboss.job, those in state created or retry (below active) wait. The age is of
+ * the longest-due one (start_after passed): a job scheduled for later is not late.
+ */
+async function waitingJobs(): Promise<WaitingJobs> {
+  const { rows } = await database().raw(
+    `select q.name as queue, count(j.id)::int as waiting,
+       coalesce(extract(epoch from now() - min(j.start_after) filter (where j.start_after <= now())), 0)::float8 as "oldestSeconds"
+     from pgboss.queue q
+     left join pgboss.job j on j.name = q.name and j.state < 'active'
+     group by q.name`,
+    [],
+  );
+  return rows as WaitingJobs;
+}
+
+/**
  * Works a queue: every half second it takes `batchSize` jobs (one unless the job says otherwise:
- * mail takes ten, so one process sends 20 a second rather than 2).
+ * mail takes ten, so one process sends 20 a second rather than 2). Each outcome is counted
+ * (metrics.server.ts): a completion, a retry (a failure with retries left) or a failure.
  */
 export async function work(name: string, handler: Handler, { batchSize = 1 } = {}) {
+  jobQueueWorked(name);
   await queue().work<Record<string, unknown>>(
     name,
-    { pollingIntervalSeconds: 0.5, batchSize },
+    // The metadata says whether a failure has retries left (retryCount counts the runs so far).
+    { pollingIntervalSeconds: 0.5, batchSize, includeMetadata: true },
     async (jobs) => {
       // Who runs them, so that another process can retry them if this one dies (orphans.server.ts).
       await markRunning(
         name,
         jobs.map((job) => job.id),
       );
+      const failed = (job: (typeof jobs)[number]) =>
+        jobFailed(name, job.retryCount < job.retryLimit);
       // Each job's log lines carry the queue's name and the job's id.
-      if (jobs.length === 1) return inJobScope(name, jobs[0].id, () => handler(jobs[0].data));
+      if (jobs.length === 1) {
+        const [job] = jobs;
+        try {
+          await inJobScope(name, job.id, () => handler(job.data));
+        } catch (error) {
+          failed(job);
+          throw error; // pg-boss fails (or retries) the job
+        }
+        jobCompleted(name);
+        return;
+      }
       // A batch: each job completes or fails on its own (pg-boss would fail the whole batch for
       // one failure, and the batch's later jobs would lose a retry untried).
       for (const job of jobs) {
         try {
           await inJobScope(name, job.id, () => handler(job.data));
           await queue().complete(name, job.id);
+          jobCompleted(name);
         } catch (error) {
           inJobScope(name, job.id, () => log().error({ err: error }, "job failed"));
           await queue().fail(name, job.id, error as object);
+          failed(job);
         }
       }
     },
@@ -134,6 +176,8 @@ export async function stopQueue() {
   clearInterval(timers.__stackshiftOrphanCheck);
   const boss = holder.__stackshiftBoss;
   holder.__stackshiftBoss = undefined;
+  // A scrape after this must not reopen the database it is about to close.
+  reportWaitingJobs(undefined);
   await boss?.stop({ graceful: true, timeout: 5000, wait: true });
   await stopPresence();
 }
