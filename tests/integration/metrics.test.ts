@@ -25,6 +25,7 @@ import { requestId, requestLog } from "../../server/middleware.mjs";
 import { bearerMatches, mountMetrics } from "../../server/metrics.mjs";
 import { instrumentBuild } from "../../server/route-errors.mjs";
 import { fakeBuild, listen, pageModule } from "./fake-build";
+import { sample } from "./prometheus-text";
 
 const TOKEN = `metrics-token-${randomUUID()}`;
 /** Queues of this file only: no other code works them. */
@@ -60,25 +61,6 @@ async function serve(token: string | undefined) {
     inRequestScope(req.method, () => remix(req, res, next), res.locals.requestRecord),
   );
   return listen(app);
-}
-
-/**
- * The value of the sample `name` whose labels include `labels`, from the text format; undefined
- * when there is none.
- */
-function sample(text: string, name: string, labels: Record<string, string> = {}) {
-  for (const line of text.split("\n")) {
-    if (line.startsWith("#")) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) {
-      return Number(match[3]);
-    }
-  }
-  return undefined;
 }
 
 describe("GET /metrics", () => {
