@@ -18,7 +18,7 @@ const PREFIX = "stackshift_";
 
 /** A queue's waiting jobs (created or retry) and how long the longest-due one has been due. */
 export type WaitingJobs = { queue: string; waiting: number; oldestSeconds: number }[];
-/** node-postgres Pool counts; undefined for PGlite, which has no pool. */
+/** node-postgres Pool counts; undefined for PGlite, which has no pool (the gauges say 0). */
 export type PoolStats = { total: number; idle: number; waiting: number; max: number };
 
 type Sources = {
@@ -132,7 +132,7 @@ function createSeries() {
     // Per process (each has its own pool): a cluster's aggregate is the sum.
     poolTotal: new Gauge({
       name: `${PREFIX}db_pool_connections`,
-      help: "Open PostgreSQL connections of the app's pool (absent on PGlite)",
+      help: "Open PostgreSQL connections of the app's pool (0 on PGlite, which has no pool)",
       registers,
       collect() {
         poolGauge(this, sources, "total");

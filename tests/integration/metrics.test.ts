@@ -306,7 +306,7 @@ describe("GET /metrics", () => {
     }
   });
 
-  it("reports the database pool's connections on PostgreSQL, and none on PGlite", async () => {
+  it("reports the database pool's connections on PostgreSQL, and zeros on PGlite", async () => {
     const text = await scrape();
     if (database().kind === "postgres") {
       expect(sample(text, "stackshift_db_pool_connections")).toBeGreaterThan(0);
@@ -314,7 +314,14 @@ describe("GET /metrics", () => {
       expect(sample(text, "stackshift_db_pool_waiting_clients")).toBeGreaterThanOrEqual(0);
       expect(sample(text, "stackshift_db_pool_max_connections")).toBe(10);
     } else {
-      expect(sample(text, "stackshift_db_pool_connections")).toBeUndefined();
+      for (const name of [
+        "connections",
+        "idle_connections",
+        "waiting_clients",
+        "max_connections",
+      ]) {
+        expect(sample(text, `stackshift_db_pool_${name}`), name).toBe(0);
+      }
     }
   });
 
