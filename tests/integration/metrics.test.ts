@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { database, db } from "~/db/client.server";
 import { queue, startQueue, work } from "~/jobs/queue.server";
 import { hostingProvider } from "~/providers/hosting/index.server";
+import { paymentsProvider } from "~/providers/payments/index.server";
 import { deliver, queueMail } from "~/services/mail.server";
 import { RateLimitedError } from "~/services/errors";
 import { consume } from "~/services/rate-limit.server";
@@ -223,9 +224,18 @@ describe("GET /metrics", () => {
     await expect(netlify.getSite("no-such-site")).rejects.toMatchObject({
       name: "ProviderError",
     });
-    // A property that is not a method passes through, and is not a call.
+    // A property that is not a method passes through, and is not a call; nor is a synchronous
+    // method (it builds an address, it calls nobody).
     expect(netlify.name).toBe("netlify");
+    const url = paymentsProvider().connectAuthorizeUrl({
+      state: "s",
+      redirectUri: "http://localhost:3000/oauth/stripe/callback",
+    });
+    expect(typeof url).toBe("string");
     const after = await scrape();
+    expect(
+      sample(after, "stackshift_provider_calls_total", { operation: "connectAuthorizeUrl" }),
+    ).toBeUndefined();
     expect(calls(after, "createSite") - calls(before, "createSite")).toBe(1);
     expect(calls(after, "getSite") - calls(before, "getSite")).toBe(2);
     const errors = (text: string) =>
