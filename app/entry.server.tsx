@@ -21,6 +21,7 @@ import { logger, requestLogger } from "~/utils/logger.server";
 import { errorLogFields, loggablePathname } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
 import { loadAllParts } from "~/utils/lazy-part";
+import { metricsForServer } from "~/utils/metrics.server";
 import { NonceProvider } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -80,6 +81,8 @@ export async function boot() {
     shutdownDelayMs: config.SHUTDOWN_DELAY_SECONDS * 1000,
     // Stops taking jobs, lets the running ones finish until `deadline`, gives back the rest.
     drainJobs: (deadline: number) => drainQueue(deadline),
+    // GET /metrics and the request durations (server/metrics.mjs, metrics.server.ts).
+    metrics: metricsForServer(config.METRICS_TOKEN),
     async shutdown() {
       stopKeyRotation();
       await stopQueue();

@@ -4,6 +4,7 @@
 // embedded PGlite database belongs to one process, so without DATABASE_URL there is one.
 import cluster from "node:cluster";
 import os from "node:os";
+import { WATCHED } from "../server/lifecycle.mjs";
 import { buildIfStale } from "./build.mjs";
 
 const dev = process.argv.includes("--dev");
@@ -37,17 +38,24 @@ function processCount() {
 
 const count = processCount();
 if (count > 1 && cluster.isPrimary) {
+  // A scrape of /metrics reaches one worker; the primary adds up every worker's series.
+  (await import("../server/metrics.mjs")).aggregateClusterMetrics();
   console.log(`Starting ${count} server processes (WEB_CONCURRENCY)`);
   const startedAt = new Map();
-  // The first processes listen while they boot (all of them answer 503 until ready, as a single
-  // process does); one started later to replace another listens once booted, so the primary
-  // never hands it connections the others could answer (server/index.mjs).
-  const fork = (first = false) =>
-    startedAt.set(
-      cluster.fork(first ? { STACKSHIFT_LISTEN_WHILE_BOOTING: "1" } : {}).id,
-      Date.now(),
-    );
-  for (let i = 0; i < count; i += 1) fork(true);
+  // A balancer asks /readyz of one process at a time; every process pauses before closing its
+  // listener on SIGTERM once any was asked (server/lifecycle.mjs), a new one too.
+  let watched = false;
+  cluster.on("message", (_worker, message) => {
+    if (message?.type !== WATCHED || watched) return;
+    watched = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.send(message);
+  });
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker.id, Date.now());
+    if (watched) worker.once("online", () => worker.send({ type: WATCHED }));
+  };
+  for (let i = 0; i < count; i += 1) fork();
   let stopping = false;
   let failedStop = false;
   cluster.on("exit", (worker, code, signal) => {

@@ -18,6 +18,7 @@ import {
   untrustedProxyWarning,
 } from "./middleware.mjs";
 import { withFloorRoute } from "./bench-floor.mjs";
+import { mountMetrics } from "./metrics.mjs";
 import { instrumentBuild } from "./route-errors.mjs";
 import { lifecycle } from "./lifecycle.mjs";
 
@@ -43,12 +44,10 @@ export async function startServer({ dev = false } = {}) {
   const life = lifecycle();
   const server = http.createServer(life.handle);
   // A process on its own listens while it boots, so a balancer's /readyz sees 503 rather than a
-  // refused connection. A cluster worker that replaces another listens only once booted: the
-  // primary hands every listening worker its share of connections, and a booting one would
-  // answer them 503 (the first workers all boot together: they listen at once, scripts/start.mjs).
-  const listenWhileBooting =
-    !cluster.isWorker || process.env.STACKSHIFT_LISTEN_WHILE_BOOTING === "1";
-  const early = listenWhileBooting ? portFromEnvironment() : null;
+  // refused connection. A cluster worker listens only once booted: the primary hands every
+  // listening worker its share of connections, and a booting one would answer them 503 while
+  // the others could serve them.
+  const early = cluster.isWorker ? null : portFromEnvironment();
   if (early) await listen(server, early);
   life.onSignals();
   const runtime = await build.entry.module.boot();
@@ -58,7 +57,7 @@ export async function startServer({ dev = false } = {}) {
   // Which X-Forwarded-For hops to believe for req.ip (rate limits): TRUST_PROXY.
   app.set("trust proxy", runtime.trustProxy);
   app.use(requestId());
-  app.use(requestLog(runtime.logger, runtime.loggablePathname));
+  app.use(requestLog(runtime.logger, runtime.loggablePathname, runtime.metrics.observeRequest));
   app.use(
     untrustedProxyWarning(app.get("trust proxy fn"), {
       warn: (message, fields) => runtime.logger.warn({ area: "proxy", ...fields }, message),
@@ -75,6 +74,8 @@ export async function startServer({ dev = false } = {}) {
   );
   app.use(noNulInUrl());
   app.use(sameOrigin(runtime.appUrl));
+  // GET /metrics for Prometheus when METRICS_TOKEN is set (server/metrics.mjs).
+  mountMetrics(app, runtime);
   if (vite) {
     app.use(vite.middlewares);
   } else {

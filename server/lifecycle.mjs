@@ -1,6 +1,10 @@
 // A server process's life: starting (booting the app), ready, stopping. It owns the HTTP
 // server's request handler, so that /readyz and the shutdown see every request, and it runs the
 // clean shutdown on SIGTERM (docs/operations.md: rolling a new version).
+import cluster from "node:cluster";
+
+/** Worker <-> primary (scripts/start.mjs): a balancer asks /readyz of one of us, so of all. */
+export const WATCHED = "stackshift:readiness-watched";
 
 /**
  * @typedef {{
@@ -40,6 +44,7 @@ export function lifecycle({
   /** @type {Handler} */
   function handle(req, res) {
     if (req.url === "/readyz" || req.url?.startsWith("/readyz?")) {
+      if (!watched && cluster.isWorker) process.send?.({ type: WATCHED });
       watched = true;
       void readyz(res);
       return;
@@ -143,6 +148,10 @@ export function lifecycle({
     handle,
     /** Listens for SIGTERM and SIGINT (Ctrl-C): both stop cleanly. */
     onSignals() {
+      // In a cluster a balancer's probes reach one process in turn: each hears of them.
+      process.on("message", (/** @type {any} */ message) => {
+        if (message?.type === WATCHED) watched = true;
+      });
       process.on("SIGTERM", () => void stop("SIGTERM"));
       process.on("SIGINT", () => void stop("SIGINT"));
     },

@@ -135,19 +135,28 @@ export function requestId() {
  *
  * res.locals.requestRecord is the request's scope record (app/utils/request-memo.server.ts):
  * the app notes the user (session.server.ts) and the matched route (route-errors.mjs) on it.
+ * The same moment records the request's duration (`observe`, the runtime's metrics), at any
+ * log level.
  * @param {import("pino").Logger} logger
  * @param {(pathname: string) => string} pathOf the path as logged (loggablePathname)
+ * @param {(request: { routeId?: string; method: string; status: number; seconds: number }) => void} [observe]
  * @returns {import("express").RequestHandler}
  */
-export function requestLog(logger, pathOf) {
+export function requestLog(logger, pathOf, observe) {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     /** @type {{ requestId?: string; userId?: string; routeId?: string }} */
     const record = { requestId: res.locals.requestId };
     res.locals.requestRecord = record;
     res.once("close", () => {
-      if (!logger.isLevelEnabled("info")) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      observe?.({
+        routeId: record.routeId,
+        method: req.method,
+        status: res.statusCode,
+        seconds: ms / 1000,
+      });
+      if (!logger.isLevelEnabled("info")) return;
       /** @type {Record<string, unknown>} */
       const line = {
         requestId: record.requestId,

@@ -12,6 +12,7 @@ import pg from "pg";
 import { env } from "~/utils/env.server";
 import * as schema from "./schema";
 import { logger as appLogger } from "~/utils/logger.server";
+import { reportPool } from "~/utils/metrics.server";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -27,6 +28,8 @@ export type Database = {
   db: Db;
   raw: RawSql;
   connectionString?: string;
+  /** node-postgres's pool (PostgreSQL only): its counts are metrics (metrics.server.ts). */
+  pool?: pg.Pool;
   /** Resolves once the database opened; DataDirDamagedError when PGlite cannot open its files. */
   ready: Promise<void>;
   close: () => Promise<void>;
@@ -78,6 +81,7 @@ function openPostgres(url: string): Database {
     db: drizzlePg(pool, { schema, logger }) as unknown as Db,
     raw: (text, values) => pool.query(text, values as unknown[]),
     connectionString: url,
+    pool,
     ready: Promise.resolve(),
     close: () => pool.end(),
   };
@@ -169,11 +173,26 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
 const holder = globalThis as unknown as { __stackshiftDb?: Database };
 
 export function database(): Database {
-  holder.__stackshiftDb ??= openDatabase({
-    databaseUrl: env().DATABASE_URL,
-    dataDir: env().DATA_DIR,
-  });
+  if (!holder.__stackshiftDb) {
+    holder.__stackshiftDb = openDatabase({
+      databaseUrl: env().DATABASE_URL,
+      dataDir: env().DATA_DIR,
+    });
+    reportPool(poolStats);
+  }
   return holder.__stackshiftDb;
+}
+
+/** The open pool's counts, read at scrape time; undefined for PGlite or a closed database. */
+function poolStats() {
+  const pool = holder.__stackshiftDb?.pool;
+  if (!pool) return undefined;
+  return {
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options.max ?? 10,
+  };
 }
 
 export function db(): Db {

@@ -1,6 +1,13 @@
 import PgBoss from "pg-boss";
 import { database, type Queryable } from "~/db/client.server";
 import { log, logger } from "~/utils/logger.server";
+import {
+  jobCompleted,
+  jobFailed,
+  jobQueueWorked,
+  reportWaitingJobs,
+  type WaitingJobs,
+} from "~/utils/metrics.server";
 import { inJobScope } from "~/utils/request-memo.server";
 import {
   markRunning,
@@ -31,8 +38,7 @@ export function createBoss(): PgBoss {
     // are short queries, and PostgreSQL's 100 connections are shared by every process of every
     // instance (docs/operations.md counts them). pg-boss would open ten.
     options.max = 4;
-  }
-  else options.db = { executeSql: (text, values) => current.raw(text, values) };
+  } else options.db = { executeSql: (text, values) => current.raw(text, values) };
   const boss = new PgBoss(options);
   boss.on("error", (error) => logger.error({ err: error, area: "jobs" }, "job queue error"));
   return boss;
@@ -46,6 +52,7 @@ export async function startQueue(queues: string[]): Promise<PgBoss> {
     // Before any job runs here: the connection that tells others this process runs jobs.
     await startPresence();
     holder.__stackshiftBoss = boss;
+    reportWaitingJobs(waitingJobs);
   }
   const boss = holder.__stackshiftBoss;
   for (const name of queues) {
@@ -112,35 +119,74 @@ export function workersRunning(): boolean {
  * job back (the handler may still be running then; the job's state is no longer 'active', so
  * pg-boss's completion of it changes nothing, and whoever takes it next runs it again).
  */
-function runTracked(name: string, id: string, handler: () => Promise<void>): Promise<void> {
+function runTracked(
+  name: string,
+  id: string,
+  handler: () => Promise<void>,
+): Promise<"done" | "given back"> {
   let abandon!: () => void;
   const abandoned = new Promise<void>((resolve) => (abandon = resolve));
   running.set(id, { name, abandon });
   const work = handler();
   // A handler that fails after its job was given back must not become an unhandled rejection.
   work.catch(() => undefined);
-  return Promise.race([work, abandoned]).finally(() => running.delete(id));
+  return Promise.race([
+    work.then(() => "done" as const),
+    abandoned.then(() => "given back" as const),
+  ]).finally(() => running.delete(id));
+}
+
+/**
+ * The waiting jobs of every queue, in one query at scrape time (metrics.server.ts): pg-boss 10
+ * keeps jobs in pgboss.job, those in state created or retry (below active) wait. The age is of
+ * the longest-due one (start_after passed): a job scheduled for later is not late.
+ */
+async function waitingJobs(): Promise<WaitingJobs> {
+  const { rows } = await database().raw(
+    `select q.name as queue, count(j.id)::int as waiting,
+       coalesce(extract(epoch from now() - min(j.start_after) filter (where j.start_after <= now())), 0)::float8 as "oldestSeconds"
+     from pgboss.queue q
+     left join pgboss.job j on j.name = q.name and j.state < 'active'
+     group by q.name`,
+    [],
+  );
+  return rows as WaitingJobs;
 }
 
 /**
  * Works a queue: every half second it takes `batchSize` jobs (one unless the job says otherwise:
- * mail takes ten, so one process sends 20 a second rather than 2).
+ * mail takes ten, so one process sends 20 a second rather than 2). Each outcome is counted
+ * (metrics.server.ts): a completion, a retry (a failure with retries left) or a failure.
  */
 export async function work(name: string, handler: Handler, { batchSize = 1 } = {}) {
   worked.add(name);
+  jobQueueWorked(name);
   await queue().work<Record<string, unknown>>(
     name,
-    { pollingIntervalSeconds: 0.5, batchSize },
+    // The metadata says whether a failure has retries left (retryCount counts the runs so far).
+    { pollingIntervalSeconds: 0.5, batchSize, includeMetadata: true },
     async (jobs) => {
       // Who runs them, so that another process can retry them if this one dies (orphans.server.ts).
       await markRunning(
         name,
         jobs.map((job) => job.id),
       );
+      const failed = (job: (typeof jobs)[number]) =>
+        jobFailed(name, job.retryCount < job.retryLimit);
       // Each job's log lines carry the queue's name and the job's id.
       if (jobs.length === 1) {
         const [job] = jobs;
-        return runTracked(name, job.id, () => inJobScope(name, job.id, () => handler(job.data)));
+        let outcome: "done" | "given back";
+        try {
+          outcome = await runTracked(name, job.id, () =>
+            inJobScope(name, job.id, () => handler(job.data)),
+          );
+        } catch (error) {
+          failed(job);
+          throw error; // pg-boss fails (or retries) the job
+        }
+        if (outcome === "done") jobCompleted(name);
+        return;
       }
       // A batch: each job completes or fails on its own (pg-boss would fail the whole batch for
       // one failure, and the batch's later jobs would lose a retry untried).
@@ -151,11 +197,17 @@ export async function work(name: string, handler: Handler, { batchSize = 1 } = {
           return;
         }
         try {
-          await runTracked(name, job.id, () => inJobScope(name, job.id, () => handler(job.data)));
+          const outcome = await runTracked(name, job.id, () =>
+            inJobScope(name, job.id, () => handler(job.data)),
+          );
+          // Given back: it is waiting again, for this or another process.
+          if (outcome === "given back") continue;
           await queue().complete(name, job.id);
+          jobCompleted(name);
         } catch (error) {
           inJobScope(name, job.id, () => log().error({ err: error }, "job failed"));
           await queue().fail(name, job.id, error as object);
+          failed(job);
         }
       }
     },
@@ -237,6 +289,8 @@ export async function stopQueue() {
   worked.clear();
   givingBack = false;
   draining = false;
+  // A scrape after this must not reopen the database it is about to close.
+  reportWaitingJobs(undefined);
   await boss?.stop({ graceful: true, timeout: 5000, wait: true });
   await stopPresence();
 }

@@ -12,6 +12,7 @@ import { db } from "~/db/client.server";
 import { isForeignKeyViolation } from "~/db/errors.server";
 import { analyticsPageDays, analyticsReferrerDays, projects } from "~/db/schema";
 import { env } from "~/utils/env.server";
+import { rateLimitRefused } from "~/utils/metrics.server";
 import type { User } from "./accounts.server";
 import {
   ANALYTICS_KEY,
@@ -107,6 +108,8 @@ export async function recordPageView(report: PageViewReport, now = new Date()) {
     // RATE_LIMITS=off: the benchmark's one address sends everything (README).
     if (env().RATE_LIMITS !== "off") await reports.consume(`${report.clientIp}|${report.key}`);
   } catch {
+    // Per process, in memory (not a policy of rate-limit.server.ts), counted under its own name.
+    rateLimitRefused("pageViewsAddress");
     throw new RateLimitedError("Too many page views from this address", 60);
   }
   if (report.userAgent && ROBOT_AGENT.test(report.userAgent)) return "robot" as PageViewOutcome;

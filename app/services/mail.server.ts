@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import { db, type Queryable } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { env } from "~/utils/env.server";
+import { mailFailed, mailSent } from "~/utils/metrics.server";
 import { enqueue, sendJob, RETRY } from "~/jobs/queue.server";
 
 export type Mail = {
@@ -81,8 +82,10 @@ export async function deliver(id: string) {
       .update(outbox)
       .set({ ...delivered, status: "kept" })
       .where(eq(outbox.id, id));
+    mailSent("log");
     return;
   }
+  let sent = false;
   try {
     await smtp().sendMail({
       from: "StackShift <no-reply@stackshift.local>",
@@ -91,11 +94,15 @@ export async function deliver(id: string) {
       text: mail.text,
       html: mail.html ?? undefined,
     });
+    sent = true;
+    mailSent("smtp");
     await db()
       .update(outbox)
       .set({ ...delivered, status: "sent", sentAt: new Date(), attempts: mail.attempts + 1 })
       .where(eq(outbox.id, id));
   } catch (error) {
+    // Counted once: a failure to record a sent mail is not a failed delivery.
+    if (!sent) mailFailed();
     await db()
       .update(outbox)
       .set({ attempts: mail.attempts + 1, lastError: String(error), status: "failed" })

@@ -3,6 +3,7 @@ import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import { db, type Queryable } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
 import { env } from "~/utils/env.server";
+import { rateLimitRefused } from "~/utils/metrics.server";
 import { RateLimitedError } from "./errors";
 
 /**
@@ -119,10 +120,12 @@ function limiter(name: PolicyName, store: Queryable = db()): RateLimiterDrizzle 
 const disabled = () => env().RATE_LIMITS === "off";
 
 function refused(
+  policy: PolicyName,
   msBeforeNext: number,
   what = "Too many attempts.",
   field?: string,
 ): RateLimitedError {
+  rateLimitRefused(policy);
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   const wait =
     seconds < 90
@@ -152,7 +155,7 @@ export async function consume(
     await limiter(name, tx).consume(key);
   } catch (error) {
     if (error instanceof RateLimiterRes) {
-      throw refused(error.msBeforeNext, what, field);
+      throw refused(name, error.msBeforeNext, what, field);
     }
     throw error;
   }
@@ -183,10 +186,10 @@ export async function assertLoginAllowed(email: string, clientIp: string) {
   ]);
   const what = "Too many failed attempts.";
   if (account && account.consumedPoints >= POLICIES.loginFailuresAccount.points) {
-    throw refused(account.msBeforeNext, what);
+    throw refused("loginFailuresAccount", account.msBeforeNext, what);
   }
   if (address && address.consumedPoints >= POLICIES.loginFailuresAddress.points) {
-    throw refused(address.msBeforeNext, what);
+    throw refused("loginFailuresAddress", address.msBeforeNext, what);
   }
 }
 

@@ -157,6 +157,11 @@ const schema = z.object({
    * recorded without one count as version 1.
    */
   SITE_SCHEMA_VERSION: z.coerce.number().int().min(1).max(1000).optional(),
+  /**
+   * The bearer token Prometheus scrapes GET /metrics with; unset, there is no /metrics (404).
+   * At least 16 characters: it guards what the server's numbers say about its use.
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** "off" disables the rate limits: for benchmark scripts only (README); tests keep them on. */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });

@@ -4,10 +4,11 @@
  * JSON API and the form (also refused and duplicate attempts), set a Visual Tests token, link an
  * Instagram account through the local provider (its token is the server's own), read the pages,
  * their `.data` payloads and the API back, rotate ENCRYPTION_KEY with `npm run rotate-key` while
- * the server runs and read again. Then every response (status, headers, body), the server's
- * stdout/stderr, the script's output and a dump of every row of every table of every schema (the
- * app's, pg-boss's jobs, sessions, the outbox) are searched for each secret, as is and in its
- * base64, base64url, URL, form, JSON and hex encodings: none may be found.
+ * the server runs and read again, and scrape GET /metrics with its bearer token (and a wrong
+ * one). Then every response (status, headers, body), the server's stdout/stderr, the script's
+ * output and a dump of every row of every table of every schema (the app's, pg-boss's jobs,
+ * sessions, the outbox) are searched for each secret, as is and in its base64, base64url, URL,
+ * form, JSON and hex encodings: none may be found.
  *
  * PostgreSQL (a fresh database from the run's template) when the run has one, else PGlite in a
  * temporary DATA_DIR copied from the migrated template (whose raw files are searched too).
@@ -40,6 +41,7 @@ const SECRETS = {
   stripeApiKey: `sk_test_GrepApi${alnum(24)}`,
   stripeFormKey: `sk_test_GrepForm${alnum(24)}`,
   visualTestsToken: `chpt_Grep${alnum(24)}`,
+  metricsToken: `grep-metrics-${alnum(32)}`,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -102,11 +104,12 @@ let cookies = new Map<string, string>();
 async function http(
   method: string,
   target: string,
-  options: { form?: Record<string, string>; json?: unknown } = {},
+  options: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
 ) {
   const url = new URL(target, server!.base);
   const headers: Record<string, string> = {
     Cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+    ...options.headers,
   };
   let body: string | undefined;
   if (options.form) {
@@ -242,6 +245,7 @@ describe("secrets grep", () => {
       WEB_CONCURRENCY: "1",
       SMTP_URL: "",
       LOCAL_DEPLOY_STEP_SECONDS: "1",
+      METRICS_TOKEN: SECRETS.metricsToken,
     };
     server = await startServer(serverEnv);
     const bootMs = Date.now() - started;
@@ -399,6 +403,16 @@ describe("secrets grep", () => {
     });
     expect(later.status, later.text).toBe(302);
     await http("POST", "/auth/logout", { form: {} });
+    // The metrics, as Prometheus scrapes them, and a scrape with a wrong token.
+    const scraped = await http("GET", "/metrics", {
+      headers: { Authorization: `Bearer ${SECRETS.metricsToken}` },
+    });
+    expect(scraped.status).toBe(200);
+    expect(scraped.text).toContain("stackshift_http_request_duration_seconds_bucket");
+    const wrongScrape = await http("GET", "/metrics", {
+      headers: { Authorization: `Bearer ${SECRETS.metricsToken.slice(0, -1)}` },
+    });
+    expect(wrongScrape.status).toBe(401);
     await stopServer(server);
     const log = server.output.join("");
     server = undefined;

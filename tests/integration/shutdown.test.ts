@@ -180,7 +180,7 @@ describe.runIf(postgres)("a server process's readiness and shutdown", () => {
   it("on SIGTERM during 50 slow requests: /readyz 503, no new connections, all 50 finish, exit 0", async () => {
     const user = await createUser();
     const cookie = await sessionCookie(user.id);
-    server = await startServer({ WEB_CONCURRENCY: "1", SHUTDOWN_DELAY_SECONDS: "1" });
+    server = await startServer({ WEB_CONCURRENCY: "1", SHUTDOWN_DELAY_SECONDS: "3" });
     const { base, proc } = server;
     // A balancer watches this process.
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
@@ -244,8 +244,15 @@ describe.runIf(postgres)("a server process's readiness and shutdown", () => {
   it("with several processes, SIGTERM to the primary lets each finish its requests, then exit 0", async () => {
     const user = await createUser();
     const cookie = await sessionCookie(user.id);
-    server = await startServer({ WEB_CONCURRENCY: "2" });
-    const { base, proc } = server;
+    server = await startServer({ WEB_CONCURRENCY: "2", SHUTDOWN_DELAY_SECONDS: "2" });
+    const { base, proc, output } = server;
+    // Both listen (each once booted).
+    await waitFor(async () => output.join("").split("StackShift dashboard on").length - 1 === 2, {
+      what: "both processes to listen",
+      timeout: 60_000,
+    });
+    // A balancer watches: it asks one process, and both pause before closing their listeners.
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
     const lock = await openLocker();
     await lock.query("begin");
     await lock.query("lock table sessions in access exclusive mode");
@@ -267,7 +274,11 @@ describe.runIf(postgres)("a server process's readiness and shutdown", () => {
     );
     const exit = exited(proc);
     proc.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Past their pause: the listeners are closed with the requests still waiting.
+    await waitFor(async () => (await connectionRefused(base)) === true, {
+      what: "the processes to refuse new connections",
+      timeout: 10_000,
+    });
     await lock.query("commit");
     expect(await Promise.all(requests)).toEqual(Array.from({ length: 20 }, () => 200));
     expect(await exit).toBe(0);
@@ -289,19 +300,21 @@ describe.runIf(postgres)("a server process's readiness and shutdown", () => {
     const lock = await openLocker();
     await lock.query("begin");
     await lock.query("lock table sessions in access exclusive mode");
+    let outcome: number | "cut" | "pending" = "pending";
     const request = fetch(`${base}/api/app`, { headers: { Cookie: cookie } }).then(
-      (res) => res.status,
-      () => "cut" as const,
+      (res) => (outcome = res.status),
+      () => (outcome = "cut"),
     );
     await waitFor(
       async () => {
         const { rows } = await lock.query(
           "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
         );
-        return (rows[0] as { n: number }).n >= 1;
+        return (rows[0] as { n: number }).n >= 1 || outcome !== "pending";
       },
       { what: "the request to wait for the lock" },
     );
+    expect(outcome, "the request waits for the lock").toBe("pending");
     const started = Date.now();
     const exit = exited(proc);
     proc.kill("SIGTERM");

@@ -1,4 +1,5 @@
 import { env, type Env } from "~/utils/env.server";
+import { instrumentProvider } from "~/utils/metrics.server";
 import { createLocalContentStudio } from "./local.server";
 import { createSanityContentStudio } from "./sanity.server";
 import type { ContentStudioProvider } from "./types";
@@ -13,7 +14,12 @@ export function contentStudioProvider(): ContentStudioProvider {
   const current = env();
   let provider = cache.get(current);
   if (!provider) {
-    provider = current.PROVIDERS === "live" ? sanityFromEnv(current) : createLocalContentStudio();
+    const live = current.PROVIDERS === "live";
+    // Measured per method (metrics.server.ts); the stand-in is labelled mode="local".
+    provider = instrumentProvider(live ? sanityFromEnv(current) : createLocalContentStudio(), {
+      provider: "sanity",
+      mode: live ? "live" : "local",
+    });
     cache.set(current, provider);
   }
   return provider;

@@ -3,6 +3,7 @@
  * PROVIDERS=live the vendor adapters with the NETLIFY_* / VERCEL_* credentials.
  */
 import { env, type Env } from "~/utils/env.server";
+import { instrumentProvider } from "~/utils/metrics.server";
 import { ProviderError } from "../errors";
 import { createLocalHosting } from "./local.server";
 import { localSitePage } from "./local/page.server";
@@ -53,7 +54,8 @@ export function hostingProvider(name: HostingProviderName): HostingProvider {
   }
   let provider = byName.get(name);
   if (!provider) {
-    provider = build(name, config);
+    // Measured per method (metrics.server.ts); the stand-ins are labelled mode="local".
+    provider = instrumentProvider(build(name, config), { provider: name, mode: config.PROVIDERS });
     byName.set(name, provider);
   }
   return provider;

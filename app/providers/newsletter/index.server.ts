@@ -1,4 +1,5 @@
 import { env, type Env } from "~/utils/env.server";
+import { instrumentProvider } from "~/utils/metrics.server";
 import { createLocalNewsletter } from "./local.server";
 import { createResendNewsletter } from "./resend.server";
 import type { NewsletterProvider } from "./types";
@@ -17,13 +18,16 @@ export function newsletterProvider(): NewsletterProvider {
   const current = env();
   let provider = cache.get(current);
   if (!provider) {
-    provider =
+    // Measured per method (metrics.server.ts); the stand-in is labelled mode="local".
+    provider = instrumentProvider(
       current.PROVIDERS === "live"
         ? createResendNewsletter({
             apiKey: current.RESEND_API_KEY,
             baseUrl: current.RESEND_BASE_URL,
           })
-        : createLocalNewsletter();
+        : createLocalNewsletter(),
+      { provider: "resend", mode: current.PROVIDERS },
+    );
     cache.set(current, provider);
   }
   return provider;

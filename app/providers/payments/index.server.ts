@@ -1,4 +1,5 @@
 import { env, type Env } from "~/utils/env.server";
+import { instrumentProvider } from "~/utils/metrics.server";
 import { createLocalPayments } from "./local.server";
 import { createStripePayments, stripeApiOptions } from "./stripe.server";
 import type { PaymentsProvider } from "./types";
@@ -16,14 +17,17 @@ export function paymentsProvider(): PaymentsProvider {
   const current = env();
   let provider = cache.get(current);
   if (!provider) {
-    provider =
+    // Measured per method (metrics.server.ts); the stand-in is labelled mode="local".
+    provider = instrumentProvider(
       current.PROVIDERS === "live"
         ? createStripePayments(stripeApiOptions(current.STRIPE_API_URL), {
             platformSecretKey: current.STRIPE_SECRET_KEY,
             clientId: current.STRIPE_CONNECT_CLIENT_ID,
             authorizeUrl: current.STRIPE_CONNECT_AUTHORIZE_URL,
           })
-        : createLocalPayments();
+        : createLocalPayments(),
+      { provider: "stripe", mode: current.PROVIDERS },
+    );
     cache.set(current, provider);
   }
   return provider;

@@ -1,4 +1,5 @@
 import { env, type Env } from "~/utils/env.server";
+import { instrumentProvider } from "~/utils/metrics.server";
 import { createInstagram } from "./instagram.server";
 import { createLocalSocial } from "./local.server";
 import type { SocialProvider } from "./types";
@@ -12,7 +13,8 @@ export function socialProvider(): SocialProvider {
   const current = env();
   let provider = cache.get(current);
   if (!provider) {
-    provider =
+    // Measured per method (metrics.server.ts); the stand-in is labelled mode="local".
+    provider = instrumentProvider(
       current.PROVIDERS === "live"
         ? createInstagram({
             clientId: current.INSTAGRAM_CLIENT_ID ?? "",
@@ -21,7 +23,9 @@ export function socialProvider(): SocialProvider {
             apiUrl: current.INSTAGRAM_API_URL.replace(/\/+$/, ""),
             graphUrl: current.INSTAGRAM_GRAPH_URL.replace(/\/+$/, ""),
           })
-        : createLocalSocial();
+        : createLocalSocial(),
+      { provider: "instagram", mode: current.PROVIDERS },
+    );
     cache.set(current, provider);
   }
   return provider;
