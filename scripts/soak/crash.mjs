@@ -14,7 +14,7 @@
 // `--instances N` (PostgreSQL): N servers on the one database, the clients spread over them, each
 // kill takes one of them down.
 //
-// `--rolling [--rolls N]` (PostgreSQL, 3 instances unless --instances says otherwise): no kills;
+// `--rolling [--rolls N] [--shutdown-delay S]` (PostgreSQL, 3 instances unless --instances says otherwise): no kills;
 // a rolling restart, N times over (default 3): each instance in turn gets SIGTERM, must exit 0 after
 // finishing its requests and jobs, and is started again; the next waits until it is ready. The
 // clients reach the instances through a balancer of this script's own, which sends only to those
@@ -44,6 +44,9 @@ import {
 
 const ROLLING = flag("rolling");
 const ROLLS = wholeNumber("rolls", 3, { min: 1 });
+// --rolling: SHUTDOWN_DELAY_SECONDS of the servers. 0 closes each listener at once, while the
+// balancer still sends to it: requests arrive mid-shutdown and refused ones go elsewhere.
+const SHUTDOWN_DELAY = option("shutdown-delay", undefined);
 const KILLS = ROLLING ? 0 : wholeNumber("kills", 100);
 const PROJECTS = wholeNumber("projects", 60, { min: 1 });
 const CLIENTS = wholeNumber("clients", 4, { min: 1 });
@@ -122,6 +125,7 @@ async function runOn(kind) {
     SMTP_URL: "",
     OIDC_ISSUER: "",
     PLATFORM_ADMIN_EMAILS: "",
+    ...(SHUTDOWN_DELAY !== undefined ? { SHUTDOWN_DELAY_SECONDS: SHUTDOWN_DELAY } : {}),
   };
 
   // Mail deliveries the servers printed (the local outbox prints each one), by (to, subject).
