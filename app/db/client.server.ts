@@ -71,7 +71,13 @@ const logger = {
 function openPostgres(url: string): Database {
   // jit=off: the app runs short OLTP queries, for which JIT compilation costs more than it saves
   // (measured: most of a 160 ms search was JIT).
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: "-c jit=off",
+    // pg_stat_activity tells which server process a connection belongs to.
+    application_name: `stackshift:${process.pid}`,
+  });
   // An idle client that errors (server restart) must not crash the process.
   pool.on("error", (error) =>
     appLogger.error({ area: "db", reason: error.message }, "idle client error"),

@@ -130,38 +130,17 @@ function createSeries() {
       registers,
     }),
     // Per process (each has its own pool): a cluster's aggregate is the sum.
-    poolTotal: new Gauge({
-      name: `${PREFIX}db_pool_connections`,
-      help: "Open PostgreSQL connections of the app's pool (0 on PGlite, which has no pool)",
-      registers,
-      collect() {
-        poolGauge(this, sources, "total");
-      },
-    }),
-    poolIdle: new Gauge({
-      name: `${PREFIX}db_pool_idle_connections`,
-      help: "Open connections of the app's pool that no query holds",
-      registers,
-      collect() {
-        poolGauge(this, sources, "idle");
-      },
-    }),
-    poolWaiting: new Gauge({
-      name: `${PREFIX}db_pool_waiting_clients`,
-      help: "Queries waiting for a connection of the app's pool (all are in use)",
-      registers,
-      collect() {
-        poolGauge(this, sources, "waiting");
-      },
-    }),
-    poolMax: new Gauge({
-      name: `${PREFIX}db_pool_max_connections`,
-      help: "The most connections the app's pool opens",
-      registers,
-      collect() {
-        poolGauge(this, sources, "max");
-      },
-    }),
+    pool: POOL_GAUGES.map(
+      ([count, name, help]) =>
+        new Gauge({
+          name: `${PREFIX}${name}`,
+          help,
+          registers,
+          collect() {
+            poolGauge(this, sources, count);
+          },
+        }),
+    ),
   };
   series.processes.set(1);
   return series;
@@ -183,6 +162,22 @@ function readWaitingJobs(sources: Sources): Promise<WaitingJobs> {
     });
   return reading;
 }
+
+/** The app's pool's counts, read at scrape time: which, the series' name, its help. */
+const POOL_GAUGES: [keyof PoolStats, string, string][] = [
+  [
+    "total",
+    "db_pool_connections",
+    "Open PostgreSQL connections of the app's pool (0 on PGlite, which has no pool)",
+  ],
+  ["idle", "db_pool_idle_connections", "Open connections of the app's pool that no query holds"],
+  [
+    "waiting",
+    "db_pool_waiting_clients",
+    "Queries waiting for a connection of the app's pool (all are in use)",
+  ],
+  ["max", "db_pool_max_connections", "The most connections the app's pool opens"],
+];
 
 function poolGauge(gauge: Gauge, sources: Sources, count: keyof PoolStats) {
   gauge.reset();

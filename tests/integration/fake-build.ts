@@ -6,7 +6,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler } from "@remix-run/express";
 import type { Express } from "express";
+import { inRequestScope } from "~/utils/request-memo.server";
+import { instrumentBuild } from "../../server/route-errors.mjs";
 import * as entry from "~/entry.server";
 import remixConfig from "../../remix.config.js";
 
@@ -41,4 +44,23 @@ export async function listen(app: Express): Promise<{ server: Server; base: stri
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/**
+ * Mounts `build` on `app` as server/index.mjs mounts the real one: its routes instrumented
+ * (route-errors.mjs), each request in its own scope, with the request id and log record in the
+ * load context.
+ */
+export function mountRemix(app: Express, build: ServerBuild) {
+  const remix = createRequestHandler({
+    build: instrumentBuild(build),
+    mode: "production",
+    getLoadContext: (_req, res) => ({
+      requestId: res.locals.requestId,
+      requestRecord: res.locals.requestRecord,
+    }),
+  });
+  app.all("*", (req, res, next) =>
+    inRequestScope(req.method, () => remix(req, res, next), res.locals.requestRecord),
+  );
 }

@@ -6,7 +6,6 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Server } from "node:http";
-import { createRequestHandler } from "@remix-run/express";
 import express from "express";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -21,11 +20,9 @@ import { resetEnv } from "~/utils/env.server";
 import { captureLogs, logger } from "~/utils/logger.server";
 import { metricsForServer } from "~/utils/metrics.server";
 import { loggablePathname } from "~/utils/request-id.server";
-import { inRequestScope } from "~/utils/request-memo.server";
 import { requestId, requestLog } from "../../server/middleware.mjs";
 import { bearerMatches, mountMetrics } from "../../server/metrics.mjs";
-import { instrumentBuild } from "../../server/route-errors.mjs";
-import { fakeBuild, listen, pageModule } from "./fake-build";
+import { fakeBuild, listen, mountRemix, pageModule } from "./fake-build";
 import { sample } from "./prometheus-text";
 
 const TOKEN = `metrics-token-${randomUUID()}`;
@@ -40,26 +37,17 @@ async function serve(token: string | undefined) {
   app.use(requestId());
   app.use(requestLog(logger, loggablePathname, metrics.observeRequest));
   mountMetrics(app, { metrics, logger });
-  const remix = createRequestHandler({
-    build: instrumentBuild(
-      fakeBuild({
-        root: { id: "root", path: "", module: pageModule(() => ({ ok: true })) },
-        "routes/hello": {
-          id: "routes/hello",
-          parentId: "root",
-          path: "hello",
-          module: pageModule(() => ({ hello: "world" })),
-        },
-      }),
-    ),
-    mode: "production",
-    getLoadContext: (_req, res) => ({
-      requestId: res.locals.requestId,
-      requestRecord: res.locals.requestRecord,
+  mountRemix(
+    app,
+    fakeBuild({
+      root: { id: "root", path: "", module: pageModule(() => ({ ok: true })) },
+      "routes/hello": {
+        id: "routes/hello",
+        parentId: "root",
+        path: "hello",
+        module: pageModule(() => ({ hello: "world" })),
+      },
     }),
-  });
-  app.all("*", (req, res, next) =>
-    inRequestScope(req.method, () => remix(req, res, next), res.locals.requestRecord),
   );
   return listen(app);
 }

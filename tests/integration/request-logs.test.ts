@@ -9,18 +9,15 @@ import fs from "node:fs";
 import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { captureLogs, logger } from "~/utils/logger.server";
 import { loggablePathname } from "~/utils/request-id.server";
-import { inRequestScope } from "~/utils/request-memo.server";
 import { getOptionalUser } from "~/web/session.server";
 import { requestId, requestLog } from "../../server/middleware.mjs";
-import { instrumentBuild } from "../../server/route-errors.mjs";
 import { createUser, sessionCookie } from "../helpers";
-import { fakeBuild, listen, pageModule } from "./fake-build";
+import { fakeBuild, listen, mountRemix, pageModule } from "./fake-build";
 import { startServer, stopServer, type Server as Process } from "./lifecycle-support";
 
 const TOKEN = "query-token-0123456789abcdefghijklmnop";
@@ -63,17 +60,7 @@ describe("the request log line", () => {
     const app = express();
     app.use(requestId());
     app.use(requestLog(logger, loggablePathname));
-    const remix = createRequestHandler({
-      build: instrumentBuild(build()),
-      mode: "production",
-      getLoadContext: (_req, res) => ({
-        requestId: res.locals.requestId,
-        requestRecord: res.locals.requestRecord,
-      }),
-    });
-    app.all("*", (req, res, next) =>
-      inRequestScope(req.method, () => remix(req, res, next), res.locals.requestRecord),
-    );
+    mountRemix(app, build());
     ({ server, base } = await listen(app));
   });
   afterAll(async () => {

@@ -36,6 +36,18 @@ async function jobRow(id: string) {
   return rows[0] as { state: string; retry_count: number; output: Record<string, unknown> | null };
 }
 
+/**
+ * The queries of this database waiting for a lock, and how many server processes they belong to
+ * (each names its connections `stackshift:{pid}`).
+ */
+async function lockWaits(client: pg.Client) {
+  const { rows } = await client.query(
+    `select count(*)::int as queries, count(distinct application_name)::int as processes
+     from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+  );
+  return rows[0] as { queries: number; processes: number };
+}
+
 /** Whether a new TCP connection to `base` is refused. */
 function connectionRefused(base: string): Promise<boolean> {
   const { hostname, port } = new URL(base);
@@ -200,10 +212,7 @@ describe.runIf(postgres)("a server process's readiness and shutdown", () => {
     // its "shut down" line below).
     await waitFor(
       async () => {
-        const { rows } = await lock.query(
-          "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-        );
-        return (rows[0] as { n: number }).n >= 1;
+        return (await lockWaits(lock)).queries >= 1;
       },
       { what: "the server's queries to wait for the lock" },
     );
@@ -265,10 +274,7 @@ describe.runIf(postgres)("a server process's readiness and shutdown", () => {
     // Both processes got some (the primary hands connections out in turn), and wait.
     await waitFor(
       async () => {
-        const { rows } = await lock.query(
-          "select count(distinct pid)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-        );
-        return (rows[0] as { n: number }).n >= 2;
+        return (await lockWaits(lock)).processes >= 2;
       },
       { what: "both processes' queries to wait for the lock" },
     );
@@ -307,10 +313,7 @@ describe.runIf(postgres)("a server process's readiness and shutdown", () => {
     );
     await waitFor(
       async () => {
-        const { rows } = await lock.query(
-          "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-        );
-        return (rows[0] as { n: number }).n >= 1 || outcome !== "pending";
+        return (await lockWaits(lock)).queries >= 1 || outcome !== "pending";
       },
       { what: "the request to wait for the lock" },
     );
