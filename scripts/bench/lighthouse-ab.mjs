@@ -218,6 +218,45 @@ async function profileRun(url, cookie) {
   }
 }
 
+/**
+ * `--tool paint`: an unthrottled load (as Lighthouse's observed run): the first paint, and how many
+ * scripts had finished loading before it. Lighthouse's simulated FCP and LCP count the scripts
+ * that finished before the observed first paint as possibly render-blocking, so a later paint (or
+ * earlier scripts) costs seconds on its simulated slow 4G.
+ */
+async function paintRun(url, cookie) {
+  const { chromium } = await import("playwright");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  });
+  try {
+    const context = await browser.newContext({
+      extraHTTPHeaders: { Cookie: cookie },
+      viewport: { width: 412, height: 823 },
+    });
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForTimeout(500);
+    return await page.evaluate(() => {
+      const fcp =
+        performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN;
+      const scripts = performance
+        .getEntriesByType("resource")
+        .filter((e) => e.name.endsWith(".js"))
+        .map((e) => /** @type {PerformanceResourceTiming} */ (e));
+      const before = scripts.filter((e) => e.responseEnd < fcp);
+      return {
+        fcp: Math.round(fcp),
+        scriptsBefore: before.length,
+        scripts: scripts.length,
+        lastScript: Math.round(Math.max(...scripts.map((e) => e.responseEnd))),
+      };
+    });
+  } finally {
+    await browser.close();
+  }
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
@@ -252,6 +291,19 @@ async function main() {
           await (await fetch(`${BASE}${pathname}`, { headers: { cookie } })).text();
         }
         const load = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+        if (TOOL === "paint") {
+          if (run === 0 && OUT) {
+            fs.mkdirSync(OUT, { recursive: true });
+            const html = await (await fetch(`${BASE}${pathname}`, { headers: { cookie } })).text();
+            fs.writeFileSync(path.join(OUT, `${build.name}.html`), html);
+          }
+          const p = await paintRun(`${BASE}${pathname}`, cookie);
+          await stop(server);
+          server = null;
+          results[build.name].push(p);
+          console.log(`${build.name} run ${run + 1} (load ${load}): ${JSON.stringify(p)}`);
+          continue;
+        }
         if (TOOL === "profile") {
           const p = await profileRun(`${BASE}${pathname}`, cookie);
           await stop(server);
@@ -303,6 +355,16 @@ async function main() {
       }
     }
     if (TOOL === "profile") return;
+    if (TOOL === "paint") {
+      for (const build of builds) {
+        const v = (key) => results[build.name].map((r) => r[key]);
+        const fmt = (key) => `${median(v(key))} (${Math.min(...v(key))}-${Math.max(...v(key))})`;
+        console.log(
+          `${build.name}: first paint ${fmt("fcp")} ms, scripts done before it ${fmt("scriptsBefore")}, last script ${fmt("lastScript")} ms`,
+        );
+      }
+      return;
+    }
     console.log(`\nMedians of ${RUNS} runs (range) on ${pathname}:`);
     for (const build of builds) {
       const rs = results[build.name];

@@ -163,6 +163,14 @@ export default function ProjectDashboardPage() {
   return <ProjectDashboard {...loaded} />;
 }
 
+/**
+ * The sections below the first screen: the browser skips their style, layout and paint until
+ * they scroll near (content-visibility: auto; still in the accessibility tree and found by
+ * find-in-page), so the first paint waits for less. The size is a placeholder's until they have
+ * been laid out once ("auto" keeps their real size after).
+ */
+const LATER = "[content-visibility:auto] [contain-intrinsic-size:auto_600px]";
+
 type DashboardData = Exclude<
   ReturnType<typeof useLoaderData<typeof loader>>,
   { invitation: object }
@@ -212,14 +220,16 @@ function ProjectDashboard({
         }
       />
       {/* Another page in the URL (a no-JavaScript page link, back/forward) starts afresh. */}
-      <SiteBuilds
-        key={buildsKey}
-        studioId={project.studioId}
-        builds={builds}
-        providers={project.providers}
-        now={now}
-      />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className={LATER}>
+        <SiteBuilds
+          key={buildsKey}
+          studioId={project.studioId}
+          builds={builds}
+          providers={project.providers}
+          now={now}
+        />
+      </div>
+      <div className={`grid gap-6 lg:grid-cols-2 ${LATER}`}>
         <DomainSettings
           studioId={project.studioId}
           schemaVersion={project.schemaVersion}
@@ -232,10 +242,10 @@ function ProjectDashboard({
           socialAccounts={social.accounts}
         />
         <SocialAccountsSection view={social} />
-        <div className="lg:col-span-2">
+        <div className={`lg:col-span-2 ${LATER}`}>
           <Members studioId={project.studioId} projectName={project.name} view={members} />
         </div>
-        <div className="lg:col-span-2">
+        <div className={`lg:col-span-2 ${LATER}`}>
           <ActivityLogSection {...activity} now={now} />
         </div>
       </div>
