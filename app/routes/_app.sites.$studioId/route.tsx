@@ -42,6 +42,7 @@ import { SocialAccountsSection } from "~/components/social/social-accounts";
 import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { requireUser } from "~/web/session.server";
+import { RENDER_WHEN_NEAR } from "~/components/ui/render-when-near";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -163,14 +164,6 @@ export default function ProjectDashboardPage() {
   return <ProjectDashboard {...loaded} />;
 }
 
-/**
- * The sections below the first screen: the browser skips their style, layout and paint until
- * they scroll near (content-visibility: auto; still in the accessibility tree and found by
- * find-in-page), so the first paint waits for less. The size is a placeholder's until they have
- * been laid out once ("auto" keeps their real size after).
- */
-const LATER = "[content-visibility:auto] [contain-intrinsic-size:auto_600px]";
-
 type DashboardData = Exclude<
   ReturnType<typeof useLoaderData<typeof loader>>,
   { invitation: object }
@@ -220,7 +213,7 @@ function ProjectDashboard({
         }
       />
       {/* Another page in the URL (a no-JavaScript page link, back/forward) starts afresh. */}
-      <div className={LATER}>
+      <div className={RENDER_WHEN_NEAR}>
         <SiteBuilds
           key={buildsKey}
           studioId={project.studioId}
@@ -229,7 +222,7 @@ function ProjectDashboard({
           now={now}
         />
       </div>
-      <div className={`grid gap-6 lg:grid-cols-2 ${LATER}`}>
+      <div className="grid gap-6 lg:grid-cols-2">
         <DomainSettings
           studioId={project.studioId}
           schemaVersion={project.schemaVersion}
@@ -242,10 +235,10 @@ function ProjectDashboard({
           socialAccounts={social.accounts}
         />
         <SocialAccountsSection view={social} />
-        <div className={`lg:col-span-2 ${LATER}`}>
+        <div className="lg:col-span-2">
           <Members studioId={project.studioId} projectName={project.name} view={members} />
         </div>
-        <div className={`lg:col-span-2 ${LATER}`}>
+        <div className={`lg:col-span-2 ${RENDER_WHEN_NEAR}`}>
           <ActivityLogSection {...activity} now={now} />
         </div>
       </div>
