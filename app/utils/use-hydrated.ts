@@ -9,7 +9,7 @@ let hydrationDone = false;
  *
  * remix-utils flips it through `useSyncExternalStore`, which React re-renders synchronously:
  * on the dashboard that one render of everything reading it (the members section, its forms,
- * the shell) was a single 130 ms task right after hydration (a Chrome trace at 4x CPU slowdown).
+ * the shell) took up to 130 ms of one task right after hydration (Chrome traces at 4x CPU slowdown).
  * Here the flip is a transition, rendered in slices. A component first rendered after that
  * (a client-side navigation) starts at true, as with remix-utils: the hydration render is the
  * only one that renders the server's version.
