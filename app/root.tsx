@@ -17,7 +17,8 @@ import { getOptionalUser } from "~/web/session.server";
 import { getTheme } from "~/utils/theme.server";
 import { readToast } from "~/utils/toast.server";
 import { requestIdOf } from "~/utils/request-id.server";
-import { getTimeZone } from "~/utils/time-zone.server";
+import { savedTimeZone, timeZoneOffset } from "~/utils/time-zone.server";
+import { DEFAULT_TIME_ZONE } from "~/utils/dates";
 import { useTimeZoneCookie } from "~/utils/time-zone";
 import { useNonce } from "~/utils/nonce";
 import styles from "./tailwind.css?url";
@@ -37,9 +38,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getTheme(request),
     readToast(request),
   ]);
+  const saved = savedTimeZone(request);
   return data(
-    // requestId: the error pages quote it when this request's render fails.
-    { user, theme, toast, timeZone: getTimeZone(request), requestId: requestIdOf(context) },
+    {
+      user,
+      theme,
+      toast,
+      timeZone: saved ?? DEFAULT_TIME_ZONE,
+      // Lets the page skip asking the browser for its zone while it agrees (time-zone.ts).
+      savedZoneOffset: saved ? timeZoneOffset(saved) : null,
+      // requestId: the error pages quote it when this request's render fails.
+      requestId: requestIdOf(context),
+    },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
   );
 }
@@ -64,9 +74,9 @@ function Document({ children, theme }: { children: React.ReactNode; theme: strin
 }
 
 export default function App() {
-  const { toast, timeZone } = useLoaderData<typeof loader>();
+  const { toast, timeZone, savedZoneOffset } = useLoaderData<typeof loader>();
   // Dates show in the browser's zone from the next page on (UTC until it is known).
-  useTimeZoneCookie(timeZone);
+  useTimeZoneCookie(timeZone, savedZoneOffset);
   // The cookie's mode, or the one a toggle is switching to (optimistic: no wait, no reload).
   const theme = useTheme();
   return (

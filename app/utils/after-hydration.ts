@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { startTransition, useEffect, useState } from "react";
+import { useHydrated } from "~/utils/use-hydrated";
 
 /**
  * Code a page needs only once it is interactive, loaded after hydration instead of with the page
@@ -26,7 +26,9 @@ export function afterHydration<T>(load: () => Promise<T>): () => T | null {
       if (value) return;
       let mounted = true;
       void start().then((module) => {
-        if (mounted && module) setValue(() => module);
+        // A transition: swapping in the loaded version (Radix's menus, popovers, tooltips,
+        // toasts at once) renders in slices instead of one long task after hydration.
+        if (mounted && module) startTransition(() => setValue(() => module));
       });
       return () => {
         mounted = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TIME_ZONE, formatDate, validTimeZone } from "./dates";
-import { getTimeZone } from "./time-zone.server";
+import { getTimeZone, savedTimeZone, timeZoneOffset } from "./time-zone.server";
 
 const instant = "2025-03-09T23:30:05.000Z";
 
@@ -72,5 +72,27 @@ describe("getTimeZone", () => {
     expect(getTimeZone(withCookie("tz=Nowhere%2FAtAll"))).toBe("UTC");
     expect(getTimeZone(withCookie("tz=%E0%A4%A"))).toBe("UTC");
     expect(getTimeZone(withCookie("xtz=Europe%2FParis"))).toBe("UTC");
+  });
+});
+
+describe("savedTimeZone", () => {
+  const withCookie = (cookie?: string) =>
+    new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
+
+  it("is the cookie's zone, and null (not UTC) when there is no usable cookie", () => {
+    expect(savedTimeZone(withCookie("tz=Europe%2FParis"))).toBe("Europe/Paris");
+    expect(savedTimeZone(withCookie("tz=UTC"))).toBe("UTC");
+    expect(savedTimeZone(withCookie())).toBeNull();
+    expect(savedTimeZone(withCookie("tz=Nowhere%2FAtAll"))).toBeNull();
+  });
+});
+
+describe("timeZoneOffset", () => {
+  it("is the zone's offset at that moment in getTimezoneOffset's terms, summer time included", () => {
+    expect(timeZoneOffset("UTC", new Date("2025-01-15T12:00:00Z"))).toBe(0);
+    expect(timeZoneOffset("Europe/Paris", new Date("2025-01-15T12:00:00Z"))).toBe(-60);
+    expect(timeZoneOffset("Europe/Paris", new Date("2025-07-15T12:00:00Z"))).toBe(-120);
+    expect(timeZoneOffset("America/New_York", new Date("2025-01-15T12:00:00Z"))).toBe(300);
+    expect(timeZoneOffset("Asia/Kolkata", new Date("2025-01-15T12:00:00Z"))).toBe(-330);
   });
 });

@@ -51,6 +51,24 @@ test.describe("in Tokyo", () => {
     }).format(new Date(iso!));
     await expect(created).toHaveText(expected);
   });
+
+  test("a saved zone whose offset is not the browser's is replaced by the browser's with JavaScript, kept without", async ({
+    page,
+    signIn,
+  }, testInfo) => {
+    await signIn(page, adminAccount(testInfo));
+    // Saved by an earlier visit from Paris (UTC+1 or +2); the browser is now in Tokyo (UTC+9).
+    const url = new URL(page.url());
+    await page
+      .context()
+      .addCookies([{ name: "tz", value: "Europe%2FParis", domain: url.hostname, path: "/" }]);
+    await page.goto("/sites");
+    const tzCookie = async () =>
+      (await page.context().cookies()).find((c) => c.name === "tz")?.value;
+    // Without JavaScript nothing reports the zone: the saved one stays.
+    if (jsDisabled(testInfo)) expect(await tzCookie()).toBe("Europe%2FParis");
+    else await expect.poll(tzCookie).toBe("Asia%2FTokyo");
+  });
 });
 
 /**

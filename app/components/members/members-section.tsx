@@ -1,6 +1,7 @@
 import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useRef, useState, type MouseEvent } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "~/utils/use-hydrated";
+import { RENDER_WHEN_NEAR } from "~/components/ui/render-when-near";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -77,7 +78,8 @@ export function MembersSection({
       {view.canManage ? (
         <LazyInviteMemberForm studioId={studioId} takenEmails={view.takenEmails} />
       ) : null}
-      <div className="overflow-x-auto">
+      {/* The table only: the confirmation dialog below is fixed, which containment would break. */}
+      <div className={`overflow-x-auto ${RENDER_WHEN_NEAR}`}>
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Members of {projectName}</caption>
           <TableHead

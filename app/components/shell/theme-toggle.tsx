@@ -1,5 +1,5 @@
 import { useFetcher, useFetchers, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "~/utils/use-hydrated";
 import { otherTheme, type Theme } from "./shell-helpers";
 
 export const THEME_ACTION = "/resources/theme";

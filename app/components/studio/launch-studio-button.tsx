@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "~/utils/use-hydrated";
 import { usePopups } from "~/components/ui/use-popups";
 
 /** Where the form posts: app/routes/resources.studio-launch.ts. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Toast } from "~/utils/toast.server";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "~/utils/use-hydrated";
 import { usePopups } from "./use-popups";
 
 const toneClass: Record<Toast["type"], string> = {

@@ -42,6 +42,7 @@ import { SocialAccountsSection } from "~/components/social/social-accounts";
 import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { requireUser } from "~/web/session.server";
+import { RENDER_WHEN_NEAR } from "~/components/ui/render-when-near";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -212,13 +213,15 @@ function ProjectDashboard({
         }
       />
       {/* Another page in the URL (a no-JavaScript page link, back/forward) starts afresh. */}
-      <SiteBuilds
-        key={buildsKey}
-        studioId={project.studioId}
-        builds={builds}
-        providers={project.providers}
-        now={now}
-      />
+      <div className={RENDER_WHEN_NEAR}>
+        <SiteBuilds
+          key={buildsKey}
+          studioId={project.studioId}
+          builds={builds}
+          providers={project.providers}
+          now={now}
+        />
+      </div>
       <div className="grid gap-6 lg:grid-cols-2">
         <DomainSettings
           studioId={project.studioId}
@@ -235,7 +238,7 @@ function ProjectDashboard({
         <div className="lg:col-span-2">
           <Members studioId={project.studioId} projectName={project.name} view={members} />
         </div>
-        <div className="lg:col-span-2">
+        <div className={`lg:col-span-2 ${RENDER_WHEN_NEAR}`}>
           <ActivityLogSection {...activity} now={now} />
         </div>
       </div>
