@@ -135,10 +135,22 @@ async function lighthouseRun(url, cookie) {
           1024,
       ),
       consoleErrors,
+      // Which element Lighthouse took for the largest paint, and where its time went.
+      lcpElement: lcpElement(lhr),
     };
   } finally {
     await chrome.kill();
   }
+}
+
+/** @param {any} lhr the largest paint's element (its selector and start of its markup) and phases */
+function lcpElement(lhr) {
+  const lists = lhr.audits["largest-contentful-paint-element"]?.details?.items ?? [];
+  const node = lists[0]?.items?.[0]?.node;
+  const phases = (lists[1]?.items ?? [])
+    .map((/** @type {any} */ p) => `${p.phase} ${Math.round(p.timing)}`)
+    .join(", ");
+  return node ? `${node.selector} ${String(node.snippet).slice(0, 80)} (${phases})` : "unknown";
 }
 
 async function profileRun(url, cookie) {
@@ -237,7 +249,23 @@ async function paintRun(url, cookie) {
     const page = await context.newPage();
     await page.goto(url, { waitUntil: "load" });
     await page.waitForTimeout(500);
-    return await page.evaluate(() => {
+    // Every largest-paint candidate the browser recorded: when, and which element.
+    const largest = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          new PerformanceObserver((list) =>
+            resolve(
+              list
+                .getEntries()
+                .map(
+                  (e) =>
+                    `${Math.round(e.startTime)} ${/** @type {any} */ (e).element?.tagName ?? "?"}#${/** @type {any} */ (e).element?.id ?? ""} ${/** @type {any} */ (e).size}`,
+                ),
+            ),
+          ).observe({ type: "largest-contentful-paint", buffered: true });
+        }),
+    );
+    const paints = await page.evaluate(() => {
       const fcp =
         performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN;
       const scripts = performance
@@ -252,6 +280,7 @@ async function paintRun(url, cookie) {
         lastScript: Math.round(Math.max(...scripts.map((e) => e.responseEnd))),
       };
     });
+    return { ...paints, largest };
   } finally {
     await browser.close();
   }
@@ -342,7 +371,7 @@ async function main() {
         server = null;
         results[build.name].push(r);
         console.log(
-          `${build.name} run ${run + 1} (load ${load}): score ${r.score}, LCP ${r.lcp}, FCP ${r.fcp}, TBT ${r.tbt}, TTI ${r.tti}, main thread ${r.mainThread}, bootup ${r.bootup}, scripts ${r.scriptKb} KB`,
+          `${build.name} run ${run + 1} (load ${load}): score ${r.score}, LCP ${r.lcp}, FCP ${r.fcp}, TBT ${r.tbt}, TTI ${r.tti}, main thread ${r.mainThread}, bootup ${r.bootup}, scripts ${r.scriptKb} KB\n  largest paint: ${r.lcpElement}`,
         );
         console.log(`  categories ${JSON.stringify(r.categories)}`);
         console.log(`  scripts ${JSON.stringify(r.scripts)}`);
