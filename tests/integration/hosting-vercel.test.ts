@@ -417,6 +417,19 @@ describe("custom domains", () => {
     expect(deletes.map((r) => r.path)).toEqual([`/v9/projects/${site.id}/domains/${first}`]);
   });
 
+  it("the site names its custom domain as soon as it is added, and none once it is removed", async () => {
+    const site = await linkedSite("Shown");
+    expect((await vercel.getSite(site.id)).customDomain).toBeNull();
+    const domain = `www.${apex()}`;
+    await vercel.setCustomDomain(site.id, domain);
+    const shown = await vercel.getSite(site.id);
+    expect(shown.customDomain).toBe(domain);
+    expect(shown.url).toBe(`https://${domain}`);
+    expect(shown.domainAliases).not.toContain(domain);
+    await vercel.removeCustomDomain(site.id, domain);
+    expect((await vercel.getSite(site.id)).customDomain).toBeNull();
+  });
+
   it("removes the domain, idempotently", async () => {
     const site = await linkedSite("Remove");
     const domain = apex();

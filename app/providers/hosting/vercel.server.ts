@@ -172,6 +172,19 @@ export function createVercelHosting(options: {
     for (const name of others) await removeProjectDomain(siteId, name);
   }
 
+  /**
+   * The names of the project's production domains, first page (a site has one custom domain and
+   * its *.vercel.app ones): not those of a branch or a custom environment, nor redirects.
+   */
+  async function productionDomains(siteId: string): Promise<string[]> {
+    const page = await call(() =>
+      vercel.projects.getProjectDomains({ idOrName: siteId, limit: DOMAINS_PER_PAGE, ...team }),
+    );
+    return page.domains
+      .filter((d) => !d.gitBranch && !d.customEnvironmentId && !d.redirect)
+      .map((d) => d.name);
+  }
+
   async function domainState(siteId: string, domain: ProjectDomainLike): Promise<DomainState> {
     const config = await call(() =>
       vercel.domains.getDomainConfig({ domain: domain.name, projectIdOrName: siteId, ...team }),
@@ -241,7 +254,8 @@ export function createVercelHosting(options: {
     },
 
     async getSite(siteId) {
-      return toVercelSite(await requireProject(siteId));
+      const project = await requireProject(siteId);
+      return toVercelSite(project, await productionDomains(project.id));
     },
 
     async listDeployments(siteId, request) {

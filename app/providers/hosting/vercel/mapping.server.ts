@@ -74,14 +74,20 @@ export function toVercelDeployment(d: VercelDeploymentLike): Deployment {
   };
 }
 
-export function toVercelSite(project: VercelProject): HostedSite {
+/**
+ * The site of a Vercel project. `projectDomains`: the names of the project's own production
+ * domains (GET /v9/projects/{id}/domains), where a custom domain is listed as soon as it is
+ * added; the project's `alias` lists it only once a production deployment serves it.
+ */
+export function toVercelSite(project: VercelProject, projectDomains: string[] = []): HostedSite {
   const production = project.targets?.production ?? null;
   const published = [production, ...(project.latestDeployments ?? [])].find(
     (d) => d && d.readyState === "READY" && (d.target ?? "production") === "production",
   );
-  const domains = (project.alias ?? [])
+  const aliases = (project.alias ?? [])
     .filter((a) => a.target === "PRODUCTION")
     .map((a) => a.domain);
+  const domains = [...new Set([...projectDomains, ...aliases])];
   const customDomain = domains.find((d) => !d.endsWith(".vercel.app")) ?? null;
   const alias = production?.alias ?? [];
   const link = project.link;
