@@ -9,17 +9,13 @@
 // (RATE_LIMITS=off, the documented benchmark switch): one client address sends everything.
 // `--only export` runs the export alone. Not part of `npm test`; it talks to 127.0.0.1 only and
 // stops itself.
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
 import { buildIfStale } from "../build.mjs";
 import { PASSWORD, seed } from "./seed.mjs";
 import { adminQuery } from "../pg-admin.mjs";
-import { waitForHealth as waitFor } from "./server.mjs";
+import { spawnBenchServer, waitForHealth as waitFor } from "./server.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const quick = process.argv.includes("--quick");
 const exportOnly = process.argv.join(" ").includes("--only export");
 const SUBMISSIONS = quick ? 20_000 : 100_000;
@@ -36,28 +32,7 @@ const admin = (sql) => adminQuery(adminUrl, sql);
 const waitForHealth = (server) => waitFor(BASE, server);
 
 function startServer() {
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      APP_URL: BASE,
-      DATABASE_URL: dbUrl,
-      SESSION_SECRET: "benchmark-session-secret-0123456789",
-      ENCRYPTION_KEY: "benchmark-encryption-key-0123456789",
-      PROVIDERS: "local",
-      RATE_LIMITS: "off",
-      WEB_CONCURRENCY: "1",
-      AUTO_DEPLOY_AFTER_MINUTES: "1000000",
-      SMTP_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  return { child, log: () => log };
+  return spawnBenchServer({ port: PORT, dbUrl });
 }
 
 /** The server process's resident memory in MB (Linux /proc), or NaN elsewhere. */

@@ -2,7 +2,6 @@
 // measures the routes a large account uses. Prints the figures and appends them to
 // docs/runs/bench.md (docs/performance.md holds the targets and the analysis). Not part of `npm
 // test`; it sends traffic to 127.0.0.1 only and stops itself.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +12,7 @@ import { buildIfStale } from "../build.mjs";
 import { appendRunLog, machineLine } from "../run-log.mjs";
 import { PASSWORD, seed } from "./seed.mjs";
 import { adminQuery } from "../pg-admin.mjs";
-import { waitForHealth as waitFor } from "./server.mjs";
+import { spawnBenchServer, waitForHealth as waitFor } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const quick = process.argv.includes("--quick");
@@ -51,33 +50,17 @@ const waitForHealth = (server) => waitFor(BASE, server);
 
 function startServer() {
   const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, "scripts/start.mjs"], {
-    cwd: root,
+  return spawnBenchServer({
+    port: PORT,
+    dbUrl,
+    args: [...profile, "scripts/start.mjs"],
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      APP_URL: BASE,
-      DATABASE_URL: dbUrl,
-      SESSION_SECRET: "benchmark-session-secret-0123456789",
-      ENCRYPTION_KEY: "benchmark-encryption-key-0123456789",
-      PROVIDERS: "local",
-      // The benchmark signs in many times from one address: the documented switch for benchmarks.
-      RATE_LIMITS: "off",
       // One process, as the figures in docs/performance.md are read (`--cluster` for all cores).
       WEB_CONCURRENCY: process.argv.includes("--cluster") ? "" : "1",
-      // Seeded projects are old: no automatic deployments during the run.
-      AUTO_DEPLOY_AFTER_MINUTES: "1000000",
-      SMTP_URL: "",
       // The floor: an empty page in the signed-in shell (server/bench-floor.mjs).
       BENCH_FLOOR_ROUTE: "1",
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  return { child, log: () => log };
 }
 
 async function logIn(email) {

@@ -5,14 +5,13 @@
 // node_modules from there); `build` is pointed at each in turn and restored after. Prints each
 // run and the medians with their ranges: score, LCP, TBT, the main thread's work by category and
 // script, and the long tasks. One browser at a time; 127.0.0.1 only; the database is dropped after.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { adminQuery } from "../pg-admin.mjs";
 import { PASSWORD, seed } from "./seed.mjs";
-import { waitForHealth } from "./server.mjs";
+import { spawnBenchServer, waitForHealth } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const arg = (name, fallback) => {
@@ -41,32 +40,14 @@ const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toStr
 const buildLink = path.join(root, "build");
 
 function startServer() {
-  const child = spawn(
-    process.execPath,
-    ["-e", "import('./server/index.mjs').then((m) => m.startServer())"],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(PORT),
-        APP_URL: BASE,
-        DATABASE_URL: dbUrl,
-        SESSION_SECRET: "benchmark-session-secret-0123456789",
-        ENCRYPTION_KEY: "benchmark-encryption-key-0123456789",
-        PROVIDERS: "local",
-        RATE_LIMITS: "off",
-        AUTO_DEPLOY_AFTER_MINUTES: "1000000",
-        SMTP_URL: "",
-        LOG_LEVEL: "warn",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  return { child, log: () => log };
+  // The server module itself: `build` is a link to the saved build under test, which the start
+  // script's staleness check would rebuild.
+  return spawnBenchServer({
+    port: PORT,
+    dbUrl,
+    args: ["-e", "import('./server/index.mjs').then((m) => m.startServer())"],
+    env: { LOG_LEVEL: "warn" },
+  });
 }
 
 async function stop(server) {

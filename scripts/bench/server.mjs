@@ -1,4 +1,44 @@
-// What both benchmark scripts need around the server they start (the admin database: ../pg-admin.mjs).
+// What the benchmark scripts need around the server they start (the admin database: ../pg-admin.mjs).
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * Starts the built server for a benchmark on `port` and the database at `dbUrl`: production mode,
+ * the local providers, rate limits off (the documented switch for benchmarks), no automatic
+ * deployments of the seeded (old) projects, mail to the log. `args` are node's (the start script
+ * by default); `env` adds or overrides variables. Returns the process and its output so far.
+ * @param {{ port: number; dbUrl: string; args?: string[]; env?: Record<string, string> }} options
+ */
+export function spawnBenchServer({ port, dbUrl, args = ["scripts/start.mjs"], env = {} }) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: dbUrl,
+      SESSION_SECRET: "benchmark-session-secret-0123456789",
+      ENCRYPTION_KEY: "benchmark-encryption-key-0123456789",
+      PROVIDERS: "local",
+      // The benchmark signs in many times from one address.
+      RATE_LIMITS: "off",
+      WEB_CONCURRENCY: "1",
+      // Seeded projects are old: no automatic deployments during the run.
+      AUTO_DEPLOY_AFTER_MINUTES: "1000000",
+      SMTP_URL: "",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  return { child, log: () => log };
+}
 
 /** Waits up to two minutes for /healthz (migrations applied), else fails with the server's log. */
 export async function waitForHealth(base, server) {
