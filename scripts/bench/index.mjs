@@ -10,9 +10,9 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { buildIfStale } from "../build.mjs";
 import { appendRunLog, machineLine } from "../run-log.mjs";
-import { PASSWORD, seed } from "./seed.mjs";
+import { seed } from "./seed.mjs";
 import { adminQuery } from "../pg-admin.mjs";
-import { spawnBenchServer, waitForHealth as waitFor } from "./server.mjs";
+import { benchLogIn, spawnBenchServer, waitForHealth as waitFor } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const quick = process.argv.includes("--quick");
@@ -63,17 +63,8 @@ function startServer() {
   });
 }
 
-async function logIn(email) {
-  const res = await fetch(`${BASE}/auth/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
-    body: new URLSearchParams({ email, password: PASSWORD, redirectTo: "/" }),
-  });
-  const cookie = res.headers.getSetCookie().find((c) => c.includes("stackshift_session="));
-  if (!cookie) throw new Error(`login of ${email} failed: HTTP ${res.status}`);
-  return cookie.split(";")[0];
-}
+/** @param {string} email a seeded account's */
+const logIn = (email) => benchLogIn(BASE, email);
 
 function cannon(url, cookie, options = {}) {
   return new Promise((resolve, reject) => {

@@ -10,8 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { adminQuery } from "../pg-admin.mjs";
-import { PASSWORD, seed } from "./seed.mjs";
-import { spawnBenchServer, waitForHealth } from "./server.mjs";
+import { seed } from "./seed.mjs";
+import { benchLogIn, spawnBenchServer, waitForHealth } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const arg = (name, fallback) => {
@@ -56,17 +56,8 @@ async function stop(server) {
   await new Promise((r) => server.child.once("exit", r));
 }
 
-async function logIn(email) {
-  const res = await fetch(`${BASE}/auth/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
-    body: new URLSearchParams({ email, password: PASSWORD, redirectTo: "/" }),
-  });
-  const cookie = res.headers.getSetCookie().find((c) => c.includes("stackshift_session="));
-  if (!cookie) throw new Error(`login of ${email} failed: HTTP ${res.status}`);
-  return cookie.split(";")[0];
-}
+/** @param {string} email a seeded account's */
+const logIn = (email) => benchLogIn(BASE, email);
 
 async function lighthouseRun(url, cookie) {
   const { default: lighthouse } = await import("lighthouse");

@@ -3,6 +3,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { PASSWORD } from "./seed.mjs";
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
@@ -52,4 +54,21 @@ export async function waitForHealth(base, server) {
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`server did not start:\n${server.log()}`);
+}
+
+/**
+ * Signs a seeded account in through the login form; its session cookie ("name=value").
+ * @param {string} base
+ * @param {string} email
+ */
+export async function benchLogIn(base, email) {
+  const res = await fetch(`${base}/auth/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+    body: new URLSearchParams({ email, password: PASSWORD, redirectTo: "/" }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.includes("stackshift_session="));
+  if (!cookie) throw new Error(`login of ${email} failed: HTTP ${res.status}`);
+  return cookie.split(";")[0];
 }
