@@ -33,6 +33,28 @@ function createSeries() {
 
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
 
+  /**
+   * A per-queue figure of the waiting jobs, read at scrape time. The same fact in every process
+   * (one database): a cluster's aggregate takes the largest answer, never the sum.
+   */
+  const queueGauge = (
+    name: string,
+    help: string,
+    field: Exclude<keyof WaitingJobs[number], "queue">,
+  ) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames: ["queue"] as const,
+      aggregator: "max",
+      registers,
+      async collect() {
+        const rows = await readWaitingJobs(sources);
+        this.reset();
+        for (const row of rows) this.set({ queue: row.queue }, row[field]);
+      },
+    });
+
   const series = {
     registry,
     sources,
@@ -49,32 +71,16 @@ function createSeries() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
-    // The same fact in every process (one database): a cluster's aggregate takes the largest
-    // answer, never the sum.
-    queueWaiting: new Gauge({
-      name: `${PREFIX}job_queue_waiting`,
-      help: "Jobs waiting in a queue (pg-boss states created and retry, due or scheduled later)",
-      labelNames: ["queue"] as const,
-      aggregator: "max",
-      registers,
-      async collect() {
-        const rows = await readWaitingJobs(sources);
-        this.reset();
-        for (const row of rows) this.set({ queue: row.queue }, row.waiting);
-      },
-    }),
-    queueOldest: new Gauge({
-      name: `${PREFIX}job_queue_oldest_waiting_seconds`,
-      help: "Seconds since the longest-due waiting job of a queue became due (0: none is due)",
-      labelNames: ["queue"] as const,
-      aggregator: "max",
-      registers,
-      async collect() {
-        const rows = await readWaitingJobs(sources);
-        this.reset();
-        for (const row of rows) this.set({ queue: row.queue }, row.oldestSeconds);
-      },
-    }),
+    queueWaiting: queueGauge(
+      "job_queue_waiting",
+      "Jobs waiting in a queue (pg-boss states created and retry, due or scheduled later)",
+      "waiting",
+    ),
+    queueOldest: queueGauge(
+      "job_queue_oldest_waiting_seconds",
+      "Seconds since the longest-due waiting job of a queue became due (0: none is due)",
+      "oldestSeconds",
+    ),
     jobCompletions: new Counter({
       name: `${PREFIX}job_completions_total`,
       help: "Jobs whose handler finished without an error",

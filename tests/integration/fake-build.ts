@@ -19,6 +19,16 @@ export const pageModule = (loader: (args: { request: Request }) => unknown) => (
   loader,
 });
 
+/** A page route under the root whose loader throws (an unexpected error of ours). */
+export const failingRoute = {
+  id: "routes/boom",
+  parentId: "root",
+  path: "boom",
+  module: pageModule(() => {
+    throw new Error("the page's loader failed");
+  }),
+};
+
 /** The build of `routes` (their ids, parents, paths and modules). */
 export function fakeBuild(routes: Record<string, unknown>): ServerBuild {
   return {

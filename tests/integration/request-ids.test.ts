@@ -17,7 +17,7 @@ import { notFound } from "~/utils/responses.server";
 import { requestId } from "../../server/middleware.mjs";
 import { instrumentBuild, withRequestId } from "../../server/route-errors.mjs";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
-import { fakeBuild, listen, pageModule } from "./fake-build";
+import { failingRoute, fakeBuild, listen, pageModule } from "./fake-build";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -134,14 +134,7 @@ describe("the HTTP server's request ids", () => {
   function build(): ServerBuild {
     return fakeBuild({
       root: { id: "root", path: "", module: pageModule(() => ({ ok: true })) },
-      "routes/boom": {
-        id: "routes/boom",
-        parentId: "root",
-        path: "boom",
-        module: pageModule(() => {
-          throw new Error("the page's loader failed");
-        }),
-      },
+      "routes/boom": failingRoute,
       "routes/gone": {
         id: "routes/gone",
         parentId: "root",

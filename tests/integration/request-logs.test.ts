@@ -17,7 +17,7 @@ import { loggablePathname } from "~/utils/request-id.server";
 import { getOptionalUser } from "~/web/session.server";
 import { requestId, requestLog } from "../../server/middleware.mjs";
 import { createUser, sessionCookie } from "../helpers";
-import { fakeBuild, listen, mountRemix, pageModule } from "./fake-build";
+import { failingRoute, fakeBuild, listen, mountRemix, pageModule } from "./fake-build";
 import { startServer, stopServer, type Server as Process } from "./lifecycle-support";
 
 const TOKEN = "query-token-0123456789abcdefghijklmnop";
@@ -33,14 +33,7 @@ function build(): ServerBuild {
         user: (await getOptionalUser(request))?.id,
       })),
     },
-    "routes/boom": {
-      id: "routes/boom",
-      parentId: "root",
-      path: "boom",
-      module: pageModule(() => {
-        throw new Error("the page's loader failed");
-      }),
-    },
+    "routes/boom": failingRoute,
     "routes/auth.verify.$token": {
       id: "routes/auth.verify.$token",
       parentId: "root",
