@@ -23,7 +23,6 @@ import { inRequestScope } from "~/utils/request-memo.server";
 import { loadAllParts } from "~/utils/lazy-part";
 import { metricsForServer } from "~/utils/metrics.server";
 import { NonceProvider } from "~/utils/nonce";
-import { lowPriorityModules } from "~/utils/module-priority.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -146,7 +145,7 @@ function render(
             final(done) {
               responseHeaders.set("Content-Type", "text/html");
               resolve(
-                new Response(lowPriorityModules(Buffer.concat(chunks)), {
+                new Response(Buffer.concat(chunks), {
                   headers: responseHeaders,
                   status: responseStatusCode,
                 }),
