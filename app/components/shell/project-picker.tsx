@@ -1,5 +1,5 @@
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { SEARCH_DEBOUNCE_MS } from "~/components/lists/search-box";
 import { STATE_TONE } from "~/components/project-dashboard/status-badges";
 import { Badge } from "~/components/ui/badge";
@@ -45,15 +45,31 @@ function Chevron() {
  */
 export function ProjectPicker({ picker }: { picker: PickerData }) {
   const popups = usePopups();
+  const disclosure = useRef<HTMLDetailsElement>(null);
   const label = picker.selected ? truncateProjectName(picker.selected.name) : "Select project";
   return popups ? (
-    <PickerPopover Popover={popups.Popover} picker={picker} label={label} />
+    <PickerPopover
+      Popover={popups.Popover}
+      picker={picker}
+      label={label}
+      // Opened before Radix arrived (the <details> is still on the page while this first
+      // renders): the popover takes over open rather than closing under the person's pointer.
+      openedBefore={disclosure.current?.open ?? false}
+    />
   ) : (
-    <PickerDisclosure picker={picker} label={label} />
+    <PickerDisclosure disclosure={disclosure} picker={picker} label={label} />
   );
 }
 
-function PickerDisclosure({ picker, label }: { picker: PickerData; label: string }) {
+function PickerDisclosure({
+  disclosure,
+  picker,
+  label,
+}: {
+  disclosure: RefObject<HTMLDetailsElement>;
+  picker: PickerData;
+  label: string;
+}) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   // A new search replaces the old one and closes any open dialog or drawer; other params stay.
@@ -62,7 +78,7 @@ function PickerDisclosure({ picker, label }: { picker: PickerData; label: string
       key !== "pq" && key !== "pcursor" && !(OVERLAY_PARAMS as readonly string[]).includes(key),
   );
   return (
-    <details className="relative" open={picker.loaded || undefined}>
+    <details ref={disclosure} className="relative" open={picker.loaded || undefined}>
       <summary className={triggerClass} title={picker.selected?.name}>
         <span className="truncate">{label}</span>
         <Chevron />
@@ -131,10 +147,12 @@ function PickerPopover({
   Popover,
   picker,
   label,
+  openedBefore,
 }: {
   Popover: Popups["Popover"];
   picker: PickerData;
   label: string;
+  openedBefore: boolean;
 }) {
   const location = useLocation();
   const [open, setOpen] = useState(false);
@@ -151,6 +169,12 @@ function PickerPopover({
     setOpen(next);
     if (next && !picker.loaded && !fetcher.data && fetcher.state === "idle") search(query);
   };
+  const [takeOver] = useState(openedBefore);
+  useEffect(() => {
+    if (takeOver) openPicker(true);
+    // Once, when the popover replaces a disclosure that was open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [takeOver]);
   // Until the first answer, the layout loader's page (empty unless ?pq= asked for it).
   const first = fetcher.data ?? picker;
   const waiting = !picker.loaded && !fetcher.data;

@@ -52,10 +52,11 @@ export function UserMenu({
   // so the dialog takes focus and returns it there when it closes.
   const next = useRef<UrlOverlay | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
+  const disclosure = useRef<HTMLDetailsElement>(null);
 
   if (!popups) {
     return (
-      <details className="relative">
+      <details ref={disclosure} className="relative">
         <summary className={triggerClass} aria-label={`User menu for ${user.name}`}>
           <Avatar name={user.name} />
           <span className="max-w-[10rem] truncate">{user.name}</span>
@@ -98,7 +99,9 @@ export function UserMenu({
   // modal={false}: the menu opens dialogs (About, Documentation); a modal menu closing while a
   // dialog opens can leave pointer-events disabled on <body>.
   return (
-    <DropdownMenu.Root modal={false}>
+    // Opened before Radix arrived (the <details> is still on the page while this first renders):
+    // the menu takes over open rather than closing under the person's pointer.
+    <DropdownMenu.Root modal={false} defaultOpen={disclosure.current?.open}>
       <DropdownMenu.Trigger
         ref={trigger}
         className={triggerClass}
