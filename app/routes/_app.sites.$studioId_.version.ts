@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { currentDashboardVersion } from "./_app.sites.$studioId/live-parts.server";
-import { requireProjectMember } from "~/web/project-loader.server";
+import { requireProjectMemberWithDigest } from "~/web/project-loader.server";
 
 /**
  * GET /sites/{studioId}/version: the dashboard's data version (ETag and body), for the page's
@@ -9,8 +9,8 @@ import { requireProjectMember } from "~/web/project-loader.server";
  * its owner, members and support; 404 for everyone else.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, project } = await requireProjectMember(request, params.studioId);
-  const version = await currentDashboardVersion(user, project, new URL(request.url));
+  const { user, project, digest } = await requireProjectMemberWithDigest(request, params.studioId);
+  const version = await currentDashboardVersion(user, project, digest, new URL(request.url));
   const etag = `"${version}"`;
   const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
   if (request.headers.get("If-None-Match") === etag) {

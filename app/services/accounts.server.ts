@@ -5,6 +5,7 @@ import { db, type Queryable } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
 import { accessRequests, emailVerifications, members, sessions, users } from "~/db/schema";
 import { env } from "~/utils/env.server";
+import { memo, rememberInView } from "~/utils/request-memo.server";
 import { isAddressProof } from "./address-proof.server";
 import { ConflictError, ForbiddenError, InvalidError, UnauthorizedError } from "./errors";
 import type { loginSchema, signupSchema } from "./accounts.schema";
@@ -62,9 +63,18 @@ const userById = prepared((database) =>
     .prepare("user_by_id"),
 );
 
+/**
+ * An account by id. In a page view (app/utils/request-memo.server.ts) it is read once, and not at
+ * all after the session's read, which joins it (rememberUserRow).
+ */
 export async function getUser(id: string): Promise<User | null> {
-  const [row] = await userById().execute({ id });
+  const row = await memo(`user-row:${id}`, async () => (await userById().execute({ id }))[0]);
   return row ? toUser(row) : null;
+}
+
+/** The account of the view's session, read with it (sessions.server.ts): getUser uses it. */
+export function rememberUserRow(row: typeof users.$inferSelect) {
+  rememberInView(`user-row:${row.id}`, Promise.resolve(row));
 }
 
 /**

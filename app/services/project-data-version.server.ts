@@ -17,26 +17,27 @@ import { projects } from "~/db/schema";
 // Rows are compared as their text (`row::text`), in a stable order. Activity entries are only
 // appended or purged, so their count and newest timestamp stand for them (a transaction's
 // entries carry its start time, which can be older than an entry already seen: the count
-// still changes).
+// still changes). A column of any select from "projects": the version route reads it with the
+// project row itself (getProjectWithDigest), the page with the statement below; one definition.
+export const projectDigestColumn = sql<string>`md5(concat_ws('|',
+  "projects"::text,
+  (select u.name || ' ' || u.email from users u where u.id = "projects".owner_id),
+  (select string_agg(m::text || coalesce(u.name || ' ' || u.email, ''), ',' order by m.id)
+     from members m left join users u on u.id = m.user_id
+     where m.project_id = "projects".id),
+  (select string_agg(s::text, ',' order by s.provider)
+     from project_sites s where s.project_id = "projects".id),
+  (select string_agg(a::text, ',' order by a.id)
+     from payment_accounts a where a.project_id = "projects".id),
+  (select string_agg(a::text, ',' order by a.id)
+     from social_accounts a where a.project_id = "projects".id),
+  (select count(*) || ' ' || max(e.timestamp)::text
+     from event_logs e where e.project_id = "projects".id)
+))`;
+
 const digestOf = prepared((database) =>
   database
-    .select({
-      digest: sql<string>`md5(concat_ws('|',
-        "projects"::text,
-        (select u.name || ' ' || u.email from users u where u.id = "projects".owner_id),
-        (select string_agg(m::text || coalesce(u.name || ' ' || u.email, ''), ',' order by m.id)
-           from members m left join users u on u.id = m.user_id
-           where m.project_id = "projects".id),
-        (select string_agg(s::text, ',' order by s.provider)
-           from project_sites s where s.project_id = "projects".id),
-        (select string_agg(a::text, ',' order by a.id)
-           from payment_accounts a where a.project_id = "projects".id),
-        (select string_agg(a::text, ',' order by a.id)
-           from social_accounts a where a.project_id = "projects".id),
-        (select count(*) || ' ' || max(e.timestamp)::text
-           from event_logs e where e.project_id = "projects".id)
-      ))`,
-    })
+    .select({ digest: projectDigestColumn })
     .from(projects)
     .where(eq(projects.id, sql.placeholder("id")))
     .prepare("project_data_digest"),

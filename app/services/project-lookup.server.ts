@@ -7,7 +7,7 @@ import { eq, or, sql } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
 import { projects } from "~/db/schema";
-import { memo } from "~/utils/request-memo.server";
+import { memo, rememberInView } from "~/utils/request-memo.server";
 import type { User } from "./accounts.server";
 import { UUID } from "~/utils/uuid";
 
@@ -33,23 +33,36 @@ const projectByIdOrStudioId = prepared((database) =>
     .prepare("project_by_id_or_studio_id"),
 );
 
+/**
+ * How a reference is looked up: only a UUID-shaped key can be an _id (comparing other text to a
+ * uuid column would error); null for a key that names no project.
+ */
+export function projectLookup(
+  ref: string,
+): { id: string; studioId: string } | { id: null; studioId: string } | null {
+  const key = ref.trim();
+  if (!key || key.length > 100) return null;
+  return { id: UUID.test(key) ? key.toLowerCase() : null, studioId: key };
+}
+
 export async function findProjectRow(
   tx: Queryable,
   ref: string,
 ): Promise<typeof projects.$inferSelect | undefined> {
-  const key = ref.trim();
-  if (!key || key.length > 100) return undefined;
-  // Only a UUID-shaped key can be an _id; comparing other text to a uuid column would error.
+  const lookup = projectLookup(ref);
+  if (!lookup) return undefined;
   // Outside a transaction (every page view) through prepared statements.
   if (tx === db()) {
-    const [row] = UUID.test(key)
-      ? await projectByIdOrStudioId().execute({ id: key.toLowerCase(), studioId: key })
-      : await projectByStudioId().execute({ studioId: key });
+    const [row] =
+      lookup.id !== null
+        ? await projectByIdOrStudioId().execute(lookup)
+        : await projectByStudioId().execute({ studioId: lookup.studioId });
     return row;
   }
-  const where = UUID.test(key)
-    ? or(eq(projects.id, key.toLowerCase()), eq(projects.studioId, key))
-    : eq(projects.studioId, key);
+  const where =
+    lookup.id !== null
+      ? or(eq(projects.id, lookup.id), eq(projects.studioId, lookup.studioId))
+      : eq(projects.studioId, lookup.studioId);
   const [row] = await tx.select().from(projects).where(where).limit(1);
   return row;
 }
@@ -61,4 +74,13 @@ export async function findProjectRow(
 export function projectRowFor(user: User | null, ref: string, tx: Queryable = db()) {
   if (tx !== db()) return findProjectRow(tx, ref);
   return memo(`project-row:${user?.id}:${ref}`, () => findProjectRow(tx, ref));
+}
+
+/** The row of `ref` for `user`'s view, read by a wider query: the view's lookups use it. */
+export function rememberProjectRow(
+  user: User,
+  ref: string,
+  row: Promise<typeof projects.$inferSelect | undefined>,
+) {
+  rememberInView(`project-row:${user.id}:${ref}`, row);
 }

@@ -1,5 +1,16 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, inArray, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  ne,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from "drizzle-orm";
 import { unionAll, type SelectedFields } from "drizzle-orm/pg-core";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import { db, type Queryable } from "~/db/client.server";
@@ -18,6 +29,8 @@ import {
   type ProjectRole,
   projectForAction,
 } from "./permissions.server";
+import { projectDigestColumn } from "./project-data-version.server";
+import { projectLookup, rememberProjectRow } from "./project-lookup.server";
 import { acceptedMembershipOf, memberRoleOf, ownedProjects } from "./permissions-sql.server";
 import {
   DEFAULT_SCHEMA_VERSION,
@@ -275,23 +288,55 @@ export async function countProjects(
 type ProjectRow = typeof projects.$inferSelect;
 
 /** What a project view adds to its row: the owner's name and address, and its sites. */
+const ownerAndSitesColumns = {
+  owner: sql<{ name: string; email: string } | null>`(
+    select json_build_object('name', u.name, 'email', u.email)
+    from ${users} u where u.id = ${projects.ownerId})`,
+  sites: sql<Project["sites"]>`coalesce((
+    select json_agg(json_build_object('provider', s.provider, 'siteId', s.site_id,
+      'url', s.url, 'customDomain', s.custom_domain) order by s.provider)
+    from ${projectSites} s where s.project_id = ${projects.id}), '[]'::json)`,
+};
+type OwnerAndSites = {
+  owner: { name: string; email: string } | null;
+  sites: Project["sites"] | null;
+};
+
 function ownerAndSites(database: Queryable, projectId: string | Placeholder) {
-  return database
-    .select({
-      owner: sql<{ name: string; email: string } | null>`(
-        select json_build_object('name', u.name, 'email', u.email)
-        from ${users} u where u.id = ${projects.ownerId})`,
-      sites: sql<Project["sites"]>`coalesce((
-        select json_agg(json_build_object('provider', s.provider, 'siteId', s.site_id,
-          'url', s.url, 'customDomain', s.custom_domain) order by s.provider)
-        from ${projectSites} s where s.project_id = ${projects.id}), '[]'::json)`,
-    })
-    .from(projects)
-    .where(eq(projects.id, projectId));
+  return database.select(ownerAndSitesColumns).from(projects).where(eq(projects.id, projectId));
 }
 // Every project page view reads it: one prepared statement (app/db/prepared.server.ts).
 const ownerAndSitesOf = prepared((database) =>
   ownerAndSites(database, sql.placeholder("id")).prepare("project_owner_and_sites"),
+);
+
+// The dashboard's version check: the project row, what a view adds to it and the data digest
+// (project-data-version.server.ts) in one statement, looked up as findProjectRow looks it up.
+const withDigestColumns = {
+  ...getTableColumns(projects),
+  ...ownerAndSitesColumns,
+  digest: projectDigestColumn,
+};
+const withDigestByStudioId = prepared((database) =>
+  database
+    .select(withDigestColumns)
+    .from(projects)
+    .where(eq(projects.studioId, sql.placeholder("studioId")))
+    .limit(1)
+    .prepare("project_with_digest_by_studio_id"),
+);
+const withDigestByIdOrStudioId = prepared((database) =>
+  database
+    .select(withDigestColumns)
+    .from(projects)
+    .where(
+      or(
+        eq(projects.id, sql.placeholder("id")),
+        eq(projects.studioId, sql.placeholder("studioId")),
+      ),
+    )
+    .limit(1)
+    .prepare("project_with_digest_by_id_or_studio_id"),
 );
 
 async function toProject(
@@ -299,9 +344,14 @@ async function toProject(
   row: ProjectRow,
   role: ViewerRole,
   viewerId: string,
+  /** Already read with the row (getProjectWithDigest): no query. */
+  read?: OwnerAndSites,
 ): Promise<Project> {
-  const [extra] =
-    tx === db() ? await ownerAndSitesOf().execute({ id: row.id }) : await ownerAndSites(tx, row.id);
+  const [extra] = read
+    ? [read]
+    : tx === db()
+      ? await ownerAndSitesOf().execute({ id: row.id })
+      : await ownerAndSites(tx, row.id);
   const owner = extra?.owner;
   const sites = extra?.sites ?? [];
   return {
@@ -352,11 +402,41 @@ async function toProject(
  */
 export function getProject(user: User, studioIdOrId: string): Promise<Project> {
   // The layout and the page of one view both ask (app/utils/request-memo.server.ts).
-  return memo(`project:${user.id}:${studioIdOrId}`, async () => {
-    const { project: row, actor } = await projectForAction(user, studioIdOrId, "project.view");
-    const role = isSupport(actor) ? "support" : (actor.kind as ProjectRole);
-    return toProject(db(), row, role, user.id);
-  });
+  return memo(`project:${user.id}:${studioIdOrId}`, () => viewProject(user, studioIdOrId));
+}
+
+async function viewProject(user: User, ref: string, read?: OwnerAndSites): Promise<Project> {
+  const { project: row, actor } = await projectForAction(user, ref, "project.view");
+  const role = isSupport(actor) ? "support" : (actor.kind as ProjectRole);
+  return toProject(db(), row, role, user.id, read);
+}
+
+/**
+ * `getProject` with the project's data digest (projectDataDigest), for the dashboard's 30 s
+ * version check: the row, its owner and sites and the digest are one statement instead of
+ * three. The access check is getProject's own, on the row read here (the view's memo); the
+ * digest is null when the project is hidden or gone, which then throws as getProject does.
+ */
+export async function getProjectWithDigest(
+  user: User,
+  studioIdOrId: string,
+): Promise<{ project: Project; digest: string | null }> {
+  const lookup = projectLookup(studioIdOrId);
+  const [found] = !lookup
+    ? []
+    : lookup.id !== null
+      ? await withDigestByIdOrStudioId().execute(lookup)
+      : await withDigestByStudioId().execute({ studioId: lookup.studioId });
+  if (!found) {
+    rememberProjectRow(user, studioIdOrId, Promise.resolve(undefined));
+    return { project: await getProject(user, studioIdOrId), digest: null };
+  }
+  const { owner, sites, digest, ...row } = found;
+  rememberProjectRow(user, studioIdOrId, Promise.resolve(row));
+  const project = await memo(`project:${user.id}:${studioIdOrId}`, () =>
+    viewProject(user, studioIdOrId, { owner, sites }),
+  );
+  return { project, digest };
 }
 
 const STUDIO_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

@@ -86,3 +86,14 @@ export function memo<T>(key: string, read: () => Promise<T>): Promise<T> {
   }
   return hit;
 }
+
+/**
+ * Hands the view a read made some other way (a wider query that also returned it), so later
+ * `memo(key)` calls use it; nothing when the view already has one, or outside a view.
+ */
+export function rememberInView<T>(key: string, value: Promise<T>): void {
+  const view = views.getStore();
+  if (!view || view.has(key)) return;
+  view.set(key, value);
+  value.catch(() => view.delete(key));
+}

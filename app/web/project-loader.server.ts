@@ -4,7 +4,7 @@ import {
   type ProjectInvitationView,
 } from "~/services/invitation-answers.server";
 import { ProjectNotFoundError } from "~/services/permissions.server";
-import { getProject, type Project } from "~/services/projects.server";
+import { getProject, getProjectWithDigest, type Project } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 import { toProjectView, type ProjectView } from "~/components/project-dashboard/project-view";
@@ -23,6 +23,23 @@ export async function requireProjectMember(
     return { user, project: await getProject(user, studioId ?? "") };
   } catch (error) {
     // Only a hidden or missing project is a 404; anything else (the database down) is an error.
+    if (error instanceof ProjectNotFoundError) notFound();
+    throw error;
+  }
+}
+
+/**
+ * `requireProjectMember` with the project's data digest read in the same statement as the
+ * project (getProjectWithDigest): the dashboard's 30 s version check.
+ */
+export async function requireProjectMemberWithDigest(
+  request: Request,
+  studioId: string | undefined,
+): Promise<{ user: User; project: Project; digest: string | null }> {
+  const user = await requireUser(request);
+  try {
+    return { user, ...(await getProjectWithDigest(user, studioId ?? "")) };
+  } catch (error) {
     if (error instanceof ProjectNotFoundError) notFound();
     throw error;
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "~/db/client.server";
+import { db, queriesRun } from "~/db/client.server";
 import {
   eventLogs,
   localDeploys,
@@ -144,6 +144,32 @@ describe("the dashboard's data version", () => {
       .values({ id: `dep-${randomUUID()}`, siteId, state: "building", title: "New deploy" });
     forgetSite("netlify", siteId);
     await expectChanged("a deploy at the provider");
+  });
+
+  it("answers an unchanged check with two queries: the session with its account, the project with its digest", async () => {
+    const { project, cookie } = await setup();
+    const version = await pageVersion(cookie, project.studioId);
+    // The first check fills the provider cache (the page's read may have been another page).
+    expect((await askVersion(cookie, project.studioId, version)).status).toBe(304);
+    const before = queriesRun();
+    const unchanged = await askVersion(cookie, project.studioId, version);
+    expect(unchanged.status).toBe(304);
+    expect(queriesRun() - before).toBe(2);
+  });
+
+  it("is the page's version for an accepted member too", async () => {
+    const { project } = await setup();
+    const member = await createUser();
+    await db().insert(members).values({
+      projectId: project.id,
+      userId: member.id,
+      invitedEmail: member.email,
+      status: "accepted",
+      role: "editor",
+    });
+    const cookie = await sessionCookie(member.id);
+    const version = await pageVersion(cookie, project.studioId);
+    expect((await askVersion(cookie, project.studioId, version)).status).toBe(304);
   });
 
   it("is 404 for someone outside the project, and asks a signed-out visitor to sign in", async () => {

@@ -37,7 +37,9 @@ describe("reads shared by the loaders of one page view", () => {
     );
     expect(scoped.value.map((r) => r.project?.role)).toEqual(["editor", "editor", "editor"]);
     expect(scoped.value.map((r) => r.user?.id)).toEqual([member.id, member.id, member.id]);
-    expect(scoped.queries * 3).toBe(unscoped.queries);
+    // Once each in the view, and the account with the session: one statement fewer than a
+    // lone loader outside a view, which reads the account by itself.
+    expect(scoped.queries).toBe(unscoped.queries / 3 - 1);
   });
 
   it("never shares between views, nor within a request that changes something", async () => {
@@ -54,7 +56,10 @@ describe("reads shared by the loaders of one page view", () => {
     const post = await queriesOf(() =>
       inRequestScope("POST", () => threeLoaders(cookie, project.studioId, "POST")),
     );
-    expect(post.queries).toBe(one.queries * 3);
+    // As many as with no view at all.
+    const unscoped = await queriesOf(() => threeLoaders(cookie, project.studioId, "POST"));
+    expect(post.queries).toBe(unscoped.queries);
+    expect(post.queries).toBeGreaterThan(one.queries * 3);
   });
 
   it("does not remember a failed read: the next loader gets its own answer", async () => {

@@ -11,7 +11,7 @@ import { getAddons } from "~/services/addons.server";
 import { listDeploymentsSchema } from "~/services/deployments.schema";
 import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
 import { InvalidError, ServiceError } from "~/services/errors";
-import { dataVersion, projectDataDigest } from "~/services/project-data-version.server";
+import { dataVersion } from "~/services/project-data-version.server";
 import type { Project } from "~/services/projects.server";
 import { activationState } from "~/services/studio.server";
 import { log } from "~/utils/logger.server";
@@ -87,9 +87,16 @@ export function dashboardVersion(digest: string | null, live: LiveParts): string
   ]);
 }
 
-/** The version of the dashboard `url` shows now, for `user` (ProjectNotFoundError if hidden). */
-export async function currentDashboardVersion(user: User, project: Project, url: URL) {
-  // The digest first: a change landing while the rest is read makes the next check differ.
-  const digest = await projectDataDigest(project._id);
+/**
+ * The version of the dashboard `url` shows now, for `user`, from the project's digest read with
+ * the project (getProjectWithDigest): a change landing while the rest is read makes the next
+ * check differ.
+ */
+export async function currentDashboardVersion(
+  user: User,
+  project: Project,
+  digest: string | null,
+  url: URL,
+) {
   return dashboardVersion(digest, await loadLiveParts(user, project, url));
 }
