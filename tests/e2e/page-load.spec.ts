@@ -38,3 +38,49 @@ test("the page paints before its scripts are fetched, then hydrates", async ({
   expect(starts.length).toBeGreaterThan(0);
   expect(Math.min(...starts)).toBeGreaterThanOrEqual(firstPaint!);
 });
+
+test("a menu opened before its script arrived is still open when the script takes over", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  const account = adminAccount(testInfo);
+  await signIn(page, account);
+  // Radix's menus come in a chunk of their own after hydration: held here until released.
+  let held = Promise.resolve();
+  let release = () => {};
+  const hold = () => (held = new Promise<void>((resolve) => (release = resolve)));
+  await page.route(/\/assets\/popups-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const load = async () => {
+    hold();
+    await page.goto("/sites");
+    if (!jsDisabled(testInfo)) await page.waitForFunction(() => "__remixRouter" in window);
+  };
+
+  // Before the chunk the user menu is a disclosure, opened by a click; Radix's menu takes over
+  // open.
+  await load();
+  await page.getByLabel(`User menu for ${account.name}`).click();
+  await expect(page.getByRole("link", { name: "User Settings" })).toBeVisible();
+  if (!jsDisabled(testInfo)) {
+    release();
+    await expect(page.getByRole("menu")).toBeVisible();
+    await expect(page.getByRole("menuitem", { name: "User Settings" })).toBeVisible();
+  }
+
+  // The same for the project picker, whose popover then fetches its list.
+  await load();
+  await page.getByText("Select project").click();
+  await expect(page.getByRole("link", { name: "Show my projects" })).toBeVisible();
+  if (jsDisabled(testInfo)) return;
+  const list = page.waitForResponse(
+    (r) => new URL(r.url()).pathname.startsWith("/resources/picker") && r.status() === 200,
+  );
+  release();
+  const picker = page.getByRole("dialog", { name: "Projects" });
+  await expect(picker).toBeVisible();
+  await expect(picker.getByLabel("Find project")).toBeFocused();
+  await list;
+});
