@@ -75,11 +75,18 @@ function cannon(url, cookie, options = {}) {
   });
 }
 
-/** First-load JavaScript of a page: its module scripts and preloads, gzip-compressed. */
+/**
+ * First-load JavaScript of a page, gzip-compressed: the modules its inline script fetches once
+ * the page has painted (the list it preloads, decision 036), or the preload links and scripts of
+ * HTML rendered without that script.
+ */
 async function firstLoadJs(pathname, cookie) {
   const html = await (await fetch(`${BASE}${pathname}`, { headers: { cookie } })).text();
+  const listed = html.match(/var links = (\[[^\]]*\])/);
   const files = new Set(
-    [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
+    listed
+      ? /** @type {string[]} */ (JSON.parse(listed[1]))
+      : [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
   );
   let bytes = 0;
   for (const file of files) {
