@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import {
@@ -21,6 +22,7 @@ import { savedTimeZone, timeZoneOffset } from "~/utils/time-zone.server";
 import { DEFAULT_TIME_ZONE } from "~/utils/dates";
 import { useTimeZoneCookie } from "~/utils/time-zone";
 import { useNonce } from "~/utils/nonce";
+import { useHydrated } from "~/utils/use-hydrated";
 import styles from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -56,6 +58,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 function Document({ children, theme }: { children: React.ReactNode; theme: string }) {
   const nonce = useNonce();
+  const hydrated = useHydrated();
+  useEffect(() => {
+    // The page is interactive, its no-JavaScript versions replaced: `data-hydrated` on <html>
+    // (the browser tests wait for it after loading a page; the scripts load after the first
+    // paint, decision 036).
+    if (hydrated) document.documentElement.setAttribute("data-hydrated", "");
+  }, [hydrated]);
   return (
     <html lang="en" className={theme === "dark" ? "dark" : ""}>
       <head>

@@ -43,8 +43,7 @@ test("a menu opened before its script arrived is still open when the script take
   page,
   signIn,
 }, testInfo) => {
-  const account = adminAccount(testInfo);
-  await signIn(page, account);
+  await signIn(page, adminAccount(testInfo));
   // Radix's menus come in a chunk of their own after hydration: held here until released.
   let held = Promise.resolve();
   let release = () => {};
@@ -62,7 +61,8 @@ test("a menu opened before its script arrived is still open when the script take
   // Before the chunk the user menu is a disclosure, opened by a click; Radix's menu takes over
   // open.
   await load();
-  await page.getByLabel(`User menu for ${account.name}`).click();
+  // Other tests of this worker may have renamed the account: any name will do.
+  await page.getByLabel(/^User menu for /).click();
   await expect(page.getByRole("link", { name: "User Settings" })).toBeVisible();
   if (!jsDisabled(testInfo)) {
     release();

@@ -52,7 +52,37 @@ export function watchPage(page: Page, label = "page"): string[] {
     problems.push(`page error: ${error.message}`);
   });
   watched.push({ label, problems });
+  loadsWaitForHydration(page);
   return problems;
+}
+
+/**
+ * With JavaScript, loading a page (`goto`, `reload`) returns once the page has hydrated. The
+ * page's scripts load after its first paint (decision 036), so after the load event Playwright
+ * waits for; a test acting at once would race hydration replacing the no-JavaScript versions,
+ * which the no-js project tests on their own. A person, too, acts on a page once it has settled.
+ * Pages that are not the app's (the local public sites) have no Remix context and do not wait.
+ */
+function loadsWaitForHydration(page: Page) {
+  if (jsDisabled(base.info())) return;
+  const settled = () =>
+    page.waitForFunction(
+      () => !("__remixContext" in window) || document.documentElement.hasAttribute("data-hydrated"),
+      undefined,
+      { timeout: 15_000 },
+    );
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await settled();
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await settled();
+    return response;
+  };
 }
 
 /** The tabs the test is closing itself (closeTab). */
