@@ -104,9 +104,16 @@ async function lighthouseOf(pathname, cookie) {
   const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromePath)) return { skipped: `no Chromium at ${chromePath}` };
   const runs = [];
-  for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
+  for (let i = 0, retries = 0; i < LIGHTHOUSE_RUNS; i += 1) {
     try {
       const run = await runLighthouse(chromePath, pathname, cookie);
+      // A run Lighthouse could not measure (NO_NAVSTART now and then on a busy machine) is run
+      // again, twice at most in all; then the page is reported as not measured.
+      if ("skipped" in run && retries < 2) {
+        retries += 1;
+        i -= 1;
+        continue;
+      }
       if ("skipped" in run) return run;
       runs.push(run);
     } catch (error) {
