@@ -3,7 +3,9 @@
  * API bodies carry), undefined when there is none. Permissions resolve every project action
  * through it; page views read it once however many loaders ask.
  */
-import { eq, or, sql } from "drizzle-orm";
+import { eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/pg-core";
+import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import { db, type Queryable } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
 import { projects } from "~/db/schema";
@@ -11,27 +13,34 @@ import { memo, rememberInView } from "~/utils/request-memo.server";
 import type { User } from "./accounts.server";
 import { UUID } from "~/utils/uuid";
 
-const projectByStudioId = prepared((database) =>
-  database
-    .select()
-    .from(projects)
-    .where(eq(projects.studioId, sql.placeholder("studioId")))
-    .limit(1)
-    .prepare("project_by_studio_id"),
-);
-const projectByIdOrStudioId = prepared((database) =>
-  database
-    .select()
-    .from(projects)
-    .where(
-      or(
-        eq(projects.id, sql.placeholder("id")),
-        eq(projects.studioId, sql.placeholder("studioId")),
-      ),
-    )
-    .limit(1)
-    .prepare("project_by_id_or_studio_id"),
-);
+/**
+ * A project reference's lookup as prepared statements, selecting `columns`: by _id or studioId
+ * when the key is UUID-shaped, else by studioId (see projectLookup). `name` names the statements.
+ */
+export function preparedProjectLookup<T extends SelectedFields>(columns: T, name: string) {
+  // Built on the plain selection type (drizzle's builder does not narrow a generic one); the
+  // rows are typed from `columns` again below.
+  const statement = (where: SQL | undefined, suffix: string) =>
+    prepared((database) =>
+      database
+        .select(columns as SelectedFields)
+        .from(projects)
+        .where(where)
+        .limit(1)
+        .prepare(`${name}_${suffix}`),
+    );
+  const byStudioId = statement(eq(projects.studioId, sql.placeholder("studioId")), "by_studio_id");
+  const byIdOrStudioId = statement(
+    or(eq(projects.id, sql.placeholder("id")), eq(projects.studioId, sql.placeholder("studioId"))),
+    "by_id_or_studio_id",
+  );
+  return async (lookup: { id: string | null; studioId: string }) =>
+    (lookup.id !== null
+      ? await byIdOrStudioId().execute(lookup)
+      : await byStudioId().execute({ studioId: lookup.studioId })) as SelectResultFields<T>[];
+}
+
+const projectRowOf = preparedProjectLookup(getTableColumns(projects), "project");
 
 /**
  * How a reference is looked up: only a UUID-shaped key can be an _id (comparing other text to a
@@ -53,10 +62,7 @@ export async function findProjectRow(
   if (!lookup) return undefined;
   // Outside a transaction (every page view) through prepared statements.
   if (tx === db()) {
-    const [row] =
-      lookup.id !== null
-        ? await projectByIdOrStudioId().execute(lookup)
-        : await projectByStudioId().execute({ studioId: lookup.studioId });
+    const [row] = await projectRowOf(lookup);
     return row;
   }
   const where =

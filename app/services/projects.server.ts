@@ -6,7 +6,6 @@ import {
   getTableColumns,
   inArray,
   ne,
-  or,
   sql,
   type Placeholder,
   type SQL,
@@ -30,7 +29,7 @@ import {
   projectForAction,
 } from "./permissions.server";
 import { projectDigestColumn } from "./project-data-version.server";
-import { projectLookup, rememberProjectRow } from "./project-lookup.server";
+import { preparedProjectLookup, projectLookup, rememberProjectRow } from "./project-lookup.server";
 import { acceptedMembershipOf, memberRoleOf, ownedProjects } from "./permissions-sql.server";
 import {
   DEFAULT_SCHEMA_VERSION,
@@ -317,27 +316,7 @@ const withDigestColumns = {
   ...ownerAndSitesColumns,
   digest: projectDigestColumn,
 };
-const withDigestByStudioId = prepared((database) =>
-  database
-    .select(withDigestColumns)
-    .from(projects)
-    .where(eq(projects.studioId, sql.placeholder("studioId")))
-    .limit(1)
-    .prepare("project_with_digest_by_studio_id"),
-);
-const withDigestByIdOrStudioId = prepared((database) =>
-  database
-    .select(withDigestColumns)
-    .from(projects)
-    .where(
-      or(
-        eq(projects.id, sql.placeholder("id")),
-        eq(projects.studioId, sql.placeholder("studioId")),
-      ),
-    )
-    .limit(1)
-    .prepare("project_with_digest_by_id_or_studio_id"),
-);
+const projectWithDigestOf = preparedProjectLookup(withDigestColumns, "project_with_digest");
 
 async function toProject(
   tx: Queryable,
@@ -422,11 +401,7 @@ export async function getProjectWithDigest(
   studioIdOrId: string,
 ): Promise<{ project: Project; digest: string | null }> {
   const lookup = projectLookup(studioIdOrId);
-  const [found] = !lookup
-    ? []
-    : lookup.id !== null
-      ? await withDigestByIdOrStudioId().execute(lookup)
-      : await withDigestByStudioId().execute({ studioId: lookup.studioId });
+  const [found] = lookup ? await projectWithDigestOf(lookup) : [];
   if (!found) {
     rememberProjectRow(user, studioIdOrId, Promise.resolve(undefined));
     return { project: await getProject(user, studioIdOrId), digest: null };
