@@ -67,6 +67,86 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * An account's authenticator app (TOTP, RFC 6238): one per account. The shared secret is
+ * encrypted at rest like other secrets (AES-256-GCM under ENCRYPTION_KEY, key rotation included).
+ * `lastStep` is the newest 30-second step a code was accepted for: a code (or an older one) is
+ * never accepted twice. app/services/two-factor/; docs/decisions/038-second-factors.md.
+ */
+export const totpFactors = pgTable("totp_factors", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  lastStep: integer("last_step").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes (ten per set, only their sha256 kept); a new set replaces the old. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("recovery_codes_user_idx").on(t.userId),
+    uniqueIndex("recovery_codes_hash_key").on(t.userId, t.codeHash),
+  ],
+);
+
+/**
+ * Passkeys (WebAuthn credentials): a second factor after the password, and a sign-in of their
+ * own (discoverable credentials). Public keys only; `counter` is the authenticator's signature
+ * counter (0 for those that keep none).
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    /** The credential id, base64url. */
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports").array(),
+    /** singleDevice or multiDevice (synced), as the authenticator says. */
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * Mailed links that finish one password sign-in once the account's failure ceiling is reached
+ * (docs/decisions/041-a-ceiling-per-account.md): the password was right, from a browser the
+ * account has not signed in from, and the link proves the mailbox too. Only the sha256 is kept.
+ */
+export const signInLinks = pgTable(
+  "sign_in_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    redirectTo: text("redirect_to").notNull().default("/"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sign_in_links_user_idx").on(t.userId)],
+);
+
 export const passwordResets = pgTable("password_resets", {
   /** sha256 of the token mailed to the user; the token itself is never stored. */
   tokenHash: text("token_hash").primaryKey(),
@@ -188,6 +268,8 @@ export const projects = pgTable(
     isGPT3Enabled: boolean("is_gpt3_enabled").notNull().default(false),
     isVisualTestsEnabled: boolean("is_visual_tests_enabled").notNull().default(false),
     isEndToEndTestsEnabled: boolean("is_end_to_end_tests_enabled").notNull().default(false),
+    /** The owner requires every member to have a second factor (app/services/two-factor/). */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     /** Encrypted at rest with app/utils/secrets.server.ts (AES-256-GCM under ENCRYPTION_KEY). */
     chromaticProjectToken: text("chromatic_project_token"),
     netlifyAccountId: text("netlify_account_id"),
