@@ -40,6 +40,12 @@ export const users = pgTable(
      */
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     hideStudioSplash: boolean("hide_studio_splash").notNull().default(false),
+    /**
+     * Since when the account has a second factor of ours (an authenticator app or a passkey);
+     * null without one. Kept with the factors' rows in one transaction (app/services/two-factor/),
+     * so "has a second factor" is read with the account, not counted per request.
+     */
+    twoFactorSince: timestamp("two_factor_since", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -11,7 +11,8 @@ import { ServiceError } from "~/services/errors";
 import { EmailNotConfirmedError, verifyLogin } from "~/services/accounts.server";
 import { formReply, readForm } from "~/web/http.server";
 import { oidcEnabled } from "~/web/oidc.server";
-import { createUserSession, getOptionalUser, safeRedirect } from "~/web/session.server";
+import { getOptionalUser, safeRedirect } from "~/web/session.server";
+import { afterFirstStep } from "~/web/sign-in.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "Log in | StackShift" }];
@@ -34,7 +35,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const user = await verifyLogin(submission.value, context.clientIp ?? "unknown");
-    return createUserSession(request, user, safeRedirect(formData.get("redirectTo"), "/"));
+    return afterFirstStep(request, user, {
+      method: "password",
+      redirectTo: safeRedirect(formData.get("redirectTo"), "/"),
+    });
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     return formReply(

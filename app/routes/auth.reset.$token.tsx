@@ -10,7 +10,7 @@ import { resetSchema } from "~/services/accounts.schema";
 import { resetPassword, resetTokenIsValid } from "~/services/account-tokens.server";
 import { InvalidError } from "~/services/errors";
 import { formReply, readForm } from "~/web/http.server";
-import { createUserSession } from "~/web/session.server";
+import { afterFirstStep } from "~/web/sign-in.server";
 import { toastHeader } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
@@ -40,8 +40,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   try {
     const user = await resetPassword(submission.value.token, submission.value.password);
-    // A fresh session on a fresh id; every older session of the account has just ended.
-    const response = await createUserSession(request, user, "/");
+    // A fresh session on a fresh id; every older session of the account has just ended. The
+    // mailbox and a new password are one factor: an account with a second factor is asked for it.
+    const response = await afterFirstStep(request, user, { method: "password", redirectTo: "/" });
     response.headers.append(
       "Set-Cookie",
       await toastHeader({

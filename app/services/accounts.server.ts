@@ -31,6 +31,8 @@ export type User = {
   name: string;
   email: string;
   isAdmin: boolean;
+  /** The account has a second factor of ours: an authenticator app or a passkey (two-factor/); read with the account (toUser), absent in hand-made test users. */
+  hasSecondFactor?: boolean;
   /** Set when this request came with a personal access token (app/services/api-tokens.server.ts). */
   apiToken?: ApiTokenGrant;
 };
@@ -51,7 +53,13 @@ export function isPlatformAdmin(userEmail: string) {
 export function toUser(row: typeof users.$inferSelect): User {
   // Platform-admin rights come with the address only once its owner has proved it.
   const isAdmin = Boolean(row.emailVerifiedAt) && isPlatformAdmin(row.email);
-  return { id: row.id, name: row.name, email: row.email, isAdmin };
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    isAdmin,
+    hasSecondFactor: row.twoFactorSince !== null,
+  };
 }
 
 const userById = prepared((database) =>

@@ -169,6 +169,8 @@ export async function createUserSession(
   if (old.id) await sessionStorage().destroySession(old);
   const session = await sessionStorage().getSession();
   session.set("userId", user.id);
+  // Signing in is a proof of holding the account (app/web/proof.server.ts).
+  session.set("proofAt", Date.now());
   if (extra.idToken) {
     session.set("idToken", extra.idToken);
     // A fresh single sign-on stands in for the password of an account without one (ssoIsFresh).
