@@ -218,3 +218,15 @@ export async function loginSucceeded(email: string, clientIp: string) {
 export async function purgeRateLimits() {
   await db().delete(rateLimits).where(lt(rateLimits.expire, new Date()));
 }
+
+/** One password or code check of an account from an address, settled once its answer is known. */
+export type LoginTry = { succeeded(): Promise<void>; failed(): Promise<void> };
+
+/** Before a password or code is checked: refused while the account is locked for this address. */
+export async function reserveLoginTry(email: string, clientIp: string): Promise<LoginTry> {
+  await assertLoginAllowed(email, clientIp);
+  return {
+    succeeded: () => loginSucceeded(email, clientIp),
+    failed: () => loginFailed(email, clientIp),
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * Second factors (docs/decisions/038-second-factors.md): the authenticator app (TOTP), recovery
+ * codes and passkeys. What other areas may import.
+ */
+export { factorsOf, refreshTwoFactorSince, afterFactorRemoved } from "./factors.server";
+export type { FactorsView } from "./factors.server";
+export {
+  CODE_NOT_RIGHT,
+  disableTotp,
+  enableTotp,
+  isTotpSecret,
+  newTotpSecret,
+  totpSetupView,
+} from "./totp.server";
+export { issueRecoveryCodes, RECOVERY_CODE_COUNT } from "./recovery-codes.server";
+export { checkSecondFactor, makeNewRecoveryCodes } from "./second-step.server";
