@@ -53,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     account,
     sessions,
     sso: { enabled: oidcEnabled(), fresh: ssoIsFresh(session) },
+    twoFactor: user.hasSecondFactor === true,
     supportHistory,
     theme: await getTheme(request),
     now: new Date().toISOString(),
@@ -182,6 +183,22 @@ export default function UserSettingsPage() {
         </p>
       </header>
       <AccountSections {...data} />
+      <section
+        aria-labelledby="two-factor-heading"
+        className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+      >
+        <h2 id="two-factor-heading" className="text-lg font-semibold">
+          Two-factor sign-in
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          {data.twoFactor
+            ? "On: signing in with your password also asks for your second factor."
+            : "Off: your password alone signs you in. Add an authenticator app or a passkey."}
+        </p>
+        <Link to="/sites/user-settings/two-factor" className={buttonClass("secondary")}>
+          Manage two-factor sign-in
+        </Link>
+      </section>
       <section
         aria-labelledby="api-tokens-heading"
         className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
