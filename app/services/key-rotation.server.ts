@@ -181,6 +181,7 @@ export async function reencryptSecrets(
         writes.map((w) => w.id),
       );
       const name = sql.identifier(target.column.name);
+      const idName = sql.identifier(target.id.name);
       const values = sql.join(
         writes.map((w) => sql`(${w.id}::uuid, ${w.old}::text, ${w.next}::text)`),
         sql`, `,
@@ -188,8 +189,8 @@ export async function reencryptSecrets(
       const result = (await db().execute(sql`
         update ${target.table} as t set ${name} = v.next
         from (values ${values}) as v(id, old, next)
-        where t.id = v.id and t.${name} = v.old
-        returning t.id`)) as unknown as { rows: unknown[] };
+        where t.${idName} = v.id and t.${name} = v.old
+        returning t.${idName}`)) as unknown as { rows: unknown[] };
       column.reencrypted += result.rows.length;
       column.changedMeanwhile += writes.length - result.rows.length;
     }

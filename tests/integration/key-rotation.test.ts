@@ -32,6 +32,8 @@ import {
   SecretDecryptionError,
 } from "~/utils/secrets.server";
 import { createUser, insertProject, runNodeScript } from "../helpers";
+import { generateTOTP } from "@epic-web/totp";
+import { enableTotp, newTotpSecret } from "~/services/two-factor";
 
 const KEY_A = "rotation-test-key-a-0123456789";
 const KEY_B = "rotation-test-key-b-0123456789";
@@ -301,6 +303,10 @@ describe("key rotation", () => {
   });
 
   it("covers every column that holds encrypted values", async () => {
+    // An authenticator app's secret, set up as the person would (totp_factors.secret).
+    const secret = newTotpSecret();
+    const { otp } = await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" });
+    await enableTotp(owner, secret, otp);
     const tables = (await db().execute(sql`
       select table_name as name from information_schema.tables
       where table_type = 'BASE TABLE' and table_schema = 'public'`)) as unknown as {
