@@ -121,6 +121,10 @@ const VISITS: Visit[] = [
     dialog: true,
   },
   { route: "_app.sites.user-settings_.tokens.tsx", url: () => "/sites/user-settings/tokens" },
+  {
+    route: "_app.sites.user-settings_.two-factor.tsx",
+    url: () => "/sites/user-settings/two-factor",
+  },
   { route: "_app.admin.tsx", url: () => "/admin" },
   { route: "_app.admin_.tokens.tsx", url: () => "/admin/tokens" },
   { route: "_app.dev.outbox.tsx", url: () => "/dev/outbox" },
@@ -133,6 +137,8 @@ const NOT_PAGES: Record<string, string> = {
   "auth.logout.tsx": "signs out and redirects",
   "auth.oidc.tsx": "redirects to the identity provider",
   "auth.oidc.callback.tsx": "redirects back from the identity provider",
+  "auth.two-factor.tsx":
+    "the second step of a password sign-in; axe checks it in tests/e2e/two-factor.spec.ts",
   "dashboard.tsx": "redirects to /sites",
   "pagebuilders.tsx": "redirects to /sites",
   "resources.theme.tsx": "sets the colour mode and redirects",

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { generateTOTP } from "@epic-web/totp";
 import type { Page } from "@playwright/test";
 import { expect, PASSWORD, test } from "./support/fixtures";
@@ -88,6 +89,13 @@ test("a person turns on an authenticator app and signs in with codes and a recov
   await logInWithPassword(page, account.email);
   await typeCode(page, "123456");
   await expect(page.getByText("This code is not right, or it was used already")).toBeVisible();
+  // The step's page, with its error showing, has no serious accessibility violation.
+  const axe = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual(
+    [],
+  );
   const code = await codeFor(secret, 1);
   await typeCode(page, code);
   await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();

@@ -176,6 +176,24 @@ export const ROWS_AUTH: Row[] = [
     ],
   },
   {
+    file: "auth.two-factor.tsx",
+    public: "the second step of a sign-in; the password step's waiting session is the credential",
+    cases: [
+      {
+        name: "GET without a password step waiting",
+        fn: "loader",
+        request: () => ({ path: "/auth/two-factor" }),
+        expect: everyone(status(302, "/auth/login")),
+      },
+      {
+        name: "POST a code without a password step waiting",
+        fn: "action",
+        request: () => ({ path: "/auth/two-factor", form: { code: "123456" } }),
+        expect: everyone(status(302, "/auth/login")),
+      },
+    ],
+  },
+  {
     file: "auth.verify._index.tsx",
     public: "'Confirm your email' after signup, with Resend (same answer for any address)",
     cases: [

@@ -737,6 +737,26 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
+    file: "_app.sites.user-settings_.two-factor.tsx",
+    cases: [
+      {
+        name: "GET one's own second factors",
+        fn: "loader",
+        request: () => ({ path: "/sites/user-settings/two-factor" }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST start setting up an authenticator app",
+        fn: "action",
+        request: () => ({
+          path: "/sites/user-settings/two-factor",
+          form: { intent: "totp-start" },
+        }),
+        expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
     file: "_app.sites.user-settings_.tokens.tsx",
     cases: [
       {
