@@ -36,8 +36,8 @@ export { unprovenAccountsCommand } from "~/services/unproven-accounts-command.se
  */
 export async function boot() {
   const config = env();
-  // A public https address without SMTP_URL, or on the stand-in providers, is refused unless
-  // ALLOW_LOG_MAIL / ALLOW_LOCAL_PROVIDERS says it is meant.
+  // A public https address without SMTP_URL, or on the stand-in providers, and a TRUST_PROXY
+  // trusting every address are refused unless an ALLOW_* setting says it is meant (startRefusal).
   const refusal = startRefusal(config);
   if (refusal) throw new StartRefusedError(refusal);
   // The embedded database serves one process: claimed before it opens (data-dir-lock.server.ts).

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { parseEnv, startRefusal } from "~/utils/env.server";
+import { parseEnv, parseTrustProxy, startRefusal, trustsEveryone } from "~/utils/env.server";
 import { startServer, startToExit, stopServer, type Server } from "./lifecycle-support";
 
 const running: Server[] = [];
@@ -90,6 +90,57 @@ describe("the start check (startRefusal)", () => {
   });
 });
 
+describe("TRUST_PROXY trusting every address", () => {
+  const everyone = (value: string) => trustsEveryone(parseTrustProxy(value)!);
+
+  it("is recognised in its spellings: whole families, their halves, IPv4-mapped, routed IPv6", () => {
+    for (const value of [
+      "0.0.0.0/0",
+      "::/0",
+      "10.0.0.1, 0.0.0.0/0",
+      "0.0.0.0/1,128.0.0.0/1",
+      "0.0.0.0/2,64.0.0.0/2,128.0.0.0/1",
+      "::ffff:0:0/96",
+      "::/1,8000::/1",
+      "2000::/3",
+      "loopback,2000::/4,3000::/4",
+    ]) {
+      expect(everyone(value), value).toBe(true);
+    }
+    for (const value of [
+      "loopback",
+      "2",
+      "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16",
+      "0.0.0.0/1",
+      "0.0.0.0/1,128.0.0.0/2,192.0.0.0/3",
+      "2000::/4",
+      "fd00::/8,uniquelocal,linklocal",
+    ]) {
+      expect(everyone(value), value).toBe(false);
+    }
+  });
+
+  it("refuses to start, on any APP_URL, naming the value and ALLOW_ANY_PROXY=1", () => {
+    const apps: Record<string, string>[] = [
+      {},
+      { APP_URL: PUBLIC, SMTP_URL: "smtp://m:25", PROVIDERS: "live" },
+    ];
+    for (const app of apps) {
+      const refusal = refusalOf({ ...app, TRUST_PROXY: "0.0.0.0/1,128.0.0.0/1" });
+      expect(refusal).toMatch(/^TRUST_PROXY=0\.0\.0\.0\/1,128\.0\.0\.0\/1 trusts every address/);
+      expect(refusal).toContain("ALLOW_ANY_PROXY=1");
+      expect(refusal!.split("\n")).toHaveLength(1);
+    }
+    expect(refusalOf({ TRUST_PROXY: "::/0" })).toMatch(/^TRUST_PROXY=::\/0 trusts every address/);
+  });
+
+  it("starts when ALLOW_ANY_PROXY=1 says it is meant, and with proxies listed", () => {
+    expect(refusalOf({ TRUST_PROXY: "0.0.0.0/0", ALLOW_ANY_PROXY: "1" })).toBeNull();
+    expect(refusalOf({ TRUST_PROXY: "10.0.0.0/8,loopback" })).toBeNull();
+    expect(refusalOf({ TRUST_PROXY: "3" })).toBeNull();
+  });
+});
+
 describe("npm start on a public https APP_URL", () => {
   it("exits 1 with both paragraphs and no stack trace when SMTP_URL is unset and PROVIDERS=local", async () => {
     const { code, output } = await startToExit({ ...pglite(), APP_URL: PUBLIC });
@@ -98,6 +149,15 @@ describe("npm start on a public https APP_URL", () => {
     expect(output).toContain("ALLOW_LOG_MAIL=1");
     expect(output).toContain("but PROVIDERS is local");
     expect(output).toContain("ALLOW_LOCAL_PROVIDERS=1");
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output).not.toContain("StackShift dashboard on");
+  }, 180_000);
+
+  it("exits 1 with one line and no stack trace when TRUST_PROXY trusts every address", async () => {
+    const { code, output } = await startToExit({ ...pglite(), TRUST_PROXY: "::/0" });
+    expect(code).toBe(1);
+    expect(output).toContain("TRUST_PROXY=::/0 trusts every address");
+    expect(output).toContain("ALLOW_ANY_PROXY=1");
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toContain("StackShift dashboard on");
   }, 180_000);
