@@ -216,6 +216,11 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** "off" disables the rate limits: for benchmark scripts only (README); tests keep them on. */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** `1`: RATE_LIMITS=off may run on a public https APP_URL; otherwise startRefusal refuses it. */
+  ALLOW_RATE_LIMITS_OFF: z
+    .enum(["0", "1"], { error: "1 or 0" })
+    .default("0")
+    .transform((value) => value === "1"),
 });
 
 /** The variables the schema reads: .env.example and docs/configuration.md list each of them. */
@@ -362,7 +367,8 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * sign-up, reset and invitation link, would go to the server log; with PROVIDERS=local visitors
  * would get stand-ins for sites and studios. Either is refused unless ALLOW_LOG_MAIL=1 /
  * ALLOW_LOCAL_PROVIDERS=1 says it is meant. `npm start` with no environment (http://localhost)
- * is never refused (the two commands in the README).
+ * is never refused (the two commands in the README). RATE_LIMITS=off (benchmarks) is refused on
+ * such an address too, unless ALLOW_RATE_LIMITS_OFF=1.
  */
 export function startRefusal(
   config: Pick<
@@ -374,6 +380,8 @@ export function startRefusal(
     | "ALLOW_LOCAL_PROVIDERS"
     | "TRUST_PROXY"
     | "ALLOW_ANY_PROXY"
+    | "RATE_LIMITS"
+    | "ALLOW_RATE_LIMITS_OFF"
   >,
 ): string | null {
   const reasons: string[] = [];
@@ -402,6 +410,14 @@ export function startRefusal(
         "would get the built-in stand-ins instead of real sites and content studios. Set " +
         "PROVIDERS=live with the vendors' credentials (.env.example), or set " +
         "ALLOW_LOCAL_PROVIDERS=1 if stand-ins are what you mean (a demonstration).",
+    );
+  }
+  if (publicHttps && config.RATE_LIMITS === "off" && !config.ALLOW_RATE_LIMITS_OFF) {
+    reasons.push(
+      `APP_URL is ${config.APP_URL}, a public address, but RATE_LIMITS is off: passwords, ` +
+        "codes and sign-up, reset and invitation mails could be tried without end. RATE_LIMITS=off " +
+        "is for benchmarks on a local address: unset it, or set ALLOW_RATE_LIMITS_OFF=1 if a " +
+        "benchmark on this address is what you mean.",
     );
   }
   return reasons.length > 0 ? reasons.join("\n\n") : null;

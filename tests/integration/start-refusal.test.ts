@@ -1,8 +1,10 @@
 /**
  * `npm start` on a public https APP_URL : without SMTP_URL every mail's live link would
  * go to the log, with PROVIDERS=local visitors would get stand-ins; both are refused with a
- * paragraph naming the variable to set, unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1. A
- * local run (no environment, or https on localhost) starts as before (docs/configuration.md).
+ * paragraph naming the variable to set, unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1, and so
+ * is RATE_LIMITS=off (unless ALLOW_RATE_LIMITS_OFF=1). A TRUST_PROXY that trusts every address is
+ * refused on any address (unless ALLOW_ANY_PROXY=1). A local run (no environment, or https on
+ * localhost) starts as before (docs/configuration.md).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -90,6 +92,33 @@ describe("the start check (startRefusal)", () => {
   });
 });
 
+describe("RATE_LIMITS=off (benchmarks)", () => {
+  const deployed = { APP_URL: PUBLIC, SMTP_URL: "smtp://m:25", PROVIDERS: "live" };
+
+  it("refuses a public https APP_URL in one line naming RATE_LIMITS and ALLOW_RATE_LIMITS_OFF=1", () => {
+    const refusal = refusalOf({ ...deployed, RATE_LIMITS: "off" });
+    expect(refusal).toMatch(
+      /^APP_URL is https:\/\/dashboard\.example\.com, a public address, but RATE_LIMITS is off/,
+    );
+    expect(refusal).toContain("ALLOW_RATE_LIMITS_OFF=1");
+    expect(refusal!.split("\n")).toHaveLength(1);
+  });
+
+  it("runs on localhost, 127.0.0.1, ::1 and plain http, and where ALLOW_RATE_LIMITS_OFF=1 says so", () => {
+    for (const url of [
+      "http://localhost:3000",
+      "https://localhost:3443",
+      "https://127.0.0.1",
+      "https://[::1]:8443",
+      "http://dashboard.example.com",
+    ]) {
+      expect(refusalOf({ APP_URL: url, RATE_LIMITS: "off" }), url).toBeNull();
+    }
+    expect(refusalOf({ ...deployed, RATE_LIMITS: "off", ALLOW_RATE_LIMITS_OFF: "1" })).toBeNull();
+    expect(refusalOf({ ...deployed, RATE_LIMITS: "on" })).toBeNull();
+  });
+});
+
 describe("TRUST_PROXY trusting every address", () => {
   const everyone = (value: string) => trustsEveryone(parseTrustProxy(value)!);
 
@@ -160,6 +189,21 @@ describe("npm start on a public https APP_URL", () => {
     expect(output).toContain("ALLOW_ANY_PROXY=1");
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toContain("StackShift dashboard on");
+  }, 180_000);
+
+  it("exits 1 with one line when RATE_LIMITS=off, the other overrides set", async () => {
+    const { code, output } = await startToExit({
+      ...pglite(),
+      APP_URL: PUBLIC,
+      ALLOW_LOG_MAIL: "1",
+      ALLOW_LOCAL_PROVIDERS: "1",
+      RATE_LIMITS: "off",
+    });
+    expect(code).toBe(1);
+    expect(output).toContain("but RATE_LIMITS is off");
+    expect(output).toContain("ALLOW_RATE_LIMITS_OFF=1");
+    expect(output).not.toContain("SMTP_URL is not set");
+    expect(output).not.toMatch(/^\s+at /m);
   }, 180_000);
 
   it("serves when ALLOW_LOG_MAIL=1 and ALLOW_LOCAL_PROVIDERS=1 are set", async () => {
