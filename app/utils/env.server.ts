@@ -93,6 +93,12 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   APP_URL: z.url().optional(),
   DATABASE_URL: z.string().startsWith("postgres").optional(),
+  /**
+   * The schema owner's URL: when set, `npm start` applies migrations and creates the job queue's
+   * schema and queues through it, and everything else runs as DATABASE_URL's role, which then
+   * needs to own nothing (docs/operations.md, "A runtime role that owns nothing").
+   */
+  MIGRATIONS_DATABASE_URL: z.string().startsWith("postgres").optional(),
   DATA_DIR: z.string().default("./data"),
   SESSION_SECRET: z.string().min(16).optional(),
   ENCRYPTION_KEY: z.string().min(16).optional(),
@@ -320,6 +326,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
         "SESSION_SECRET and ENCRYPTION_KEY are required when NODE_ENV=production and DATABASE_URL is set",
       );
     }
+  }
+  if (env.MIGRATIONS_DATABASE_URL && !env.DATABASE_URL) {
+    throw new Error(
+      "MIGRATIONS_DATABASE_URL is set but DATABASE_URL is not: the embedded database has one role; " +
+        "set DATABASE_URL to the runtime role's URL, or unset MIGRATIONS_DATABASE_URL",
+    );
   }
   // Each secret that is configured wins on its own; only the missing ones come from DATA_DIR.
   const local = env.SESSION_SECRET && env.ENCRYPTION_KEY ? undefined : localSecrets(env.DATA_DIR);
