@@ -5,14 +5,15 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import {
   applyMigrations,
+  asSchemaOwner,
   closeDatabase,
   database,
   queriesRun,
   withBootLock,
 } from "~/db/client.server";
 import { claimDataDir, releaseDataDir } from "~/db/data-dir-lock.server";
-import { prepareJobs, runJobs } from "~/jobs/index.server";
-import { drainQueue, stopQueue } from "~/jobs/queue.server";
+import { prepareJobs, QUEUES, runJobs } from "~/jobs/index.server";
+import { drainQueue, installQueues, stopQueue } from "~/jobs/queue.server";
 import { readinessProblem } from "~/services/health.server";
 import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.server";
 import { providerReads } from "~/services/provider-cache.server";
@@ -36,8 +37,8 @@ export { unprovenAccountsCommand } from "~/services/unproven-accounts-command.se
  */
 export async function boot() {
   const config = env();
-  // A public https address without SMTP_URL, or on the stand-in providers, is refused unless
-  // ALLOW_LOG_MAIL / ALLOW_LOCAL_PROVIDERS says it is meant.
+  // A public https address without SMTP_URL, or on the stand-in providers, and a TRUST_PROXY
+  // trusting every address are refused unless an ALLOW_* setting says it is meant (startRefusal).
   const refusal = startRefusal(config);
   if (refusal) throw new StartRefusedError(refusal);
   // The embedded database serves one process: claimed before it opens (data-dir-lock.server.ts).
@@ -45,8 +46,13 @@ export async function boot() {
   const current = database();
   // Any number of processes on any number of hosts may start at once on one database: they take
   // turns for the schema and the queues (docs/decisions/027-booting-together.md).
+  // With MIGRATIONS_DATABASE_URL, the schema (ours and the job queue's) is changed by its owner
+  // and DATABASE_URL's role owns nothing (docs/operations.md, "A runtime role that owns nothing").
   await withBootLock(current, async () => {
-    await applyMigrations(current);
+    await asSchemaOwner(async (owner) => {
+      await applyMigrations(owner);
+      if (owner !== current) await installQueues(owner, QUEUES);
+    });
     await prepareJobs();
   });
   await runJobs();

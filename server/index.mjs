@@ -14,6 +14,7 @@ import {
   requestLog,
   sameOrigin,
   securityHeaders,
+  shortProxyChainWarning,
   throttleAddress,
   untrustedProxyWarning,
 } from "./middleware.mjs";
@@ -63,6 +64,14 @@ export async function startServer({ dev = false } = {}) {
       warn: (message, fields) => runtime.logger.warn({ area: "proxy", ...fields }, message),
     }),
   );
+  // A hop count longer than the real proxy chain lets clients pick their address: said in the log.
+  if (typeof runtime.trustProxy === "number") {
+    app.use(
+      shortProxyChainWarning(runtime.trustProxy, {
+        warn: (message, fields) => runtime.logger.warn({ area: "proxy", ...fields }, message),
+      }),
+    );
+  }
   app.use(compression());
   app.use(
     securityHeaders({

@@ -219,3 +219,36 @@ export function untrustedProxyWarning(trusts, { warn, now = Date.now }) {
     next();
   };
 }
+
+/**
+ * Says so, at most once a minute, when TRUST_PROXY is a hop count longer than the proxy chain
+ * requests really come through: a request whose X-Forwarded-For holds fewer addresses than the
+ * count has its client address taken from the header's first entry, which the client may have
+ * written itself (adding entries to it picks the address the rate limits count). A request
+ * without the header (a health check sent to the app directly) says nothing either way.
+ * @param {number} hops TRUST_PROXY as a hop count
+ * @param {{ warn: (message: string, fields: { hops: number; forwarded: number }) => void; now?: () => number }} options
+ * @returns {import("express").RequestHandler}
+ */
+export function shortProxyChainWarning(hops, { warn, now = Date.now }) {
+  let lastWarned = -Infinity;
+  return (req, _res, next) => {
+    const header = req.headers["x-forwarded-for"];
+    if (header !== undefined && hops > 0) {
+      const forwarded = String(header)
+        .split(",")
+        .filter((entry) => entry.trim() !== "").length;
+      if (forwarded < hops && now() - lastWarned >= 60_000) {
+        lastWarned = now();
+        warn(
+          `[proxy] TRUST_PROXY=${hops} trusts ${hops} proxy hops, but a request came through ` +
+            `${forwarded}: its client address was read from X-Forwarded-For as the client sent ` +
+            `it, so clients can choose the address rate limits count. Set TRUST_PROXY to the ` +
+            `number of proxies in front of the app, or to their addresses (docs/configuration.md).`,
+          { hops, forwarded },
+        );
+      }
+    }
+    next();
+  };
+}

@@ -68,15 +68,15 @@ const logger = {
   },
 };
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, { max = 10, name = "stackshift" } = {}): Database {
   // jit=off: the app runs short OLTP queries, for which JIT compilation costs more than it saves
   // (measured: most of a 160 ms search was JIT).
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max,
     options: "-c jit=off",
     // pg_stat_activity tells which server process a connection belongs to.
-    application_name: `stackshift:${process.pid}`,
+    application_name: `${name}:${process.pid}`,
   });
   // An idle client that errors (server restart) must not crash the process.
   pool.on("error", (error) =>
@@ -163,6 +163,27 @@ export async function applyMigrations(database: Database) {
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS });
   }
+}
+
+/**
+ * Runs `fn` with the database that owns the schema: with MIGRATIONS_DATABASE_URL set, a
+ * connection of that role, opened for `fn` and closed after it (the app's own DATABASE_URL role
+ * then owns nothing: docs/operations.md); otherwise the app's own database.
+ */
+export async function asSchemaOwner<T>(fn: (owner: Database) => Promise<T>): Promise<T> {
+  const url = env().MIGRATIONS_DATABASE_URL;
+  if (!url || !env().DATABASE_URL) return fn(database());
+  const owner = openPostgres(url, { max: 2, name: "stackshift-migrate" });
+  try {
+    return await fn(owner);
+  } finally {
+    await owner.close();
+  }
+}
+
+/** Whether migrations and the job queue's schema go through another role (MIGRATIONS_DATABASE_URL). */
+export function separateSchemaOwner(): boolean {
+  return Boolean(env().MIGRATIONS_DATABASE_URL && env().DATABASE_URL);
 }
 
 /** Applies pending migrations under the boot lock, so two instances never race. */

@@ -1,5 +1,5 @@
 import PgBoss from "pg-boss";
-import { database, type Queryable } from "~/db/client.server";
+import { database, separateSchemaOwner, type Database, type Queryable } from "~/db/client.server";
 import { log, logger } from "~/utils/logger.server";
 import {
   jobCompleted,
@@ -38,6 +38,9 @@ export function createBoss(): PgBoss {
     // are short queries, and PostgreSQL's 100 connections are shared by every process of every
     // instance (docs/operations.md counts them). pg-boss would open ten.
     options.max = 4;
+    // The schema belongs to MIGRATIONS_DATABASE_URL's role, which boot installs it with
+    // (installQueues): this role only checks that it is current.
+    if (separateSchemaOwner()) options.migrate = false;
   } else options.db = { executeSql: (text, values) => current.raw(text, values) };
   const boss = new PgBoss(options);
   boss.on("error", (error) => logger.error({ err: error, area: "jobs" }, "job queue error"));
@@ -59,6 +62,31 @@ export async function startQueue(queues: string[]): Promise<PgBoss> {
     if (!(await boss.getQueue(name))) await createQueueRetrying(boss, name);
   }
   return boss;
+}
+
+/**
+ * With a separate schema owner (MIGRATIONS_DATABASE_URL), pg-boss's own schema and every queue
+ * are made through the owner's connection: a queue is a partition of pgboss.job, created and
+ * attached by DDL that only the job table's owner may run. A pg-boss that neither works nor
+ * schedules, closed again at once; the process's own queue (startQueue) then finds everything
+ * in place. Boot holds the boot lock meanwhile.
+ */
+export async function installQueues(owner: Database, queues: string[]) {
+  const boss = new PgBoss({
+    connectionString: owner.connectionString,
+    max: 1,
+    supervise: false,
+    schedule: false,
+  });
+  boss.on("error", (error) => logger.error({ err: error, area: "jobs" }, "job queue error"));
+  await boss.start();
+  try {
+    for (const name of queues) {
+      if (!(await boss.getQueue(name))) await createQueueRetrying(boss, name);
+    }
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
 }
 
 /**

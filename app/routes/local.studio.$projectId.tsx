@@ -11,7 +11,7 @@ import {
   getLocalStudio,
   localStudioAccessFor,
 } from "~/providers/content-studio/local.server";
-import type { StudioAccess } from "~/providers/content-studio/types";
+import type { StudioPeople } from "~/providers/content-studio/types";
 import { formErrorOf } from "~/utils/form-errors";
 import { formReply, readForm, requireLocalProviders } from "~/web/http.server";
 import { invariantResponse } from "~/utils/responses.server";
@@ -54,7 +54,7 @@ type AcceptView =
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const studio = await studioOr404(params.projectId);
   const user = await getOptionalUser(request);
-  const access: StudioAccess | null = user
+  const access: StudioPeople | null = user
     ? await localStudioAccessFor(studio.id, user.email)
     : null;
   const acceptId = new URL(request.url).searchParams.get("accept");
@@ -100,7 +100,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 const roleLabel = (role: string) => role.charAt(0).toUpperCase() + role.slice(1);
 
 /** The studio's members and pending invitations, as the vendor's members page lists them. */
-function StudioMembers({ access, name }: { access: StudioAccess | null; name: string }) {
+function StudioMembers({ access, name }: { access: StudioPeople | null; name: string }) {
   return (
     <section aria-labelledby="studio-members-title" className="space-y-3">
       <h2 id="studio-members-title" className="text-lg font-medium">

@@ -152,7 +152,9 @@ async function dashboardAccess(
 }
 
 export type StudioFix = {
+  /** Empty for a member the studio lists without an address (then `userId` names them). */
   email: string;
+  userId?: string;
   action: "removed" | "role-changed" | "invitation-revoked" | "invitation-renewed" | "invited";
   role?: string;
 };
@@ -195,13 +197,28 @@ async function applyAccess(
       fixes.push({ email: invitation.email, action: "invitation-renewed", role });
     }
   }
+  // A member without an address cannot be one the dashboard let in (it grants access by
+  // address): the reconciliation removes them by the studio's user id. A sync for one person
+  // leaves them alone.
+  if (!only) {
+    for (const stranger of access.unaddressed) {
+      await provider.removeMemberById(studio, stranger.id);
+      fixes.push({ email: "", userId: stranger.id, action: "removed" });
+    }
+  }
   // This process's cached invitation states of the studio are stale now.
   if (fixes.length > 0) forgetSite("studio", studio);
   return fixes;
 }
 
 function fixFields(studio: string, fix: StudioFix) {
-  return { studio, email: fix.email, action: fix.action, ...(fix.role ? { role: fix.role } : {}) };
+  return {
+    studio,
+    email: fix.email,
+    action: fix.action,
+    ...(fix.userId ? { userId: fix.userId } : {}),
+    ...(fix.role ? { role: fix.role } : {}),
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -28,6 +29,49 @@ export function parseTrustProxy(value: string): number | string[] | null {
   return entries.every(isProxyEntry) ? entries : null;
 }
 
+/** An address in one space for both families: IPv4 as its IPv4-mapped IPv6 (::ffff:a.b.c.d). */
+function addressNumber(address: string): { value: bigint; bits: number } {
+  const parsed = ipaddr.parse(address);
+  const v6 = parsed.kind() === "ipv4" ? (parsed as ipaddr.IPv4).toIPv4MappedAddress() : parsed;
+  const value = v6.toByteArray().reduce((sum, byte) => (sum << 8n) | BigInt(byte), 0n);
+  return { value, bits: parsed.kind() === "ipv4" ? 32 : 128 };
+}
+
+const ALL_IPV4: [bigint, bigint] = [0xffffn << 32n, (0xffffn << 32n) | 0xffffffffn];
+/** 2000::/3, every globally routed IPv6 address. */
+const GLOBAL_IPV6: [bigint, bigint] = [0x2000n << 112n, (0x4000n << 112n) - 1n];
+
+/**
+ * Whether TRUST_PROXY's addresses and ranges, together, trust every client of a family: all of
+ * IPv4 (0.0.0.0/0, ::ffff:0:0/96, or halves adding up to it) or every routed IPv6 address
+ * (::/0, 2000::/3, ...). express's proxy-addr compares IPv4 with IPv4-mapped IPv6 ranges and back,
+ * so both are read in one space. A hop count and the named ranges never do.
+ */
+export function trustsEveryone(trust: number | string[]): boolean {
+  if (typeof trust === "number") return false;
+  const ranges: [bigint, bigint][] = [];
+  for (const entry of trust) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address, prefix] = entry.split("/");
+    const { value, bits } = addressNumber(address);
+    const width = prefix === undefined ? 0 : bits - Number(prefix);
+    const size = 1n << BigInt(width);
+    const start = value - (value % size);
+    ranges.push([start, start + size - 1n]);
+  }
+  ranges.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const covers = ([from, to]: [bigint, bigint]) => {
+    let next = from;
+    for (const [start, end] of ranges) {
+      if (start > next) break;
+      if (end >= next) next = end + 1n;
+      if (next > to) return true;
+    }
+    return false;
+  };
+  return covers(ALL_IPV4) || covers(GLOBAL_IPV6);
+}
+
 const KEY_LIST_MESSAGE = "comma-separated keys of at least 16 characters each";
 
 /** A comma-separated list of keys (empty entries ignored); null when one is under 16 characters. */
@@ -49,6 +93,12 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   APP_URL: z.url().optional(),
   DATABASE_URL: z.string().startsWith("postgres").optional(),
+  /**
+   * The schema owner's URL: when set, `npm start` applies migrations and creates the job queue's
+   * schema and queues through it, and everything else runs as DATABASE_URL's role, which then
+   * needs to own nothing (docs/operations.md, "A runtime role that owns nothing").
+   */
+  MIGRATIONS_DATABASE_URL: z.string().startsWith("postgres").optional(),
   DATA_DIR: z.string().default("./data"),
   SESSION_SECRET: z.string().min(16).optional(),
   ENCRYPTION_KEY: z.string().min(16).optional(),
@@ -89,6 +139,14 @@ const schema = z.object({
     .default("0")
     .transform((value) => value === "1"),
   ALLOW_LOCAL_PROVIDERS: z
+    .enum(["0", "1"], { error: "1 or 0" })
+    .default("0")
+    .transform((value) => value === "1"),
+  /**
+   * `1`: TRUST_PROXY may trust every address (0.0.0.0/0, ::/0 and the like), for a network where
+   * only your own proxies reach the app; otherwise startRefusal refuses it.
+   */
+  ALLOW_ANY_PROXY: z
     .enum(["0", "1"], { error: "1 or 0" })
     .default("0")
     .transform((value) => value === "1"),
@@ -164,6 +222,11 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** "off" disables the rate limits: for benchmark scripts only (README); tests keep them on. */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** `1`: RATE_LIMITS=off may run on a public https APP_URL; otherwise startRefusal refuses it. */
+  ALLOW_RATE_LIMITS_OFF: z
+    .enum(["0", "1"], { error: "1 or 0" })
+    .default("0")
+    .transform((value) => value === "1"),
 });
 
 /** The variables the schema reads: .env.example and docs/configuration.md list each of them. */
@@ -264,6 +327,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       );
     }
   }
+  if (env.MIGRATIONS_DATABASE_URL && !env.DATABASE_URL) {
+    throw new Error(
+      "MIGRATIONS_DATABASE_URL is set but DATABASE_URL is not: the embedded database has one role; " +
+        "set DATABASE_URL to the runtime role's URL, or unset MIGRATIONS_DATABASE_URL",
+    );
+  }
   // Each secret that is configured wins on its own; only the missing ones come from DATA_DIR.
   const local = env.SESSION_SECRET && env.ENCRYPTION_KEY ? undefined : localSecrets(env.DATA_DIR);
   const ENCRYPTION_KEY = env.ENCRYPTION_KEY ?? local!.ENCRYPTION_KEY;
@@ -301,22 +370,44 @@ export class StartRefusedError extends Error {
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
- * Why the server must not start with this configuration, or null. An https APP_URL on a public
- * host is a deployment: without SMTP_URL every mail, with its live sign-up, reset and invitation
- * link, would go to the server log; with PROVIDERS=local visitors would get stand-ins for sites
- * and studios. Either is refused unless ALLOW_LOG_MAIL=1 / ALLOW_LOCAL_PROVIDERS=1 says it is
- * meant. `npm start` with no environment (http://localhost) is never refused (the two commands in the README).
+ * Why the server must not start with this configuration, or null.
+ *
+ * TRUST_PROXY trusting every address lets any client write its own address into
+ * X-Forwarded-For, so no rate limit holds: refused everywhere unless ALLOW_ANY_PROXY=1.
+ *
+ * An https APP_URL on a public host is a deployment: without SMTP_URL every mail, with its live
+ * sign-up, reset and invitation link, would go to the server log; with PROVIDERS=local visitors
+ * would get stand-ins for sites and studios. Either is refused unless ALLOW_LOG_MAIL=1 /
+ * ALLOW_LOCAL_PROVIDERS=1 says it is meant. `npm start` with no environment (http://localhost)
+ * is never refused (the two commands in the README). RATE_LIMITS=off (benchmarks) is refused on
+ * such an address too, unless ALLOW_RATE_LIMITS_OFF=1.
  */
 export function startRefusal(
   config: Pick<
     Env,
-    "APP_URL" | "SMTP_URL" | "PROVIDERS" | "ALLOW_LOG_MAIL" | "ALLOW_LOCAL_PROVIDERS"
+    | "APP_URL"
+    | "SMTP_URL"
+    | "PROVIDERS"
+    | "ALLOW_LOG_MAIL"
+    | "ALLOW_LOCAL_PROVIDERS"
+    | "TRUST_PROXY"
+    | "ALLOW_ANY_PROXY"
+    | "RATE_LIMITS"
+    | "ALLOW_RATE_LIMITS_OFF"
   >,
 ): string | null {
-  const url = new URL(config.APP_URL);
-  if (url.protocol !== "https:" || LOOPBACK_HOSTS.has(url.hostname)) return null;
   const reasons: string[] = [];
-  if (!config.SMTP_URL && !config.ALLOW_LOG_MAIL) {
+  if (trustsEveryone(config.TRUST_PROXY) && !config.ALLOW_ANY_PROXY) {
+    reasons.push(
+      `TRUST_PROXY=${(config.TRUST_PROXY as string[]).join(",")} trusts every address: any ` +
+        "client could name its own address in X-Forwarded-For and so escape every rate limit. " +
+        "List only your proxies' addresses or ranges (or their hop count), or set " +
+        "ALLOW_ANY_PROXY=1 if nothing but your own proxies can reach the app.",
+    );
+  }
+  const url = new URL(config.APP_URL);
+  const publicHttps = url.protocol === "https:" && !LOOPBACK_HOSTS.has(url.hostname);
+  if (publicHttps && !config.SMTP_URL && !config.ALLOW_LOG_MAIL) {
     reasons.push(
       `APP_URL is ${config.APP_URL}, a public address, but SMTP_URL is not set: every mail ` +
         "(sign-up confirmations, password resets, invitations) would be written to the server " +
@@ -325,12 +416,20 @@ export function startRefusal(
         "what you mean (a demonstration nobody else signs up on).",
     );
   }
-  if (config.PROVIDERS === "local" && !config.ALLOW_LOCAL_PROVIDERS) {
+  if (publicHttps && config.PROVIDERS === "local" && !config.ALLOW_LOCAL_PROVIDERS) {
     reasons.push(
       `APP_URL is ${config.APP_URL}, a public address, but PROVIDERS is local: new projects ` +
         "would get the built-in stand-ins instead of real sites and content studios. Set " +
         "PROVIDERS=live with the vendors' credentials (.env.example), or set " +
         "ALLOW_LOCAL_PROVIDERS=1 if stand-ins are what you mean (a demonstration).",
+    );
+  }
+  if (publicHttps && config.RATE_LIMITS === "off" && !config.ALLOW_RATE_LIMITS_OFF) {
+    reasons.push(
+      `APP_URL is ${config.APP_URL}, a public address, but RATE_LIMITS is off: passwords, ` +
+        "codes and sign-up, reset and invitation mails could be tried without end. RATE_LIMITS=off " +
+        "is for benchmarks on a local address: unset it, or set ALLOW_RATE_LIMITS_OFF=1 if a " +
+        "benchmark on this address is what you mean.",
     );
   }
   return reasons.length > 0 ? reasons.join("\n\n") : null;

@@ -114,6 +114,25 @@ describe("the audit log", () => {
     await expect(db().delete(auditLog).where(eq(auditLog.id, row.id))).rejects.toThrow();
     expect(await auditRows(project.id)).toHaveLength(1);
   });
+
+  it("refuses TRUNCATE, which empties a table without touching a row (migration 0023)", async () => {
+    const owner = await person("Tess Truncate");
+    const project = await insertProject(owner.id);
+    await openDashboard(project.studioId, support.cookie);
+    // drizzle wraps the database's error; its cause is PostgreSQL's own message.
+    const refusal = (statement: ReturnType<typeof sql>) =>
+      db()
+        .execute(statement)
+        .then(
+          () => "done",
+          (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message),
+        );
+    expect(await refusal(sql`truncate audit_log`)).toBe(
+      "audit_log is append-only: TRUNCATE refused",
+    );
+    expect(await refusal(sql`truncate audit_log cascade`)).toMatch(/append-only/);
+    expect(await auditRows(project.id)).toHaveLength(1);
+  });
 });
 
 describe("a platform admin deleting a customer's project", () => {

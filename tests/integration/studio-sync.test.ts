@@ -21,6 +21,8 @@ import {
   STUDIO_RECONCILE_JOB,
   STUDIO_SYNC_JOB,
   studioAccessJobs,
+  syncStudioAccess,
+  type StudioFix,
 } from "~/services/studio-access.server";
 import {
   confirmEmailChange,
@@ -402,6 +404,50 @@ describe("with Sanity (PROVIDERS=live) against the stand-in", () => {
     await standIn.close();
   });
   scenarios();
+
+  it("a studio member without an address is removed by the reconciliation, by id, and logged", async () => {
+    const { owner, project } = await ownerWithProject();
+    // Someone Sanity lists without an e-mail (the users endpoint gives none).
+    standIn.seedMember(project.studioSanityId, "", ["administrator"]);
+    const stranger = standIn.projects
+      .get(project.studioSanityId)!
+      .members.find((m) => m.email === "" && !m.isRobot)!.id;
+    expect((await accessOf(project)).unaddressed).toEqual([
+      { id: stranger, roles: ["administrator"] },
+    ]);
+    // A sync for one person is about that address only.
+    await syncStudioAccess({ projectId: project._id, email: owner.email });
+    expect((await accessOf(project)).unaddressed).toHaveLength(1);
+
+    const logs = captureLogs("info");
+    const fixes: StudioFix[] = [];
+    try {
+      let after: string | undefined;
+      for (;;) {
+        const outcome = await reconcileStudios({ after, limit: 50 });
+        fixes.push(...outcome.fixes);
+        if (!outcome.next) break;
+        after = outcome.next;
+      }
+      expect(logs.records).toContainEqual(
+        expect.objectContaining({
+          msg: "studio drift fixed",
+          studio: project.studioSanityId,
+          userId: stranger,
+          action: "removed",
+        }),
+      );
+    } finally {
+      logs.restore();
+    }
+    expect(fixes).toContainEqual({ email: "", userId: stranger, action: "removed" });
+    expect(
+      standIn.requests.filter((r) => r.method === "DELETE" && r.path.endsWith(`/${stranger}`)),
+    ).toHaveLength(1);
+    const access = await accessOf(project);
+    expect(access.unaddressed).toEqual([]);
+    expect(access.members).toEqual([{ email: owner.email, roles: ["administrator"] }]);
+  });
 
   it("a vendor failure makes the job fail for pg-boss to retry; the retry finishes", async () => {
     const { owner, project } = await ownerWithProject();

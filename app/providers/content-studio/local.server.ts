@@ -21,6 +21,7 @@ import type {
   InvitationStatus,
   Studio,
   StudioAccess,
+  StudioPeople,
   StudioRole,
 } from "./types";
 
@@ -199,6 +200,20 @@ export function createLocalContentStudio(): ContentStudioProvider {
       forgetSite("studio", projectId);
     },
 
+    async removeMemberById(projectId, userId) {
+      await requireStudio(projectId);
+      await db()
+        .delete(localStudioInvites)
+        .where(
+          and(
+            eq(localStudioInvites.studioId, projectId),
+            eq(localStudioInvites.id, userId),
+            eq(localStudioInvites.status, "accepted"),
+          ),
+        );
+      forgetSite("studio", projectId);
+    },
+
     async setMemberRole(projectId, email, role) {
       await requireStudio(projectId);
       const address = email.trim().toLowerCase();
@@ -311,6 +326,8 @@ async function listAccessOf(projectId: string): Promise<StudioAccess> {
     invitations: rows
       .filter((r) => r.status === "pending")
       .map(({ email, role }) => ({ email, role })),
+    // Every local member has an address (local_studio_invites.email is required).
+    unaddressed: [],
   };
 }
 
@@ -321,10 +338,10 @@ async function listAccessOf(projectId: string): Promise<StudioAccess> {
 export async function localStudioAccessFor(
   projectId: string,
   email: string,
-): Promise<StudioAccess | null> {
-  const access = await listAccessOf(projectId);
+): Promise<StudioPeople | null> {
+  const { members, invitations } = await listAccessOf(projectId);
   const address = email.trim().toLowerCase();
-  return access.members.some((m) => m.email === address) ? access : null;
+  return members.some((m) => m.email === address) ? { members, invitations } : null;
 }
 
 export async function getLocalStudio(projectId: string): Promise<LocalStudioPage | null> {

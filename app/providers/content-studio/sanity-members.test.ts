@@ -40,6 +40,35 @@ describe("Sanity adapter: studio members", () => {
     expect(users.path.split("/").at(-1)!.split(",")).toHaveLength(2);
   });
 
+  it("lists a member without an address apart, by id, and removes it by id (idempotent)", async () => {
+    const { s, studio, projectId } = await setup();
+    s.seedMember(projectId, "ann@example.com", ["editor"]);
+    s.seedMember(projectId, "", ["administrator"]);
+    const nobodyId = s.projects
+      .get(projectId)!
+      .members.find((m) => m.email === "" && !m.isRobot)!.id;
+
+    const access = await studio.listAccess(projectId);
+    expect(access.members).toEqual([{ email: "ann@example.com", roles: ["editor"] }]);
+    expect(access.unaddressed).toEqual([{ id: nobodyId, roles: ["administrator"] }]);
+    // Address-based calls never reach them.
+    await studio.removeMember(projectId, "");
+    expect(calls(s, "DELETE", /\/members\//)).toEqual([]);
+
+    await studio.removeMemberById(projectId, nobodyId);
+    await studio.removeMemberById(projectId, nobodyId);
+    expect(calls(s, "DELETE", /\/members\//).map((r) => r.path)).toEqual([
+      `/v2021-06-07/projects/${projectId}/members/${nobodyId}`,
+      `/v2021-06-07/projects/${projectId}/members/${nobodyId}`,
+    ]);
+    expect((await studio.listAccess(projectId)).unaddressed).toEqual([]);
+    // The robot (the token's own user, also without an address) is never listed or removed.
+    expect(s.projects.get(projectId)!.members.map((m) => m.email || m.id)).toEqual([
+      "robot-1",
+      "ann@example.com",
+    ]);
+  });
+
   it("removes a member by e-mail; removing again (or a stranger) does nothing", async () => {
     const { s, studio, projectId } = await setup();
     s.seedMember(projectId, "ann@example.com", ["administrator"]);

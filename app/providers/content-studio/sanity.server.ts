@@ -173,14 +173,16 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
         if (id && email) emails.set(id, email.toLowerCase());
       }
     }
-    return people.flatMap((p) => {
-      const email = emails.get(p.id);
-      return email ? [{ ...p, email }] : [];
-    });
+    return people.map((p) => ({ ...p, email: emails.get(p.id) ?? null }));
+  }
+
+  /** The members with an address (the dashboard matches people by it). */
+  async function addressedMembers(projectId: string): Promise<VendorMember[]> {
+    return (await projectMembers(projectId)).filter((m) => m.email !== null);
   }
 
   async function memberEmails(projectId: string): Promise<Set<string>> {
-    return new Set((await projectMembers(projectId)).map((m) => m.email));
+    return new Set((await addressedMembers(projectId)).map((m) => m.email!));
   }
 
   const memberPath = (projectId: string, userId: string) =>
@@ -356,21 +358,27 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
       const people = await projectMembers(projectId);
       const invites = await pendingInvites(projectId);
       return {
-        members: people.map(({ email, roles }) => ({ email, roles })),
+        members: people.flatMap(({ email, roles }) => (email ? [{ email, roles }] : [])),
         invitations: invites.map(({ email, role }) => ({ email, role })),
+        // A member without an address: one the users endpoint answers without `email`.
+        unaddressed: people.flatMap(({ id, email, roles }) => (email ? [] : [{ id, roles }])),
       };
+    },
+
+    async removeMemberById(projectId, userId) {
+      await idempotent("remove the member", "DELETE", memberPath(projectId, userId));
     },
 
     async removeMember(projectId, email) {
       const address = email.trim().toLowerCase();
-      for (const member of (await projectMembers(projectId)).filter((m) => m.email === address)) {
+      for (const member of (await addressedMembers(projectId)).filter((m) => m.email === address)) {
         await idempotent("remove the member", "DELETE", memberPath(projectId, member.id));
       }
     },
 
     async setMemberRole(projectId, email, role) {
       const address = email.trim().toLowerCase();
-      const member = (await projectMembers(projectId)).find((m) => m.email === address);
+      const member = (await addressedMembers(projectId)).find((m) => m.email === address);
       if (!member) {
         throw new ProviderError(`${address} is not a member of the project`, {
           provider: PROVIDER,

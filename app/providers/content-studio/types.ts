@@ -13,10 +13,22 @@ export type InvitationStatus = "pending" | "accepted" | "none";
 
 /** A person who joined the studio (robots and the API token's own user are never listed). */
 export type StudioMember = { email: string; roles: string[] };
+/**
+ * A member the provider lists without an e-mail address (its user record has none, or hides it):
+ * known by the provider's user id only.
+ */
+export type StudioUnaddressedMember = { id: string; roles: string[] };
 /** An invitation not answered yet. */
 export type StudioInvitation = { email: string; role: string };
 /** Who has the studio and who is invited to it, e-mails lowercased. */
-export type StudioAccess = { members: StudioMember[]; invitations: StudioInvitation[] };
+export type StudioAccess = {
+  members: StudioMember[];
+  invitations: StudioInvitation[];
+  /** Members without an address: the dashboard cannot have granted them access. */
+  unaddressed: StudioUnaddressedMember[];
+};
+/** What the local studio's page shows its members: the people with addresses and invitations. */
+export type StudioPeople = Pick<StudioAccess, "members" | "invitations">;
 
 export interface ContentStudioProvider {
   /** Idempotent: the same idempotencyKey returns the studio created the first time. */
@@ -35,6 +47,11 @@ export interface ContentStudioProvider {
   listAccess(projectId: string): Promise<StudioAccess>;
   /** Takes the person out of the studio. Idempotent: someone who is not a member resolves. */
   removeMember(projectId: string, email: string): Promise<void>;
+  /**
+   * Takes a member out by the provider's user id (one listed in `unaddressed`). Idempotent: an
+   * id that is not a member resolves.
+   */
+  removeMemberById(projectId: string, userId: string): Promise<void>;
   /**
    * Gives a member exactly this role (their other roles go). Idempotent; a person who is not a
    * member is a ProviderError with status 404.

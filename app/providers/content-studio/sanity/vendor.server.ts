@@ -11,7 +11,8 @@ export const PROVIDER = "sanity";
 const DISPLAY_NAME_MAX = 64;
 
 export type VendorInvite = { id: string; email: string; role: string };
-export type VendorMember = { id: string; email: string; roles: string[] };
+/** A project member; `email` null when the users endpoint gives none (never matched by address). */
+export type VendorMember = { id: string; email: string | null; roles: string[] };
 
 // ---------------------------------------------------------------------------------------------
 // Errors: `{statusCode, error, message}` bodies and 429 `retry-after` become ProviderErrors.
