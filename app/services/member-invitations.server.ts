@@ -1,8 +1,9 @@
 /** Inviting a member and resending an invitation: the limits, the mail and the member row, in one transaction. */
 import { and, eq } from "drizzle-orm";
-import { type Queryable } from "~/db/client.server";
+import { db, type Queryable } from "~/db/client.server";
 import { members, users } from "~/db/schema";
-import { isPlatformAdmin, type User } from "./accounts.server";
+import { type User } from "./accounts.server";
+import { env } from "~/utils/env.server";
 import { consume, POLICIES } from "./rate-limit.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
@@ -15,7 +16,8 @@ import {
   type InviteMemberInput,
   type MemberRole,
 } from "./members.schema";
-import { isSupport, type Actor, withProjectAction } from "./permissions.server";
+import { sameMailbox } from "./mailboxes";
+import { isSupport, projectForAction, type Actor, withProjectAction } from "./permissions.server";
 import {
   type MemberRow,
   type ProjectRow,
@@ -63,16 +65,39 @@ function invitationMail(input: {
 // ---------------------------------------------------------------------------------------------
 // Invite and resend
 
+/** What support's entry says of an invitation it sends (only support's entries use it). */
+const supportInvitationWords = (address: string) => `added a member (invited ${address})`;
+
+/**
+ * The words of support's entry for a resend, which names the address too; undefined for anyone
+ * else (no entry), or when the invitation is not this project's (the change then says so). The
+ * check reads the page view's actor; the change checks again in its transaction.
+ */
+async function supportResendWords(user: User, input: { studioId: string; memberId: string }) {
+  const { project, actor } = await projectForAction(user, input.studioId, "members.add", {
+    mode: "check",
+  });
+  if (!isSupport(actor)) return undefined;
+  const [row] = await db()
+    .select({ email: members.invitedEmail })
+    .from(members)
+    .where(and(eq(members.id, input.memberId), eq(members.projectId, project.id)));
+  return row ? `resent the invitation to ${row.email}` : undefined;
+}
+
 export const SUPPORT_INVITES_STAFF_MESSAGE =
-  "Support cannot invite a platform admin as a member: the project's owner or admins can";
+  "Support cannot invite a platform admin, under any spelling of their address, as a member: the project's owner or admins can";
 
 /**
  * Support (a platform admin outside the project, decision 011) adds members for the customer,
  * never itself or another platform admin: a member row would turn support into a member, no
- * longer logged as support, with a studio account of the customer's.
+ * longer logged as support, with a studio account of the customer's. An address is a platform
+ * admin's when it reaches the same mailbox (admin+x@..., another case, Gmail's dots; decision
+ * 043): an alias would make a second account that is no platform admin, and a member.
  */
 function refuseStaffBySupport(actor: Actor, address: string) {
-  if (isSupport(actor) && isPlatformAdmin(address)) {
+  if (!isSupport(actor)) return;
+  if ([...env().adminEmails].some((admin) => sameMailbox(admin, address))) {
     throw new InvalidError(SUPPORT_INVITES_STAFF_MESSAGE, {
       email: [SUPPORT_INVITES_STAFF_MESSAGE],
     });
@@ -256,6 +281,9 @@ export async function inviteMember(
         },
       };
     },
+    // Support's entry (Activity Log and audit log) names the address: a membership support made
+    // stays attributable to it, whoever accepts (decision 043).
+    { change: supportInvitationWords(address) },
   );
   await dispatchMail([mailId]);
   return outcome;
@@ -270,6 +298,7 @@ export async function resendInvitation(
   user: User,
   input: { studioId: string; memberId: string },
 ): Promise<{ email: string }> {
+  const change = await supportResendWords(user, input);
   const { mailId, email } = await withProjectAction(
     user,
     input.studioId,
@@ -289,6 +318,7 @@ export async function resendInvitation(
       const mailing = await renewInvitation(tx, user, project, row);
       return { mailId: await sendMail(tx, project, user, mailing), email: row.invitedEmail };
     },
+    { change },
   );
   await dispatchMail([mailId]);
   return { email };
