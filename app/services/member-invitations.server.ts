@@ -27,6 +27,15 @@ import {
   ownerOf,
 } from "./members.server";
 
+/** Whether the invited address has an account, and whether its owner proved they read it. */
+type Recipient = { hasAccount: boolean; proven: boolean };
+
+/**
+ * The invitation mail. To an address nobody proved (no account, or one whose address was never
+ * confirmed) it carries nothing a user typed (decision 028, amended): no project name, no
+ * inviter's name or address, which anyone could choose to make our mail say what they like to a
+ * stranger. The card behind the link shows both. To a proved account's address it names them.
+ */
 function invitationMail(input: {
   to: string;
   key: string;
@@ -34,32 +43,49 @@ function invitationMail(input: {
   role: MemberRole;
   inviter: User;
   resent: boolean;
-  hasAccount: boolean;
+  recipient: Recipient;
 }) {
   // The proof lets a new invitee sign up without a second (confirmation) mail: only the mailbox
   // has it, while the inviter sees the key. Both are removed from the stored copy once delivered.
   const proof = addressProof(input.to, INVITATION_TTL_DAYS);
   const link = absoluteUrl(`${invitationPath(input.key)}?proof=${proof}`);
+  const { hasAccount, proven } = input.recipient;
+  const role = ROLE_LABEL[input.role];
   return {
     secrets: [input.key, proof],
     to: input.to,
-    subject: `You are invited to collaborate on ${input.projectName}`,
+    subject: proven
+      ? `You are invited to collaborate on ${input.projectName}`
+      : "You are invited to collaborate on a StackShift project",
     text: [
       `Hello,`,
       "",
-      `${input.inviter.name} (${input.inviter.email}) ${input.resent ? "sent you a new invitation" : "invited you"} to collaborate on the StackShift project ${input.projectName} as ${ROLE_LABEL[input.role]}.`,
+      proven
+        ? `${input.inviter.name} (${input.inviter.email}) ${input.resent ? "sent you a new invitation" : "invited you"} to collaborate on the StackShift project ${input.projectName} as ${role}.`
+        : `You ${input.resent ? "have a new invitation" : "are invited"} to collaborate on a StackShift project as ${role}.`,
       "",
-      `Open the invitation to accept it:`,
+      proven
+        ? `Open the invitation to accept it:`
+        : "Open the invitation to see the project and who invited you, and to accept it:",
       "",
       link,
       "",
-      input.hasAccount
+      hasAccount
         ? "You already have a StackShift account: log in with it, no new password is needed."
         : "You will be asked to create your StackShift account with this email address first.",
       "",
       `The invitation expires in ${INVITATION_TTL_DAYS} days.${input.resent ? " Links in earlier invitations no longer work." : ""} If you did not expect it, ignore this email.`,
     ].join("\n"),
   };
+}
+
+/** The invited address's account, read in the invitation's transaction. */
+async function recipientOf(tx: Queryable, address: string): Promise<Recipient> {
+  const [account] = await tx
+    .select({ verifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.email, address));
+  return { hasAccount: Boolean(account), proven: Boolean(account?.verifiedAt) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +143,7 @@ export type InviteOutcome = {
   member: { id: string; email: string; role: MemberRole; status: "invited" };
 };
 
-type Mailing = { to: string; key: string; role: MemberRole; resent: boolean; hasAccount: boolean };
+type Mailing = { to: string; key: string; role: MemberRole; resent: boolean };
 
 /** Renews the key and expiry of a still-invited member, logs and queues the mail, in `tx`. */
 async function renewInvitation(
@@ -152,7 +178,6 @@ async function renewInvitation(
     key,
     role: renewed.role,
     resent: true,
-    hasAccount: Boolean(renewed.userId),
   };
 }
 
@@ -181,7 +206,11 @@ async function spendInvitationLimits(tx: Queryable, user: User, project: Project
 }
 
 async function sendMail(tx: Queryable, project: ProjectRow, user: User, mailing: Mailing) {
-  return queueMail(tx, invitationMail({ ...mailing, projectName: project.name, inviter: user }));
+  const recipient = await recipientOf(tx, mailing.to);
+  return queueMail(
+    tx,
+    invitationMail({ ...mailing, projectName: project.name, inviter: user, recipient }),
+  );
 }
 
 /**
@@ -266,7 +295,6 @@ export async function inviteMember(
         key,
         role: created.role,
         resent: false,
-        hasAccount: Boolean(account),
       });
       return {
         mailId,
