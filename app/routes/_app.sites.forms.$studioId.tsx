@@ -15,7 +15,7 @@ import {
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { ForbiddenError, NotFoundError } from "~/services/errors";
+import { ForbiddenError, NotFoundError, RateLimitedError } from "~/services/errors";
 import { resendConfirmation } from "~/services/form-notifications.server";
 import {
   deleteAllSchema,
@@ -83,7 +83,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
       [FORM_SETTINGS_INTENT]: async ({ formData, reply }) => {
         const submission = parseWithZod(formData, { schema: formSettingsSchema });
         if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
-        await saveFormSettings(user, studioId, submission.value);
+        try {
+          await saveFormSettings(user, studioId, submission.value);
+        } catch (caught) {
+          // Past the limit of confirmation links per person or per project: beside the
+          // addresses, what was typed kept (429 with Retry-After, with or without JavaScript).
+          if (!(caught instanceof RateLimitedError)) throw caught;
+          return reply(
+            {
+              result: submission.reply({ fieldErrors: { notificationEmails: [caught.message] } }),
+            },
+            caught,
+          );
+        }
         return redirectWithToast(page(submission.value.formId), {
           type: "success",
           title: FORM_MESSAGES.settingsSaved,

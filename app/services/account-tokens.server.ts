@@ -35,10 +35,13 @@ export async function requestPasswordReset(address: string) {
       expiresAt: new Date(Date.now() + RESET_TTL_MS),
     });
     const link = absoluteUrl(`/auth/reset/${token}`);
+    // An address never confirmed (an account from before confirmation) gets no typed name
+    // (decision 028): whoever made the account chose it, perhaps for a stranger's mailbox.
+    const greeting = user.emailVerifiedAt ? `Hello ${user.name},` : "Hello,";
     return queueMail(tx, {
       to: user.email,
       subject: "Reset your StackShift password",
-      text: `Hello ${user.name},\n\nSomeone asked to reset the password of your StackShift account. Open this link within an hour to choose a new one:\n\n${link}\n\nIf it was not you, ignore this email.`,
+      text: `${greeting}\n\nSomeone asked to reset the password of your StackShift account. Open this link within an hour to choose a new one:\n\n${link}\n\nIf it was not you, ignore this email.`,
       secrets: [token],
     });
   });

@@ -18,10 +18,10 @@ import {
   users,
 } from "~/db/schema";
 import type { User } from "./accounts.server";
-import { InvalidError, NotFoundError } from "./errors";
+import { InvalidError, NotFoundError, RateLimitedError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { projectForAction, withProjectAction } from "./permissions.server";
-import { consume, tryConsume } from "./rate-limit.server";
+import { consume, POLICIES } from "./rate-limit.server";
 
 /**
  * Notification mails per project and UTC day. A busy site's contact form brings some 50
@@ -93,26 +93,61 @@ export async function recipientStates(
 }
 
 /**
+ * Spends one confirmation link of the limits of the user who asks and of the project
+ * (RateLimitedError when either is spent: the caller's transaction rolls back, so a refused
+ * save or resend writes and spends nothing), then of the address: false when the address had
+ * its links for the day. In the transaction that records the link; always user, project,
+ * address, so two transactions never wait on each other's counters in a cycle (decision 031's
+ * order). `recipientWhat` set: the address's refusal is thrown too (a Resend says it).
+ */
+async function spendConfirmationLimits(
+  tx: Queryable,
+  user: User,
+  projectId: string,
+  address: string,
+  recipientWhat?: string,
+): Promise<boolean> {
+  await consume("formNotificationConfirmUser", `user:${user.id}`, {
+    tx,
+    what: `You have asked for ${POLICIES.formNotificationConfirmUser.points} confirmation links within a day, the most allowed.`,
+  });
+  await consume("formNotificationConfirmProject", `project:${projectId}`, {
+    tx,
+    what: `This project has sent ${POLICIES.formNotificationConfirmProject.points} confirmation links within a day, the most allowed.`,
+  });
+  try {
+    await consume("formNotificationConfirmMails", address, { tx, what: recipientWhat });
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimitedError && recipientWhat === undefined) return false;
+    throw error;
+  }
+}
+
+/**
  * Of the addresses an admin is adding, those to mail a confirmation link: not members, and
- * within the per-address limit of confirmation mails (an address past it waits for a Resend).
- * Asked before the settings' transaction: the limiter writes outside it.
+ * within the address's limit of confirmation mails (an address past it is saved and waits for
+ * a Resend). In the settings' transaction, before the form's list is written; past the asker's
+ * or the project's limit it throws RateLimitedError for the Notification e-mails field.
  */
 export async function confirmationsToMail(
+  tx: Queryable,
+  user: User,
   projectId: string,
   formId: string,
   wanted: string[],
 ): Promise<Set<string>> {
-  const [form] = await db()
+  const [form] = await tx
     .select({ emails: forms.notificationEmails })
     .from(forms)
     .where(eq(forms.id, formId));
   const added = wanted.filter((e) => !(form?.emails ?? []).includes(e));
   if (added.length === 0) return new Set();
-  const people = await memberAddresses(db(), projectId);
+  const people = await memberAddresses(tx, projectId);
   const out = new Set<string>();
   for (const email of added) {
     if (people.has(email)) continue;
-    if (await tryConsume("formNotificationConfirmMails", email)) out.add(email);
+    if (await spendConfirmationLimits(tx, user, projectId, email)) out.add(email);
   }
   return out;
 }
@@ -176,7 +211,8 @@ export async function syncNotificationAddresses(
 
 /**
  * Mails a new confirmation link to a waiting address of the form (the owner, admins, platform
- * admins). The earlier link stops working. Limited per address: RateLimitedError with the wait.
+ * admins). The earlier link stops working. Limited per address, per asking user and per project:
+ * RateLimitedError with the wait, and nothing spent or written.
  */
 export async function resendConfirmation(
   user: User,
@@ -201,11 +237,15 @@ export async function resendConfirmation(
   if (row.confirmedAt || (await memberAddresses(db(), project.id)).has(address)) {
     throw new InvalidError(`${address} already gets the notification mails`);
   }
-  await consume("formNotificationConfirmMails", address, {
-    what: `Too many confirmation mails to ${address}.`,
-  });
   const token = randomBytes(32).toString("base64url");
   const mailId = await withProjectAction(user, project.id, "forms.manage", async ({ tx }) => {
+    await spendConfirmationLimits(
+      tx,
+      user,
+      project.id,
+      address,
+      `Too many confirmation mails to ${address}.`,
+    );
     const [updated] = await tx
       .update(formNotificationAddresses)
       .set({

@@ -258,8 +258,16 @@ export async function deleteAllSubmissions(
 export async function saveFormSettings(user: User, studioId: string, input: FormSettingsInput) {
   const { project } = await projectForAction(user, studioId, "forms.manage", { mode: "check" });
   const form = await formOf(project.id, input.formId);
-  const toMail = await confirmationsToMail(project.id, form.id, input.notificationEmails);
   const mailIds = await withProjectAction(user, project.id, "forms.manage", async ({ tx }) => {
+    // Before the list is written: it compares with the saved one. Past the asker's or the
+    // project's limit of confirmation links nothing is saved (RateLimitedError).
+    const toMail = await confirmationsToMail(
+      tx,
+      user,
+      project.id,
+      form.id,
+      input.notificationEmails,
+    );
     await tx
       .update(forms)
       .set({

@@ -1,5 +1,5 @@
 /** Answering an invitation: by its mailed key (the invitation card) or, signed in, from /sites and the project's dashboard. */
-import { and, asc, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { db, type Queryable, type Tx } from "~/db/client.server";
 import { members, projects, users } from "~/db/schema";
 import { RETRY, sendJob } from "~/jobs/queue.server";
@@ -7,7 +7,12 @@ import { type User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { INVITATION_KEY_PATTERN, ROLE_LABEL, type MemberRole } from "./members.schema";
-import { projectForAction, withProjectAction, ProjectNotFoundError } from "./permissions.server";
+import {
+  projectForAction,
+  tokenReaches,
+  withProjectAction,
+  ProjectNotFoundError,
+} from "./permissions.server";
 import { invitationsAddressedTo } from "./permissions-sql.server";
 import { findProjectRow } from "./project-lookup.server";
 import { MEMBER_STUDIO_INVITE_JOB } from "./member-studio-job.server";
@@ -110,6 +115,10 @@ async function whyNotAcceptable(tx: Queryable, user: User, key: string, projectI
   if (!row || (projectId && row.projectId !== projectId)) {
     return INVITATION_ERRORS.gone();
   }
+  // A token limited to other projects does not see this one: the answer its list gives elsewhere.
+  if (!tokenReaches(user, row.projectId)) {
+    return new ProjectNotFoundError();
+  }
   if (row.email !== user.email.toLowerCase()) {
     return new ForbiddenError(
       "This invitation was sent to another email address. Log in with that address to accept it.",
@@ -145,6 +154,7 @@ export async function acceptInvitation(
   if (input.studioId) {
     const project = await findProjectRow(db(), input.studioId);
     if (!project) throw new NotFoundError("This invitation is no longer valid");
+    if (!tokenReaches(user, project.id)) throw new ProjectNotFoundError();
     projectId = project.id;
   }
 
@@ -159,6 +169,7 @@ export async function acceptInvitation(
           eq(members.invitedEmail, address),
           gt(members.invitationExpiresAt, sql`now()`),
           projectId ? eq(members.projectId, projectId) : undefined,
+          reachableProjects(user),
         ),
       )
       .returning();
@@ -166,6 +177,16 @@ export async function acceptInvitation(
   });
   if (!accepted) throw await whyNotAcceptable(db(), user, key, projectId);
   return accepted;
+}
+
+/**
+ * A key names its project by itself, so the key paths ask the token's project list in their
+ * UPDATE or DELETE (permissions.server.ts's `tokenReaches`, as SQL): a token limited to chosen
+ * projects answers no invitation to another (decision 029). Nothing for a session.
+ */
+function reachableProjects(user: User) {
+  const limitedTo = user.apiToken?.projectIds;
+  return limitedTo ? inArray(members.projectId, limitedTo) : undefined;
 }
 
 /** The columns an acceptance sets on the invited row (the key is spent). */
@@ -227,6 +248,7 @@ export async function declineInvitation(user: User, key: string): Promise<{ proj
           eq(members.invitationKey, key),
           eq(members.status, "invited"),
           eq(members.invitedEmail, address),
+          reachableProjects(user),
         ),
       )
       .returning();

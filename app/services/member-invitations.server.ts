@@ -1,8 +1,9 @@
 /** Inviting a member and resending an invitation: the limits, the mail and the member row, in one transaction. */
 import { and, eq } from "drizzle-orm";
-import { type Queryable } from "~/db/client.server";
+import { db, type Queryable } from "~/db/client.server";
 import { members, users } from "~/db/schema";
-import { isPlatformAdmin, type User } from "./accounts.server";
+import { type User } from "./accounts.server";
+import { env } from "~/utils/env.server";
 import { consume, POLICIES } from "./rate-limit.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
@@ -15,7 +16,8 @@ import {
   type InviteMemberInput,
   type MemberRole,
 } from "./members.schema";
-import { isSupport, type Actor, withProjectAction } from "./permissions.server";
+import { sameMailbox } from "./mailboxes";
+import { isSupport, projectForAction, type Actor, withProjectAction } from "./permissions.server";
 import {
   type MemberRow,
   type ProjectRow,
@@ -25,6 +27,15 @@ import {
   ownerOf,
 } from "./members.server";
 
+/** Whether the invited address has an account, and whether its owner proved they read it. */
+type Recipient = { hasAccount: boolean; proven: boolean };
+
+/**
+ * The invitation mail. To an address nobody proved (no account, or one whose address was never
+ * confirmed) it carries nothing a user typed (decision 028, amended): no project name, no
+ * inviter's name or address, which anyone could choose to make our mail say what they like to a
+ * stranger. The card behind the link shows both. To a proved account's address it names them.
+ */
 function invitationMail(input: {
   to: string;
   key: string;
@@ -32,26 +43,34 @@ function invitationMail(input: {
   role: MemberRole;
   inviter: User;
   resent: boolean;
-  hasAccount: boolean;
+  recipient: Recipient;
 }) {
   // The proof lets a new invitee sign up without a second (confirmation) mail: only the mailbox
   // has it, while the inviter sees the key. Both are removed from the stored copy once delivered.
   const proof = addressProof(input.to, INVITATION_TTL_DAYS);
   const link = absoluteUrl(`${invitationPath(input.key)}?proof=${proof}`);
+  const { hasAccount, proven } = input.recipient;
+  const role = ROLE_LABEL[input.role];
   return {
     secrets: [input.key, proof],
     to: input.to,
-    subject: `You are invited to collaborate on ${input.projectName}`,
+    subject: proven
+      ? `You are invited to collaborate on ${input.projectName}`
+      : "You are invited to collaborate on a StackShift project",
     text: [
       `Hello,`,
       "",
-      `${input.inviter.name} (${input.inviter.email}) ${input.resent ? "sent you a new invitation" : "invited you"} to collaborate on the StackShift project ${input.projectName} as ${ROLE_LABEL[input.role]}.`,
+      proven
+        ? `${input.inviter.name} (${input.inviter.email}) ${input.resent ? "sent you a new invitation" : "invited you"} to collaborate on the StackShift project ${input.projectName} as ${role}.`
+        : `You ${input.resent ? "have a new invitation" : "are invited"} to collaborate on a StackShift project as ${role}.`,
       "",
-      `Open the invitation to accept it:`,
+      proven
+        ? `Open the invitation to accept it:`
+        : "Open the invitation to see the project and who invited you, and to accept it:",
       "",
       link,
       "",
-      input.hasAccount
+      hasAccount
         ? "You already have a StackShift account: log in with it, no new password is needed."
         : "You will be asked to create your StackShift account with this email address first.",
       "",
@@ -60,19 +79,51 @@ function invitationMail(input: {
   };
 }
 
+/** The invited address's account, read in the invitation's transaction. */
+async function recipientOf(tx: Queryable, address: string): Promise<Recipient> {
+  const [account] = await tx
+    .select({ verifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.email, address));
+  return { hasAccount: Boolean(account), proven: Boolean(account?.verifiedAt) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Invite and resend
 
+/** What support's entry says of an invitation it sends (only support's entries use it). */
+const supportInvitationWords = (address: string) => `added a member (invited ${address})`;
+
+/**
+ * The words of support's entry for a resend, which names the address too; undefined for anyone
+ * else (no entry), or when the invitation is not this project's (the change then says so). The
+ * check reads the page view's actor; the change checks again in its transaction.
+ */
+async function supportResendWords(user: User, input: { studioId: string; memberId: string }) {
+  const { project, actor } = await projectForAction(user, input.studioId, "members.add", {
+    mode: "check",
+  });
+  if (!isSupport(actor)) return undefined;
+  const [row] = await db()
+    .select({ email: members.invitedEmail })
+    .from(members)
+    .where(and(eq(members.id, input.memberId), eq(members.projectId, project.id)));
+  return row ? `resent the invitation to ${row.email}` : undefined;
+}
+
 export const SUPPORT_INVITES_STAFF_MESSAGE =
-  "Support cannot invite a platform admin as a member: the project's owner or admins can";
+  "Support cannot invite a platform admin, under any spelling of their address, as a member: the project's owner or admins can";
 
 /**
  * Support (a platform admin outside the project, decision 011) adds members for the customer,
  * never itself or another platform admin: a member row would turn support into a member, no
- * longer logged as support, with a studio account of the customer's.
+ * longer logged as support, with a studio account of the customer's. An address is a platform
+ * admin's when it reaches the same mailbox (admin+x@..., another case, Gmail's dots; decision
+ * 043): an alias would make a second account that is no platform admin, and a member.
  */
 function refuseStaffBySupport(actor: Actor, address: string) {
-  if (isSupport(actor) && isPlatformAdmin(address)) {
+  if (!isSupport(actor)) return;
+  if ([...env().adminEmails].some((admin) => sameMailbox(admin, address))) {
     throw new InvalidError(SUPPORT_INVITES_STAFF_MESSAGE, {
       email: [SUPPORT_INVITES_STAFF_MESSAGE],
     });
@@ -92,7 +143,7 @@ export type InviteOutcome = {
   member: { id: string; email: string; role: MemberRole; status: "invited" };
 };
 
-type Mailing = { to: string; key: string; role: MemberRole; resent: boolean; hasAccount: boolean };
+type Mailing = { to: string; key: string; role: MemberRole; resent: boolean };
 
 /** Renews the key and expiry of a still-invited member, logs and queues the mail, in `tx`. */
 async function renewInvitation(
@@ -127,7 +178,6 @@ async function renewInvitation(
     key,
     role: renewed.role,
     resent: true,
-    hasAccount: Boolean(renewed.userId),
   };
 }
 
@@ -156,7 +206,11 @@ async function spendInvitationLimits(tx: Queryable, user: User, project: Project
 }
 
 async function sendMail(tx: Queryable, project: ProjectRow, user: User, mailing: Mailing) {
-  return queueMail(tx, invitationMail({ ...mailing, projectName: project.name, inviter: user }));
+  const recipient = await recipientOf(tx, mailing.to);
+  return queueMail(
+    tx,
+    invitationMail({ ...mailing, projectName: project.name, inviter: user, recipient }),
+  );
 }
 
 /**
@@ -241,7 +295,6 @@ export async function inviteMember(
         key,
         role: created.role,
         resent: false,
-        hasAccount: Boolean(account),
       });
       return {
         mailId,
@@ -256,6 +309,9 @@ export async function inviteMember(
         },
       };
     },
+    // Support's entry (Activity Log and audit log) names the address: a membership support made
+    // stays attributable to it, whoever accepts (decision 043).
+    { change: supportInvitationWords(address) },
   );
   await dispatchMail([mailId]);
   return outcome;
@@ -270,6 +326,7 @@ export async function resendInvitation(
   user: User,
   input: { studioId: string; memberId: string },
 ): Promise<{ email: string }> {
+  const change = await supportResendWords(user, input);
   const { mailId, email } = await withProjectAction(
     user,
     input.studioId,
@@ -289,6 +346,7 @@ export async function resendInvitation(
       const mailing = await renewInvitation(tx, user, project, row);
       return { mailId: await sendMail(tx, project, user, mailing), email: row.invitedEmail };
     },
+    { change },
   );
   await dispatchMail([mailId]);
   return { email };

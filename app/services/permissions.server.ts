@@ -229,6 +229,17 @@ export function isProjectAdmin(actor: Actor): boolean {
 }
 
 /**
+ * Whether the request's credential may touch this project at all: a personal access token limited
+ * to chosen projects sees no other, whatever its owner may (decision 029). A session, or a token
+ * for every project, reaches all. Paths that find a project by something other than its
+ * reference (an invitation key) ask this before acting, and answer ProjectNotFoundError.
+ */
+export function tokenReaches(user: User, projectId: string): boolean {
+  const limitedTo = user.apiToken?.projectIds;
+  return !limitedTo || limitedTo.includes(projectId);
+}
+
+/**
  * The actor on a project already loaded. Reads the membership now (shared only by the loaders
  * of one page view, never by an action or a transaction). An accepted
  * membership counts only for its own account; an invitation also by its e-mail, so an invitee
@@ -247,9 +258,7 @@ export async function actorForProject(
   };
   if (!user) return { ...base, kind: "anonymous" };
   if (!project) return { ...base, kind: "outsider" };
-  // A token limited to chosen projects sees no other, whatever its owner may (decision 029).
-  const limitedTo = user.apiToken?.projectIds;
-  if (limitedTo && !limitedTo.includes(project.id)) {
+  if (!tokenReaches(user, project.id)) {
     return { ...base, platformAdmin: false, kind: "outsider" };
   }
   if (project.ownerId === user.id) return { ...base, kind: "owner" };

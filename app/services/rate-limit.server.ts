@@ -67,6 +67,18 @@ export const POLICIES = {
    */
   formNotificationConfirmMails: { points: 5, durationSeconds: 24 * HOUR },
   /**
+   * The same links per user who asks for them, whatever the project. Busiest ordinary work: an
+   * agency admin setting up the forms of 20 client projects in a day, 2-3 outside addresses each,
+   * about 60 links; someone using us to mail strangers needs hundreds to thousands a day.
+   */
+  formNotificationConfirmUser: { points: 100, durationSeconds: 24 * HOUR },
+  /**
+   * The same links per project, whoever asks. Busiest ordinary work: a company's launch day,
+   * five forms with 3-4 outside addresses each and a few resends, about 25 links; a project used
+   * as a relay needs hundreds a day.
+   */
+  formNotificationConfirmProject: { points: 50, durationSeconds: 24 * HOUR },
+  /**
    * E-mail change requests (each mails a link to the new address) per user: a person changes
    * their address once, with a typo or a resend; a relay needs a mail to a new address each time.
    */

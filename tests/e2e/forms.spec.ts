@@ -9,7 +9,8 @@ import { createProject, reloadUntil, uniqueName } from "./support/lifecycle";
  * waits until the link mailed to it is confirmed on its page; a visitor sends the published local
  * site's Contact form (a plain HTML post to the public endpoint) and is thanked on the site; the submission shows on the Forms page and
  * its notification mail arrives through the SMTP test server; it is deleted, and 'Delete all'
- * (naming the count) empties the form.
+ * (naming the count) empties the form. Past the project's 50 confirmation links of the day, a
+ * save is refused beside the Notification e-mails field, which keeps what was typed.
  */
 
 const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
@@ -113,4 +114,41 @@ test("a visitor's Contact form reaches the Forms page and the inbox, and is dele
     .click();
   await expect(toast(page, "All submissions deleted")).toBeVisible();
   await expect(page.getByText("No submissions yet.")).toBeVisible();
+});
+
+test("past the project's limit of confirmation links, a save is refused beside the field", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await signIn(page, { name: "Ada Admin", email: `admin-${testInfo.project.name}@example.com` });
+  const studioId = await createProject(page, uniqueName(testInfo, "Links"));
+  await page.goto(`/sites/forms/${studioId}`);
+  const emails = page.getByLabel("Notification e-mails");
+  const save = page.getByRole("button", { name: "Save form settings" });
+  const batch = (round: number) =>
+    Array.from(
+      { length: 10 },
+      (_, i) => `links-${testInfo.project.name}-${studioId}-${round}-${i}@example.com`,
+    ).join(", ");
+  // Five saves of ten new outside addresses: the project's 50 links of the day.
+  for (let round = 0; round < 5; round += 1) {
+    await emails.fill(batch(round));
+    await save.click();
+    // The list below the form shows this round's addresses once the save is through.
+    const last = `links-${testInfo.project.name}-${studioId}-${round}-9@example.com`;
+    await expect(page.getByRole("list").filter({ hasText: last })).toContainText(
+      "Waiting for confirmation",
+    );
+  }
+  const typed = `one-more-${testInfo.project.name}-${studioId}@example.com`;
+  await emails.fill(typed);
+  await save.click();
+  await expect(emails).toHaveAccessibleDescription(
+    /This project has sent 50 confirmation links within a day, the most allowed\. Please wait \d+ hours and try again\./,
+  );
+  await expect(emails).toHaveValue(typed);
+  // Nothing was saved: the last accepted list is still the form's.
+  await page.goto(`/sites/forms/${studioId}`);
+  await expect(page.getByText(typed)).toHaveCount(0);
 });

@@ -24,10 +24,19 @@ import { action as leakedAction } from "~/routes/_app.admin_.tokens";
 import { MAX_ACTIVE_TOKENS, TOKEN_PREFIX } from "~/services/api-tokens.schema";
 import { authenticateApiToken, createApiToken, revokeApiToken } from "~/services/api-tokens.server";
 import { removeMember } from "~/services/members.server";
+import { declineInvitation } from "~/services/invitation-answers.server";
+import { ProjectNotFoundError } from "~/services/permissions.server";
 import { POLICIES } from "~/services/rate-limit.server";
 import { sameOrigin } from "../../server/middleware.mjs";
 import { call, makeRequest } from "../helpers";
-import { acceptedMember, actor, ownedProject, type Actor } from "./members-support";
+import {
+  acceptedMember,
+  actor,
+  keyOf,
+  memberRow,
+  ownedProject,
+  type Actor,
+} from "./members-support";
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -168,6 +177,50 @@ describe("a token limited to chosen projects", () => {
         projectIds: [project._id],
       }),
     ).rejects.toMatchObject({ fieldErrors: { projectIds: ["Choose projects from the list"] } });
+  });
+});
+
+describe("a token limited to chosen projects and an invitation to another", () => {
+  it("cannot accept or decline it by its key (404, the invitation stays), though a session can", async () => {
+    const invitee = await actor({ name: "Ina Invitee" });
+    const mine = await ownedProject(invitee);
+    const theirs = await ownedProject(owner);
+    expect((await invite(await tokenFor(owner), theirs.studioId, invitee.email)).status).toBe(201);
+    const key = await keyOf(theirs._id, invitee.email);
+    const limited = await tokenFor(invitee, { projectIds: [mine._id] });
+    const accept = (body: Record<string, string>) =>
+      call(
+        membersApi,
+        makeRequest("/api/app/members", {
+          method: "PATCH",
+          json: { memberInvitationKey: key, action: "accept", email: invitee.email, ...body },
+          headers: bearer(limited),
+        }),
+      );
+
+    for (const res of [await accept({}), await accept({ studioId: theirs.studioId })]) {
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: "Project not found" });
+    }
+    const asToken = await authenticateApiToken(limited);
+    await expect(declineInvitation(asToken, key)).rejects.toBeInstanceOf(ProjectNotFoundError);
+    expect(await memberRow(theirs._id, invitee.email)).toMatchObject({
+      status: "invited",
+      invitationKey: key,
+    });
+
+    // A token for every project, like the session, answers it.
+    const everywhere = await tokenFor(invitee);
+    const res = await call(
+      membersApi,
+      makeRequest("/api/app/members", {
+        method: "PATCH",
+        json: { memberInvitationKey: key, action: "accept", studioId: theirs.studioId },
+        headers: bearer(everywhere),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await memberRow(theirs._id, invitee.email)).toMatchObject({ status: "accepted" });
   });
 });
 
