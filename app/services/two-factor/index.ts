@@ -25,6 +25,7 @@ export {
   PASSKEY_UNKNOWN,
   passkeyAuthenticationOptions,
   passkeyRegistrationOptions,
+  passkeysOf,
   relyingParty,
   renamePasskey,
   verifyPasskey,

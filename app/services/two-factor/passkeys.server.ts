@@ -86,6 +86,11 @@ export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
   }));
 }
 
+/** The settings section's props (app/components/user-settings/passkeys.tsx), for a loader. */
+export async function passkeysOf(user: Pick<User, "id">): Promise<{ passkeys: PasskeyView[] }> {
+  return { passkeys: await listPasskeys(user.id) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Adding a passkey
 
