@@ -49,6 +49,8 @@ export const ADMIN_EMAILS = [
   "delete-no-js@example.com",
   "twofactor-js@example.com",
   "twofactor-no-js@example.com",
+  "passkeys-js@example.com",
+  "passkeys-no-js@example.com",
 ];
 
 const chromium = {

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
+import { PasskeyButton } from "~/components/auth/passkey-button";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { loginSchema } from "~/services/accounts.schema";
@@ -89,6 +90,11 @@ export default function Login() {
           </Button>
         </Form>
       ) : null}
+      <PasskeyButton
+        purpose="sign-in"
+        redirectTo={searchParams.get("redirectTo") ?? "/"}
+        className="mt-3"
+      />
       {sso ? (
         <Form method="post" action="/auth/oidc" className="mt-3">
           <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/"} />

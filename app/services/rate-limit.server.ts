@@ -40,6 +40,11 @@ export const POLICIES = {
   /** Single sign-on starts per client address. */
   oidcAddress: { points: 120, durationSeconds: 15 * MINUTE },
   /**
+   * Passkey sign-ins started from the login page per client address (each keeps a challenge in a
+   * new session row): a person needs one or two, an office behind one address a few dozen.
+   */
+  passkeySignInAddress: { points: 120, durationSeconds: 15 * MINUTE },
+  /**
    * Invitation mails (invites and resends) per inviting user, platform admins doing support
    * included: an agency or support admin setting up 20 projects of 10 people sends 200 in an hour.
    */

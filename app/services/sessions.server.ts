@@ -5,7 +5,7 @@
  * no id that would sign anyone in (docs/decisions/024-a-link-only-shows.md).
  */
 import { createHash } from "node:crypto";
-import { eq, lte, or, sql } from "drizzle-orm";
+import { and, eq, lte, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
 import { sessions, users } from "~/db/schema";
@@ -79,6 +79,24 @@ export async function updateSessionRow(id: string, data: SessionData) {
     .update(sessions)
     .set(columnsOf(data))
     .where(eq(sessions.id, sessionRowId(id)));
+}
+
+/**
+ * Removes `key` from the session's data if it still holds `value`: true for one caller only, so a
+ * value meant to be used once (a passkey challenge) is used once even by two requests at once.
+ */
+export async function takeSessionEntry(id: string, key: string, value: unknown): Promise<boolean> {
+  const taken = await db()
+    .update(sessions)
+    .set({ data: sql`${sessions.data} - ${key}::text` })
+    .where(
+      and(
+        eq(sessions.id, sessionRowId(id)),
+        sql`${sessions.data} -> ${key}::text = ${JSON.stringify(value)}::jsonb`,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return taken.length > 0;
 }
 
 export async function deleteSessionRow(id: string) {

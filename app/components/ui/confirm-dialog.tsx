@@ -23,6 +23,7 @@ export function ConfirmDialog({
   onClose,
   children,
   formProps,
+  action,
 }: {
   title: string;
   description: string;
@@ -41,8 +42,10 @@ export function ConfirmDialog({
    */
   children?: ReactNode;
   formProps?: ReturnType<typeof getFormProps>;
+  /** Where the form posts (a resource route), when not the page's own action. */
+  action?: string;
 }) {
-  const busy = useIsPending({ intent });
+  const busy = useIsPending({ intent, formAction: action });
   return (
     <Dialog
       open
@@ -53,7 +56,14 @@ export function ConfirmDialog({
       title={title}
       description={description}
     >
-      <Form method="post" replace preventScrollReset className="space-y-4" {...formProps}>
+      <Form
+        method="post"
+        action={action}
+        replace
+        preventScrollReset
+        className="space-y-4"
+        {...formProps}
+      >
         <input type="hidden" name="intent" value={intent} />
         {Object.entries(fields).map(([name, value]) =>
           value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,

@@ -14,3 +14,28 @@ export {
 } from "./totp.server";
 export { issueRecoveryCodes, RECOVERY_CODE_COUNT } from "./recovery-codes.server";
 export { checkSecondFactor, makeNewRecoveryCodes } from "./second-step.server";
+export {
+  addPasskey,
+  deletePasskey,
+  listPasskeys,
+  MAX_PASSKEYS,
+  PASSKEY_CHALLENGE_MS,
+  PASSKEY_NOT_RIGHT,
+  PASSKEY_NOT_YOURS,
+  PASSKEY_UNKNOWN,
+  passkeyAuthenticationOptions,
+  passkeyRegistrationOptions,
+  passkeysOf,
+  relyingParty,
+  renamePasskey,
+  verifyPasskey,
+} from "./passkeys.server";
+export type { PasskeyView } from "./passkeys.server";
+export {
+  authenticationResponseSchema,
+  passkeyDeleteSchema,
+  passkeyNameSchema,
+  passkeyRegistrationSchema,
+  passkeyRenameSchema,
+  registrationResponseSchema,
+} from "./passkeys.schema";

@@ -110,6 +110,43 @@ export const ROWS_AUTH: Row[] = [
     ],
   },
   {
+    file: "auth.passkey.ts",
+    public:
+      "signing in with a passkey starts without a session; the second step and a proof check their own",
+    cases: [
+      {
+        name: "POST sign-in options (no account named)",
+        fn: "action",
+        request: () => ({ path: "/auth/passkey", json: { purpose: "sign-in", step: "options" } }),
+        expect: PUBLIC,
+      },
+      {
+        name: "POST sign-in verify without a challenge",
+        fn: "action",
+        request: () => ({
+          path: "/auth/passkey",
+          json: { purpose: "sign-in", step: "verify", response: {} },
+        }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST second-factor options without a pending sign-in",
+        fn: "action",
+        request: () => ({
+          path: "/auth/passkey",
+          json: { purpose: "second-factor", step: "options" },
+        }),
+        expect: everyone(status(401)),
+      },
+      {
+        name: "POST proof options (the fixture's accounts have no passkey)",
+        fn: "action",
+        request: () => ({ path: "/auth/passkey", json: { purpose: "proof", step: "options" } }),
+        expect: { ...everyone(status(404)), anonymous: status(401) },
+      },
+    ],
+  },
+  {
     file: "auth.logout.tsx",
     public: "logging out ends whatever session there is",
     cases: [

@@ -248,6 +248,44 @@ export const ROWS_PUBLIC: Row[] = [
     ],
   },
   {
+    file: "resources.passkeys.ts",
+    cases: [
+      {
+        name: "GET",
+        fn: "loader",
+        request: () => ({ path: "/resources/passkeys" }),
+        expect: everyone(status(302, "/sites/user-settings")),
+      },
+      {
+        name: "POST registration options for oneself (JSON)",
+        fn: "action",
+        request: () => ({
+          path: "/resources/passkeys",
+          json: { intent: "registration-options" },
+        }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST rename a passkey that is nobody's",
+        fn: "action",
+        request: () => ({
+          path: "/resources/passkeys",
+          form: { intent: "passkey-rename", passkeyId: "bm9ib2R5cw", name: "Mine" },
+        }),
+        expect: { ...everyone("refused"), anonymous: "deny" },
+      },
+      {
+        name: "POST delete a passkey that is nobody's",
+        fn: "action",
+        request: () => ({
+          path: "/resources/passkeys",
+          form: { intent: "passkey-delete", passkeyId: "bm9ib2R5cw" },
+        }),
+        expect: { ...everyone("refused"), anonymous: "deny" },
+      },
+    ],
+  },
+  {
     file: "resources.picker.ts",
     cases: [
       {
