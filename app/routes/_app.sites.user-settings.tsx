@@ -6,7 +6,6 @@ import {
   AccountSections,
   USER_SETTINGS_INTENTS as I,
 } from "~/components/user-settings/account-sections";
-import { PasskeysSection } from "~/components/user-settings/passkeys";
 import { SupportHistory } from "~/components/user-settings/support-history";
 import { buttonClass } from "~/components/ui/button";
 import { supportHistoryOf } from "~/services/audit-log.server";
@@ -31,7 +30,6 @@ import {
   updateName,
 } from "~/services/user-settings.server";
 import { setHideSplash } from "~/services/studio.server";
-import { passkeysOf } from "~/services/two-factor";
 import { dispatchIntent } from "~/web/intents.server";
 import { oidcEnabled } from "~/web/oidc.server";
 import { getSession, requireUser, sessionStorage, ssoIsFresh } from "~/web/session.server";
@@ -46,11 +44,10 @@ const PAGE = "/sites/user-settings";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const session = await getSession(request);
-  const [account, sessions, supportHistory, passkeys] = await Promise.all([
+  const [account, sessions, supportHistory] = await Promise.all([
     getAccount(user),
     listSessions(user, session.id ?? ""),
     supportHistoryOf(user),
-    passkeysOf(user),
   ]);
   return {
     account,
@@ -58,7 +55,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     sso: { enabled: oidcEnabled(), fresh: ssoIsFresh(session) },
     twoFactor: user.hasSecondFactor === true,
     supportHistory,
-    passkeys,
     theme: await getTheme(request),
     now: new Date().toISOString(),
   };
@@ -187,7 +183,6 @@ export default function UserSettingsPage() {
         </p>
       </header>
       <AccountSections {...data} />
-      <PasskeysSection {...data.passkeys} />
       <section
         aria-labelledby="two-factor-heading"
         className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"

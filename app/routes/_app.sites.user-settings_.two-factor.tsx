@@ -8,12 +8,14 @@ import {
   RecoveryCodesSection,
   TWO_FACTOR_INTENTS as I,
 } from "~/components/user-settings/two-factor";
+import { PasskeysSection } from "~/components/user-settings/passkeys";
 import {
   disableTotp,
   enableTotp,
   factorsOf,
   makeNewRecoveryCodes,
   newTotpSecret,
+  passkeysOf,
   totpSetupView,
 } from "~/services/two-factor";
 import { enableTotpSchema } from "~/services/two-factor/schema";
@@ -57,9 +59,9 @@ async function saveSetup(request: Request, setup: Setup | null) {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const factors = await factorsOf(user.id);
+  const [factors, passkeys] = await Promise.all([factorsOf(user.id), passkeysOf(user)]);
   const secret = !factors.totp ? await setupOf(request) : null;
-  return { factors, setup: secret ? await totpSetupView(user, secret) : null };
+  return { factors, passkeys, setup: secret ? await totpSetupView(user, secret) : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -125,7 +127,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function TwoFactorPage() {
-  const { factors, setup } = useLoaderData<typeof loader>();
+  const { factors, passkeys, setup } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const codes =
     actionData && "recoveryCodes" in actionData ? (actionData.recoveryCodes ?? null) : null;
@@ -145,6 +147,7 @@ export default function TwoFactorPage() {
       </header>
       {codes ? <NewRecoveryCodes codes={codes} /> : null}
       <AuthenticatorAppSection totp={factors.totp} setup={setup} />
+      <PasskeysSection {...passkeys} />
       <RecoveryCodesSection
         left={factors.recoveryCodesLeft}
         hasFactor={Boolean(factors.totp) || factors.passkeys > 0}

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
+import { PasskeyButton } from "~/components/auth/passkey-button";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { getUser } from "~/services/accounts.server";
@@ -109,11 +110,7 @@ export default function TwoFactorStep() {
           {busy ? "Checking..." : "Verify"}
         </Button>
       </Form>
-      {passkeys ? (
-        <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-          You can also use a passkey: it needs JavaScript in this browser.
-        </p>
-      ) : null}
+      {passkeys ? <PasskeyButton purpose="second-factor" className="mt-4 w-full" /> : null}
       <p className="mt-6 text-center text-sm">
         <Link to={BACK_TO_LOGIN} className="text-brand underline">
           Cancel and log in again

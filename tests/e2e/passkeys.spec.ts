@@ -28,7 +28,7 @@ test("a passkey is added in User Settings and signs in from the login page", asy
 
   const account = { name: "Pia Passkeys", email: "passkeys-js@example.com" };
   await signIn(page, account);
-  await page.goto("/sites/user-settings");
+  await page.goto("/sites/user-settings/two-factor");
   const section = page.getByRole("region", { name: "Passkeys" });
   await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
   await section.getByLabel("Name of the new passkey").fill("Test laptop");
@@ -88,7 +88,7 @@ test("without JavaScript the login page and User Settings say passkeys need it",
   await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
 
   await signIn(page, { name: "Nico Passkeys", email: "passkeys-no-js@example.com" });
-  await page.goto("/sites/user-settings");
+  await page.goto("/sites/user-settings/two-factor");
   const section = page.getByRole("region", { name: "Passkeys" });
   await expect(section.getByText("Adding and using passkeys needs JavaScript.")).toBeVisible();
   await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
