@@ -1,5 +1,5 @@
 /** Rows of the permission table: auth. */
-import { PUBLIC, type Row, everyone, next, status } from "./table";
+import { PUBLIC, SIGNED_IN, type Row, everyone, next, status } from "./table";
 
 export const ROWS_AUTH: Row[] = [
   {
@@ -106,6 +106,23 @@ export const ROWS_AUTH: Row[] = [
           form: { email: f.users.outsider.email, password: "not the password" },
         }),
         expect: everyone(status(401)),
+      },
+    ],
+  },
+  {
+    file: "auth.confirm.tsx",
+    cases: [
+      {
+        name: "GET the proof page",
+        fn: "loader",
+        request: () => ({ path: "/auth/confirm?returnTo=%2Fsites" }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST an empty password (said beside the field)",
+        fn: "action",
+        request: () => ({ path: "/auth/confirm", form: { intent: "confirm-password" } }),
+        expect: { ...everyone(status(400)), anonymous: "deny" },
       },
     ],
   },
