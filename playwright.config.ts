@@ -16,10 +16,17 @@ export const AUTO_DEPLOY_PORT = E2E_PORT + 1;
  * projects start at StackShift version 3.
  */
 export const PICKER_PORT = E2E_PORT + 2;
+/**
+ * A fourth server, for tests/e2e/second-factor.spec.ts: platform admins need a second factor
+ * (REQUIRE_ADMIN_SECOND_FACTOR=on, as on a public address) and a proof counts 10 seconds instead
+ * of 10 minutes (PROOF_MAX_AGE_SECONDS), so a test meets a stale proof without waiting.
+ */
+export const FACTOR_PORT = E2E_PORT + 3;
 export const MAIL_DIR = path.join(os.tmpdir(), `stackshift-e2e-mail-${E2E_PORT}`);
 const DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${E2E_PORT}`);
 const AUTO_DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${AUTO_DEPLOY_PORT}`);
 const PICKER_DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${PICKER_PORT}`);
+const FACTOR_DATA_DIR = path.join(os.tmpdir(), `stackshift-e2e-data-${FACTOR_PORT}`);
 /** One platform admin per Playwright project, as both run against the same server at once. */
 export const ADMIN_EMAILS = [
   "admin-js@example.com",
@@ -51,6 +58,8 @@ export const ADMIN_EMAILS = [
   "twofactor-no-js@example.com",
   "passkeys-js@example.com",
   "passkeys-no-js@example.com",
+  "factor-admin-js@example.com",
+  "factor-admin-no-js@example.com",
 ];
 
 const chromium = {
@@ -146,6 +155,18 @@ export default defineConfig({
         // New projects here start at StackShift version 3, below the gated cards (4 and 6), so
         // a platform admin can raise one from its Settings page (project-tools.spec.ts).
         SITE_SCHEMA_VERSION: "3",
+      },
+    },
+    {
+      command: `rm -rf ${FACTOR_DATA_DIR} && node scripts/start.mjs`,
+      url: `http://localhost:${FACTOR_PORT}/healthz`,
+      ...serverOptions,
+      env: {
+        ...serverEnv,
+        PORT: String(FACTOR_PORT),
+        DATA_DIR: FACTOR_DATA_DIR,
+        REQUIRE_ADMIN_SECOND_FACTOR: "on",
+        PROOF_MAX_AGE_SECONDS: "10",
       },
     },
   ],

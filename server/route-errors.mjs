@@ -91,11 +91,33 @@ export function withRequestId(handler, handleError) {
       return await handler(args);
     } catch (error) {
       if (isAnswer(error) || args.request?.signal?.aborted) throw error;
+      // A page whose loader met the second-factor rule without answering it itself (most do,
+      // through app/web/project-loader.server.ts): the same 403 page, never a 500.
+      const refusal = secondFactorRefusal(error);
+      if (refusal) throw refusal;
       handleError(error, args);
       const requestId = args.context?.requestId ?? null;
       throw Response.json({ requestId }, { status: 500, statusText: "Internal Server Error" });
     }
   };
+}
+
+/**
+ * app/services/two-factor/required.server.ts's SecondFactorRequiredError as the page's 403
+ * (app/web/second-factor.server.ts answers it the same way), else null.
+ * @param {unknown} error
+ */
+function secondFactorRefusal(error) {
+  if (!(error instanceof Error) || error.name !== "SecondFactorRequiredError") return null;
+  const reason = /** @type {{ reason?: unknown }} */ (error).reason;
+  return Response.json(
+    {
+      secondFactorRequired: reason,
+      message: error.message,
+      setupPath: "/sites/user-settings/two-factor",
+    },
+    { status: 403 },
+  );
 }
 
 /** A response (redirect, 404), a `data()` answer or an error response: meant, not a failure. */

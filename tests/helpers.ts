@@ -33,10 +33,19 @@ export async function createUser(
   return { ...row, password };
 }
 
-/** A cookie header carrying a real database session for the user. */
-export async function sessionCookie(userId: string) {
+/**
+ * A cookie header carrying a real database session for the user. Like a real sign-in it holds a
+ * proof made now (app/web/proof.server.ts); `proofAt` sets another time, null none at all.
+ */
+export async function sessionCookie(
+  userId: string,
+  options: { proofAt?: number | null; data?: Record<string, unknown> } = {},
+) {
   const session = await sessionStorage().getSession();
   session.set("userId", userId);
+  const proofAt = options.proofAt === undefined ? Date.now() : options.proofAt;
+  if (proofAt !== null) session.set("proofAt", proofAt);
+  for (const [key, value] of Object.entries(options.data ?? {})) session.set(key, value);
   const setCookie = await sessionStorage().commitSession(session);
   return setCookie.split(";")[0];
 }

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { SecondFactorRequiredPage, secondFactorRefusalOf } from "./auth/second-factor-required";
 
 /** Where the error screens (and the deployment and authorization pages) send people for help. */
 export const SUPPORT_EMAIL = "support@stackshift.app";
@@ -48,6 +49,10 @@ export function RouteError({ error }: { error: unknown }) {
   const location = useLocation();
   const root = useRouteLoaderData<{ requestId?: string | null }>("root");
   const status = errorStatus(error);
+  // A second factor required and missing: what to do, with the link (decision 042).
+  const refusal =
+    status === 403 && isRouteErrorResponse(error) ? secondFactorRefusalOf(error.data) : null;
+  if (refusal) return <SecondFactorRequiredPage {...refusal} />;
   if (status === 404) {
     return (
       <section aria-labelledby="route-error-title" className="mx-auto max-w-xl py-10 text-center">

@@ -7,6 +7,7 @@ import { SchemaVersionSection } from "~/components/settings/schema-version-secti
 import {
   DeleteProjectSection,
   RenameSection,
+  SecondFactorSection,
   TransferSection,
 } from "~/components/settings/project-settings-sections";
 import { deleteProject } from "~/services/project-deletion.server";
@@ -16,6 +17,8 @@ import {
   deleteProjectSchema,
   RENAME_INTENT,
   renameProjectSchema,
+  REQUIRE_TWO_FACTOR_INTENT,
+  requireTwoFactorSchema,
   SCHEMA_VERSION_INTENT,
   schemaVersionFormSchema,
   TRANSFER_INTENT,
@@ -26,9 +29,11 @@ import {
   getSchemaVersion,
   raiseSchemaVersion,
   renameProject,
+  setRequireTwoFactor,
   transferOwnership,
 } from "~/services/project-settings.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
+import { requireRecentProof, stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -40,15 +45,23 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const section = await loadProjectSection(request, params.studioId);
   const user = await requireUser(request);
-  const [schema, settings] = await Promise.all([
+  const [schema, settings, transferTyped, deleteTyped] = await Promise.all([
     getSchemaVersion(user, section.project.studioId),
     getProjectSettings(user, section.project.studioId),
+    // What the form had typed before /auth/confirm sent the owner to prove it is them.
+    stashedForm(request, TRANSFER_INTENT),
+    stashedForm(request, DELETE_PROJECT_INTENT),
   ]);
-  return { ...section, schema, settings };
+  return {
+    ...section,
+    schema,
+    settings,
+    stashed: { transfer: transferTyped, delete: deleteTyped },
+  };
 }
 
 /**
- * The page's four forms, one intent each. Bad input or a refusal goes back to the form that
+ * The page's five forms, one intent each. Bad input or a refusal goes back to the form that
  * posted (`reply` names it): field errors beside the field, the rest as a toast; done is a
  * redirect with its toast. A project hidden from the user is the dispatcher's 404.
  */
@@ -70,9 +83,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
           return reply({ result: submission.reply({ formErrors: [error.message] }) }, error);
         }
       },
+      [REQUIRE_TWO_FACTOR_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: requireTwoFactorSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        const required = submission.value.requireTwoFactor;
+        try {
+          const { changed } = await setRequireTwoFactor(user, studioId, required);
+          return redirectWithToast(page, {
+            type: changed ? "success" : "info",
+            title: !changed
+              ? "Nothing changed"
+              : required
+                ? "A second factor is now required of every member"
+                : "A second factor is no longer required",
+          });
+        } catch (caught) {
+          const error = formFailure(caught);
+          const fields = error instanceof InvalidError ? error.fieldErrors : {};
+          const errors = Object.keys(fields).length
+            ? { fieldErrors: fields }
+            : { formErrors: [error.message] };
+          return reply({ result: submission.reply(errors) }, error);
+        }
+      },
       [TRANSFER_INTENT]: async ({ formData, reply }) => {
         const submission = parseWithZod(formData, { schema: transferOwnershipSchema });
         if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        await requireRecentProof(request, user, { formData });
         try {
           const to = await transferOwnership(user, studioId, submission.value.toUserId);
           return redirectWithToast(page, {
@@ -88,6 +125,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       [DELETE_PROJECT_INTENT]: async ({ formData, reply }) => {
         const submission = parseWithZod(formData, { schema: deleteProjectSchema });
         if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        await requireRecentProof(request, user, { formData });
         try {
           const deleted = await deleteProject(user, studioId, submission.value.confirmName);
           return redirectWithToast("/sites", {
@@ -128,13 +166,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function ProjectSettingsRoute() {
-  const { project, schema, settings } = useLoaderData<typeof loader>();
+  const { project, schema, settings, stashed } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage section="settings" project={project} status>
       <RenameSection view={settings} />
-      <TransferSection view={settings} />
+      <TransferSection view={settings} stashed={stashed.transfer} />
+      <SecondFactorSection view={settings} />
       <SchemaVersionSection view={schema} />
-      <DeleteProjectSection view={settings} />
+      <DeleteProjectSection view={settings} stashed={stashed.delete} />
     </ProjectSectionPage>
   );
 }

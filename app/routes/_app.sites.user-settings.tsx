@@ -32,6 +32,7 @@ import {
 import { setHideSplash } from "~/services/studio.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { oidcEnabled } from "~/web/oidc.server";
+import { noteProof, proofIsRecent, requireRecentProof, stashedForm } from "~/web/proof.server";
 import { getSession, requireUser, sessionStorage, ssoIsFresh } from "~/web/session.server";
 import { getTheme } from "~/utils/theme.server";
 import { redirectWithToast, toastHeader } from "~/utils/toast.server";
@@ -44,10 +45,12 @@ const PAGE = "/sites/user-settings";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const session = await getSession(request);
-  const [account, sessions, supportHistory] = await Promise.all([
+  const [account, sessions, supportHistory, deleteTyped] = await Promise.all([
     getAccount(user),
     listSessions(user, session.id ?? ""),
     supportHistoryOf(user),
+    // What the delete dialog had typed before /auth/confirm (app/web/proof.server.ts).
+    stashedForm(request, I.deleteAccount),
   ]);
   return {
     account,
@@ -55,6 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     sso: { enabled: oidcEnabled(), fresh: ssoIsFresh(session) },
     twoFactor: user.hasSecondFactor === true,
     supportHistory,
+    deleteTyped,
     theme: await getTheme(request),
     now: new Date().toISOString(),
   };
@@ -84,6 +88,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
           ssoFresh,
           clientIp,
         });
+        // The current password was right (or single sign-on fresh): a proof (decision 039).
+        await noteProof(request);
         return redirectWithToast(PAGE, {
           type: "success",
           title: M.emailSent,
@@ -103,6 +109,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
           );
         }
         await changePassword(user, session.id ?? "", s.value, clientIp);
+        // The current password was right: a proof (decision 039).
+        await noteProof(request);
         return redirectWithToast(PAGE, {
           type: "success",
           title: M.passwordChanged,
@@ -132,7 +140,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       [I.deleteAccount]: async ({ formData, reply }) => {
         const s = parseWithZod(formData, { schema: deleteAccountSchema });
         if (s.status !== "success") return reply({ result: s.reply() }, 400);
-        await deleteAccount(user, { ...s.value, ssoFresh, clientIp });
+        // A password typed here is checked by deleteAccount in this very request: a proof made
+        // now, counted like a login. Without one (an account that signs in with single sign-on)
+        // a recent proof is asked first, which /auth/confirm gives (decision 039).
+        if (!s.value.currentPassword) await requireRecentProof(request, user, { formData });
+        await deleteAccount(user, {
+          ...s.value,
+          ssoFresh: ssoFresh || proofIsRecent(session),
+          clientIp,
+        });
         // The session row went with the account; the cookie goes too.
         const headers = new Headers();
         headers.append("Set-Cookie", await sessionStorage().destroySession(session));

@@ -17,6 +17,7 @@ import { createApiToken, listApiTokens, revokeApiToken } from "~/services/api-to
 import { ServiceError, InvalidError } from "~/services/errors";
 import { listProjects } from "~/services/projects.server";
 import { dispatchIntent } from "~/web/intents.server";
+import { requireRecentProof, stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/use-is-pending";
@@ -33,16 +34,19 @@ const I = TOKEN_INTENTS;
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [tokens, projects] = await Promise.all([
+  const [tokens, projects, typed] = await Promise.all([
     listApiTokens(user),
     // The projects a token may be limited to: the person's own and those they are a member of.
     listProjects(user, { limit: 100, scope: "mine" }),
+    // What the form had typed before /auth/confirm asked for a proof (app/web/proof.server.ts).
+    stashedForm(request, I.create),
   ]);
   const revoke = new URL(request.url).searchParams.get("revoke");
   return {
     tokens,
     projects: projects.data.map((p) => ({ id: p.id, name: p.name })),
     revoking: tokens.find((t) => t.id === revoke && t.state === "active") ?? null,
+    typed,
   };
 }
 
@@ -56,6 +60,8 @@ export async function action({ request }: ActionFunctionArgs) {
         if (submission.status !== "success") {
           return reply({ result: submission.reply(), created: null }, 400);
         }
+        // A token outlives the session that makes it: a recent proof first (decision 039).
+        await requireRecentProof(request, user, { formData });
         try {
           const { token } = await createApiToken(user, submission.value);
           // Shown in this answer only: a reload or a later visit never shows it again.
@@ -100,7 +106,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ApiTokensPage() {
-  const { tokens, projects, revoking } = useLoaderData<typeof loader>();
+  const { tokens, projects, revoking, typed } = useLoaderData<typeof loader>();
+  const typedText = (name: string) => (typeof typed?.[name] === "string" ? typed[name] : undefined);
+  const typedProjects = [typed?.projectIds ?? []].flat();
+  const scope = typedText("scope") ?? "read";
   const actionData = useActionData<typeof action>();
   const created = actionData && "created" in actionData ? actionData.created : null;
   const location = useLocation();
@@ -110,6 +119,7 @@ export default function ApiTokensPage() {
   const [form, fields] = useForm({
     id: I.create,
     lastResult: created || actionData?.form !== I.create ? null : actionData.result,
+    defaultValue: { name: typedText("name") },
     constraint: getZodConstraint(createTokenSchema),
     defaultNoValidate: false,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createTokenSchema }),
@@ -155,11 +165,22 @@ export default function ApiTokensPage() {
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium">What it may do</legend>
             <label className="flex items-center gap-2 text-sm">
-              <input type="radio" name="scope" value="read" defaultChecked required />
+              <input
+                type="radio"
+                name="scope"
+                value="read"
+                defaultChecked={scope === "read"}
+                required
+              />
               Read only: list and read projects, deployments, forms
             </label>
             <label className="flex items-center gap-2 text-sm">
-              <input type="radio" name="scope" value="read-write" />
+              <input
+                type="radio"
+                name="scope"
+                value="read-write"
+                defaultChecked={scope === "read-write"}
+              />
               Read and write: also create projects, deploy, invite, change settings
             </label>
             <FieldError id="scope-error" errors={fields.scope.errors} />
@@ -167,7 +188,7 @@ export default function ApiTokensPage() {
           <SelectField
             label="Expires"
             name="lifetimeDays"
-            defaultValue="30"
+            defaultValue={typedText("lifetimeDays") ?? "30"}
             errors={fields.lifetimeDays.errors}
           >
             {TOKEN_LIFETIME_DAYS.map((days) => (
@@ -185,7 +206,12 @@ export default function ApiTokensPage() {
               <div className="max-h-48 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2 dark:border-slate-800">
                 {projects.map((p) => (
                   <label key={p.id} className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" name="projectIds" value={p.id} />
+                    <input
+                      type="checkbox"
+                      name="projectIds"
+                      value={p.id}
+                      defaultChecked={typedProjects.includes(p.id)}
+                    />
                     {p.name}
                   </label>
                 ))}

@@ -22,10 +22,16 @@ import {
 } from "~/components/shell/shell-helpers";
 import { THEME_ACTION } from "~/components/shell/theme-toggle";
 import { TopBar } from "~/components/shell/top-bar";
+import { SecondFactorBanner } from "~/components/auth/second-factor-required";
 import { RouteError } from "~/components/route-error";
 import { LoadingScreen } from "~/components/ui/spinner";
 import type { User } from "~/services/accounts.server";
 import { NotFoundError } from "~/services/errors";
+import {
+  adminNeedsSecondFactor,
+  SECOND_FACTOR_SETUP_PATH,
+  SecondFactorRequiredError,
+} from "~/services/two-factor/required.server";
 import { isLive, projectBadge } from "~/services/project-status";
 import { getProject } from "~/services/projects.server";
 import { listParams } from "~/web/list-query";
@@ -45,7 +51,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = listed ? await loadPickerPage(user, { query, cursor }) : UNLOADED_PICKER;
   const studioId = selectedStudioId(url.pathname);
   const selected = studioId ? await selectedProject(user, studioId, page.projects) : null;
-  return { user, picker: { ...page, loaded: listed, selected } };
+  // A platform admin without the second factor this server requires: every page says so.
+  const secondFactorBanner = adminNeedsSecondFactor(user) ? SECOND_FACTOR_SETUP_PATH : null;
+  return { user, picker: { ...page, loaded: listed, selected }, secondFactorBanner };
 }
 
 /** The picker before its list is asked for. */
@@ -73,8 +81,9 @@ async function selectedProject(
       live: isLive(project),
     });
   } catch (error) {
-    // Not theirs or not there: the page itself answers 404; the picker just shows none.
-    if (error instanceof NotFoundError) return null;
+    // Not theirs or not there, or closed until a second factor: the page itself answers (404,
+    // or the page asking for the factor); the picker just shows none.
+    if (error instanceof NotFoundError || error instanceof SecondFactorRequiredError) return null;
     throw error;
   }
 }
@@ -95,7 +104,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 };
 
 export default function AppLayout() {
-  const { user, picker } = useLoaderData<typeof loader>();
+  const { user, picker, secondFactorBanner } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -113,6 +122,7 @@ export default function AppLayout() {
   return (
     <>
       <TopBar user={user} picker={picker} />
+      {secondFactorBanner ? <SecondFactorBanner setupPath={secondFactorBanner} /> : null}
       <main id="main" className="mx-auto max-w-7xl p-4 wide:p-8" aria-busy={changingPage}>
         {changingPage ? <LoadingScreen /> : <Outlet />}
       </main>
@@ -134,6 +144,9 @@ export function ErrorBoundary() {
   return (
     <>
       {shell ? <TopBar user={shell.user} picker={shell.picker} /> : null}
+      {shell?.secondFactorBanner ? (
+        <SecondFactorBanner setupPath={shell.secondFactorBanner} />
+      ) : null}
       <main id="main" className="mx-auto max-w-7xl p-4 wide:p-8">
         <RouteError error={error} />
       </main>

@@ -7,6 +7,7 @@ import { acceptInvitation } from "~/services/invitation-answers.server";
 import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
 import { inviteMember } from "~/services/member-invitations.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
+import { requireRecentProof } from "~/web/proof.server";
 
 /**
  * The members API:
@@ -16,11 +17,14 @@ import { apiRoute, jsonBody } from "~/web/api.server";
  *   {studioId, action: "leave"}: leave; {studioId, action: "role", memberId, role}: change a role.
  * - DELETE {memberEmail, memberId, memberInvitationKey, studioId}: revoke or remove (200
  *   `{ok, outcome: "revoked" | "removed"}`).
- * 400 bad body, 401 anonymous, 403 not allowed (or the owner), 404 project hidden or member gone.
+ * 400 bad body, 401 anonymous, 403 not allowed (or the owner; or, with a cookie, making someone
+ * an admin without a recent proof: app/web/proof.server.ts), 404 project hidden or member gone.
  */
 const api = apiRoute({
   POST: async ({ request, user }) => {
     const input = await jsonBody(request, inviteMemberSchema);
+    // Making someone an admin asks a recent proof of a signed-in browser; a token passes (decision 039).
+    if (input.role === "admin") await requireRecentProof(request, user);
     const result = await inviteMember(user, input, { onExisting: "resend" });
     return Response.json(
       { ok: true, ...result },
@@ -36,6 +40,7 @@ const api = apiRoute({
         await leaveProject(user, input.studioId);
         return Response.json({ ok: true });
       case "role":
+        if (input.role === "admin") await requireRecentProof(request, user);
         return Response.json({ ok: true, ...(await changeMemberRole(user, input)) });
     }
   },

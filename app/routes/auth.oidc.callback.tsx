@@ -82,6 +82,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const response = await createUserSession(request, user, await readReturnTo(request), {
     idToken: isOidcUser(user) ? user.idToken : undefined,
+    // The provider's own second factor counts for this session (amr/acr: oidc.server.ts).
+    ssoSecondFactor: user.ssoSecondFactor === true,
   });
   for (const cookie of cleared) response.headers.append("Set-Cookie", cookie);
   return response;

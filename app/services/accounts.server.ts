@@ -33,6 +33,8 @@ export type User = {
   isAdmin: boolean;
   /** The account has a second factor of ours: an authenticator app or a passkey (two-factor/); read with the account (toUser), absent in hand-made test users. */
   hasSecondFactor?: boolean;
+  /** This session's single sign-on used a second factor at the identity provider (its ID token's amr/acr; app/web/oidc.server.ts). */
+  ssoSecondFactor?: boolean;
   /** Set when this request came with a personal access token (app/services/api-tokens.server.ts). */
   apiToken?: ApiTokenGrant;
 };

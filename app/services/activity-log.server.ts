@@ -70,6 +70,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "forms.submissions.deleted": "Form submissions deleted",
   "project.renamed": "Project renamed",
   "project.ownership.transferred": "Ownership transferred",
+  "project.twoFactor.changed": "Second factor rule changed",
   "site.redeployed": "Website redeployed",
   "site.rolledBack": "Website rolled back",
   "domains.reverted": "Custom domain reverted",

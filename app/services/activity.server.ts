@@ -45,6 +45,7 @@ export const EVENT_TYPES = [
   "forms.submissions.deleted",
   "project.renamed",
   "project.ownership.transferred",
+  "project.twoFactor.changed",
   "site.redeployed",
   "site.rolledBack",
   "support.viewed",

@@ -46,6 +46,7 @@
  *   forms.manage           -     -        -       -       -       x     x    x    (10)
  *   project.rename         -     -        -       -       -       x     x    x
  *   project.transfer       -     -        -       -       -       -     x    -    (11)
+ *   project.require-2fa    -     -        -       -       -       -     x    -    (13)
  *   project.delete         -     -        -       -       -       -     x    x    (11)
  *   site.redeploy          -     -        -       -       x       x     x    -    (12)
  *   site.rollback          -     -        -       -       x       x     x    -    (12)
@@ -97,6 +98,8 @@
  *     it (developers, admins, the owner); editors deploy through their content. Not support:
  *     like deploying (2), choosing what the customer's visitors see is the customer's team's
  *     call, not the help desk's (decision 011, amended 2026-12).
+ * (13) Requiring a second factor of everyone on the project is the owner's decision, like who
+ *     owns it (decision 042); the owner must have one first (project-settings.server.ts).
  *
  * `withProjectAction` throws ProjectNotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -114,6 +117,11 @@ import { memo } from "~/utils/request-memo.server";
 import { projectRowFor } from "./project-lookup.server";
 import { addressedTo } from "./permissions-sql.server";
 import { recordSupportAccess } from "./support-access.server";
+import {
+  assertAdminSecondFactor,
+  hasSecondFactorNow,
+  SecondFactorRequiredError,
+} from "./two-factor/required.server";
 
 /**
  * The project is hidden from this caller, or does not exist: the same answer for both (a 404,
@@ -153,6 +161,7 @@ export const ACTIONS = [
   "forms.manage",
   "project.rename",
   "project.transfer",
+  "project.require-2fa",
   "project.delete",
   "site.redeploy",
   "site.rollback",
@@ -202,6 +211,7 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "forms.manage": { kinds: ["admin", "owner"], pa: true },
   "project.rename": { kinds: ["admin", "owner"], pa: true },
   "project.transfer": { kinds: ["owner"] },
+  "project.require-2fa": { kinds: ["owner"] },
   "project.delete": { kinds: ["owner"], pa: true },
   "site.redeploy": { kinds: ["developer", "admin", "owner"] },
   "site.rollback": { kinds: ["developer", "admin", "owner"] },
@@ -320,6 +330,7 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "forms.manage": "Only admins can change forms or delete submissions",
   "project.rename": "Only admins can rename the project",
   "project.transfer": "Only the owner can transfer the project",
+  "project.require-2fa": "Only the owner can require a second factor of the project's members",
   "project.delete": "Only the owner can delete the project",
   "site.redeploy": "Only developers and admins can redeploy the website",
   "site.rollback": "Only developers and admins can roll the website back",
@@ -338,6 +349,29 @@ export function assertCan(actor: Actor, action: Action): void {
     throw new ProjectNotFoundError();
   }
   throw new ForbiddenError(FORBIDDEN_MESSAGES[action] ?? "You are not allowed to do this");
+}
+
+/** What a person without a second factor may still do on a project that requires one. */
+const WITHOUT_SECOND_FACTOR: ReadonlySet<Action> = new Set(["invitation.respond", "members.leave"]);
+
+/**
+ * The second-factor rules (docs/decisions/042-second-factor-required.md), after the role's: a
+ * platform admin's support access waits for one while REQUIRE_ADMIN_SECOND_FACTOR is on, and a
+ * project whose owner requires one (projects.require_two_factor) opens to nobody without one,
+ * its owner and support included (answering an invitation and leaving aside). Tokens too: the
+ * rule is the account's, whatever carries the request.
+ */
+export function assertSecondFactorRules(
+  user: User,
+  project: { requireTwoFactor: boolean },
+  actor: Actor,
+  action: Action,
+): void {
+  if (isSupport(actor)) assertAdminSecondFactor(user);
+  if (!project.requireTwoFactor || WITHOUT_SECOND_FACTOR.has(action)) return;
+  if ((VIEWERS.has(actor.kind) || isSupport(actor)) && !hasSecondFactorNow(user)) {
+    throw new SecondFactorRequiredError("project");
+  }
 }
 
 /** A project row, as the project action helper hands it to its callback. */
@@ -409,6 +443,7 @@ export async function withProjectAction<T>(
   if (!project) throw new ProjectNotFoundError();
   const actor = await actorForProject(user, project, tx);
   assertCan(actor, action);
+  if (user) assertSecondFactorRules(user, project, actor, action);
   if (user && mode !== "check" && isSupport(actor)) {
     await recordSupportAccess(tx, user, actor, action, options.change);
   }

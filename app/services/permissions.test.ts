@@ -70,6 +70,7 @@ const EXPECTED: Record<Action, string> = {
   "forms.manage": "      -    -    -    -    -    x    x    x    x",
   "project.rename": "    -    -    -    -    -    x    x    x    x",
   "project.transfer": "  -    -    -    -    -    -    x    -    -",
+  "project.require-2fa": "-  -    -    -    -    -    x    -    -",
   "project.delete": "    -    -    -    -    -    -    x    x    x",
   "site.redeploy": "     -    -    -    -    x    x    x    -    -",
   "site.rollback": "     -    -    -    -    x    x    x    -    -",

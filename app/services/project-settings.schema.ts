@@ -30,3 +30,13 @@ export const DELETE_PROJECT_INTENT = "project-delete";
 export const deleteProjectSchema = z.object({
   confirmName: z.string({ error: "Type the project's name to delete it" }).max(4096),
 });
+
+export const REQUIRE_TWO_FACTOR_INTENT = "project-require-two-factor";
+
+/** The owner's switch: every member needs a second factor to open the project (decision 042). */
+export const requireTwoFactorSchema = z.object({
+  requireTwoFactor: z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? false),
+});

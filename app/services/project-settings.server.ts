@@ -7,10 +7,11 @@ import { db } from "~/db/client.server";
 import { members, projects, users } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
-import { ConflictError, NotFoundError } from "./errors";
+import { ConflictError, InvalidError, NotFoundError } from "./errors";
 import { can, projectForAction, withProjectAction } from "./permissions.server";
 import { LATEST_SCHEMA_VERSION } from "./project-status";
 import { queueStudioSync } from "./studio-access.server";
+import { hasSecondFactorNow } from "./two-factor/required.server";
 
 export type SchemaVersionView = {
   current: number;
@@ -70,6 +71,10 @@ export type ProjectSettingsView = {
   canDelete: boolean;
   /** The owner only: the accepted admins ownership may move to. */
   transferTo: { userId: string; name: string; email: string }[] | null;
+  /** Every member needs a second factor to open the project (decision 042). */
+  requireTwoFactor: boolean;
+  /** The owner may switch it. */
+  canRequireTwoFactor: boolean;
 };
 
 export async function getProjectSettings(
@@ -96,7 +101,45 @@ export async function getProjectSettings(
     canRename: can(actor, "project.rename"),
     canDelete: can(actor, "project.delete"),
     transferTo: admins,
+    requireTwoFactor: row.requireTwoFactor,
+    canRequireTwoFactor: can(actor, "project.require-2fa"),
   };
+}
+
+export const OWNER_NEEDS_SECOND_FACTOR =
+  "Set up a second factor for yourself first (User Settings, Two-factor authentication): the rule applies to you too.";
+
+/**
+ * The owner's switch: whether everyone on the project needs a second factor to open it (its
+ * pages, its API, support included). Turning it on needs one of the owner's own, so nobody locks
+ * themselves out by a click. Logged in the project's Activity Log.
+ */
+export async function setRequireTwoFactor(
+  user: User,
+  studioId: string,
+  required: boolean,
+): Promise<{ changed: boolean }> {
+  return withProjectAction(user, studioId, "project.require-2fa", async ({ project, tx }) => {
+    if (project.requireTwoFactor === required) return { changed: false };
+    if (required && !hasSecondFactorNow(user)) {
+      throw new InvalidError(OWNER_NEEDS_SECOND_FACTOR, {
+        requireTwoFactor: [OWNER_NEEDS_SECOND_FACTOR],
+      });
+    }
+    await tx
+      .update(projects)
+      .set({ requireTwoFactor: required, updatedAt: new Date() })
+      .where(eq(projects.id, project.id));
+    await logEvent(tx, {
+      projectId: project.id,
+      type: "project.twoFactor.changed",
+      content: required
+        ? `${user.name || user.email} required a second factor of every member`
+        : `${user.name || user.email} stopped requiring a second factor of members`,
+      actorId: user.id,
+    });
+    return { changed: true };
+  });
 }
 
 /** Renames the project (the name rules of a new project); logged with the old and new name. */

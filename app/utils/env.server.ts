@@ -227,6 +227,17 @@ const schema = z.object({
     .enum(["0", "1"], { error: "1 or 0" })
     .default("0")
     .transform((value) => value === "1"),
+  /**
+   * Platform admins must have a second factor before /admin and support access open: "on" or
+   * "off". Unset: on when APP_URL is https on a public host, off for a local run
+   * (docs/decisions/042-second-factor-required.md).
+   */
+  REQUIRE_ADMIN_SECOND_FACTOR: z.enum(["on", "off"]).optional(),
+  /**
+   * How long a proof of holding the account counts before the irreversible, in seconds: at most
+   * 600 (10 minutes, the default); shorter only for a test server (app/web/proof.server.ts).
+   */
+  PROOF_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(600).default(600),
 });
 
 /** The variables the schema reads: .env.example and docs/configuration.md list each of them. */
@@ -242,6 +253,8 @@ export type Env = z.infer<typeof schema> & {
   encryptionKeyFrom: "env" | "file";
   adminEmails: Set<string>;
   secureCookies: boolean;
+  /** REQUIRE_ADMIN_SECOND_FACTOR, its default applied. */
+  requireAdminSecondFactor: boolean;
 };
 
 function emptyToUndefined(source: NodeJS.ProcessEnv) {
@@ -358,6 +371,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
         .filter(Boolean),
     ),
     secureCookies: APP_URL.startsWith("https://"),
+    requireAdminSecondFactor: env.REQUIRE_ADMIN_SECOND_FACTOR
+      ? env.REQUIRE_ADMIN_SECOND_FACTOR === "on"
+      : isPublicHttps(APP_URL),
   };
 }
 
@@ -368,6 +384,12 @@ export class StartRefusedError extends Error {
 
 /** Hosts whose https APP_URL is still a local run (a developer's TLS proxy, a test). */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** An https APP_URL on a host other than the loopback ones: a deployment. */
+export function isPublicHttps(appUrl: string) {
+  const url = new URL(appUrl);
+  return url.protocol === "https:" && !LOOPBACK_HOSTS.has(url.hostname);
+}
 
 /**
  * Why the server must not start with this configuration, or null.

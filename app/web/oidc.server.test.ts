@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UnauthorizedError } from "~/services/errors";
-import { idTokenClaims } from "./oidc.server";
+import { idTokenClaims, secondFactorClaimed } from "./oidc.server";
 
 const issuer = "https://id.example.com";
 const clientId = "stackshift";
@@ -70,4 +70,30 @@ describe("idTokenClaims", () => {
       expect(() => idTokenClaims(raw, { issuer, clientId, now })).toThrow(UnauthorizedError);
     },
   );
+});
+
+describe("secondFactorClaimed (amr and acr, docs/decisions/042-second-factor-required.md)", () => {
+  it("takes 'mfa', or two methods one of which proves a possession", () => {
+    expect(secondFactorClaimed({ amr: ["mfa"] })).toBe(true);
+    expect(secondFactorClaimed({ amr: ["pwd", "otp"] })).toBe(true);
+    expect(secondFactorClaimed({ amr: ["hwk", "pin"] })).toBe(true);
+    expect(claimsOf({ ...valid, amr: ["pwd", "mfa"] }).secondFactor).toBe(true);
+  });
+
+  it("takes the multi-factor acr values", () => {
+    expect(
+      secondFactorClaimed({ acr: "http://schemas.openid.net/pape/policies/2007/06/multi-factor" }),
+    ).toBe(true);
+    expect(secondFactorClaimed({ acr: "phrh" })).toBe(true);
+  });
+
+  it("does not take a password alone, two knowledge methods, a vendor's acr or junk", () => {
+    expect(secondFactorClaimed({ amr: ["pwd"] })).toBe(false);
+    expect(secondFactorClaimed({ amr: ["pwd", "kba"] })).toBe(false);
+    expect(secondFactorClaimed({ amr: ["otp", "otp"] })).toBe(false);
+    expect(secondFactorClaimed({ acr: "urn:example:loa:2" })).toBe(false);
+    expect(secondFactorClaimed({ amr: "mfa" })).toBe(false);
+    expect(secondFactorClaimed({})).toBe(false);
+    expect(claimsOf(valid).secondFactor).toBeUndefined();
+  });
 });

@@ -62,7 +62,39 @@ export function resetOidc() {
   discovery = undefined;
 }
 
-export type IdTokenClaims = { sub: string; email: string; name?: string };
+export type IdTokenClaims = {
+  sub: string;
+  email: string;
+  name?: string;
+  /** The provider asked for a second factor at this sign-in (secondFactorClaimed). */
+  secondFactor?: boolean;
+};
+
+/** RFC 8176 methods that prove holding something: a key, a card, a phone, a one-time code. */
+const POSSESSION_METHODS = new Set(["hwk", "swk", "sc", "otp", "sms", "tel"]);
+/** `acr` values that mean a multi-factor sign-in: OpenID PAPE's policies, and phr/phrh (EAP ACR). */
+const MULTI_FACTOR_ACR = new Set([
+  "http://schemas.openid.net/pape/policies/2007/06/multi-factor",
+  "http://schemas.openid.net/pape/policies/2007/06/multi-factor-physical",
+  "phr",
+  "phrh",
+]);
+
+/**
+ * Whether an ID token says its sign-in used a second factor (docs/decisions/042): `amr` holds
+ * "mfa", or two different methods of which one proves a possession (["pwd", "otp"], ["hwk",
+ * "pin"]); or `acr` is one of MULTI_FACTOR_ACR. Anything else (no claims, one method, a vendor's
+ * own acr) is not taken as one: the person then sets up a factor of ours where one is required.
+ */
+export function secondFactorClaimed(claims: Record<string, unknown>): boolean {
+  const amr = Array.isArray(claims.amr)
+    ? claims.amr.filter((m): m is string => typeof m === "string")
+    : [];
+  if (amr.includes("mfa")) return true;
+  const methods = new Set(amr);
+  if (methods.size >= 2 && amr.some((m) => POSSESSION_METHODS.has(m))) return true;
+  return typeof claims.acr === "string" && MULTI_FACTOR_ACR.has(claims.acr);
+}
 
 /**
  * Reads and checks the ID token's claims. The token came straight from the token endpoint over
@@ -114,6 +146,7 @@ export function idTokenClaims(
     sub: claims.sub,
     email: claims.email.trim().toLowerCase(),
     name: typeof claims.name === "string" ? claims.name : undefined,
+    ...(secondFactorClaimed(claims) ? { secondFactor: true } : {}),
   };
 }
 
@@ -163,7 +196,7 @@ export async function oidcStrategy(): Promise<OAuth2Strategy<User> | null> {
       // Linking an existing account by address needs its holder: this browser signed in to it.
       const signedIn = (await getSession(request)).get("userId");
       const user = await upsertOidcUser(claims, typeof signedIn === "string" ? signedIn : null);
-      const result: OidcUser = { ...user, idToken };
+      const result: OidcUser = { ...user, idToken, ssoSecondFactor: claims.secondFactor === true };
       return result;
     },
   );

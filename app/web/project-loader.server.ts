@@ -7,11 +7,13 @@ import { ProjectNotFoundError } from "~/services/permissions.server";
 import { getProject, getProjectWithDigest, type Project } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
+import { throwAsPage } from "~/web/second-factor.server";
 import { toProjectView, type ProjectView } from "~/components/project-dashboard/project-view";
 
 /**
  * The permission check every project page starts with: a session (else login), then the
- * project for its owner and accepted members. Everyone else, platform admins included, gets 404
+ * project for its owner and accepted members; a project that requires a second factor the
+ * person lacks is a 403 page saying so, with the link to set one up (decision 042). Everyone else, platform admins included, gets 404
  * (getProject's rule), so project ids cannot be probed.
  */
 export async function requireProjectMember(
@@ -24,7 +26,8 @@ export async function requireProjectMember(
   } catch (error) {
     // Only a hidden or missing project is a 404; anything else (the database down) is an error.
     if (error instanceof ProjectNotFoundError) notFound();
-    throw error;
+    // A project that requires a second factor the person lacks: the page says so (decision 042).
+    throwAsPage(error);
   }
 }
 
@@ -41,7 +44,7 @@ export async function requireProjectMemberWithDigest(
     return { user, ...(await getProjectWithDigest(user, studioId ?? "")) };
   } catch (error) {
     if (error instanceof ProjectNotFoundError) notFound();
-    throw error;
+    throwAsPage(error);
   }
 }
 
@@ -61,7 +64,7 @@ export async function requireProjectMemberOrInvitee(
   try {
     return { user, project: await getProject(user, studioId ?? ""), invitation: null };
   } catch (error) {
-    if (!(error instanceof ProjectNotFoundError)) throw error;
+    if (!(error instanceof ProjectNotFoundError)) throwAsPage(error);
     const invitation = await getProjectInvitation(user, studioId ?? "");
     if (invitation) return { user, invitation };
     notFound();

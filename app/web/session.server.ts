@@ -15,6 +15,11 @@ import { env } from "~/utils/env.server";
 import { apiError } from "./http.server";
 import { attributeToToken, memo, noteUser } from "~/utils/request-memo.server";
 import { invariantResponse } from "~/utils/responses.server";
+import {
+  adminNeedsSecondFactor,
+  SecondFactorRequiredError,
+} from "~/services/two-factor/required.server";
+import { secondFactorRefusal } from "./second-factor.server";
 
 export {
   SESSION_IDLE_TIMEOUT_MS,
@@ -72,6 +77,8 @@ export function getOptionalUser(request: Request): Promise<User | null> {
     const user = typeof userId === "string" ? await getUser(userId) : null;
     // The request's log lines say whose they are from now on.
     if (user) noteUser(user.id);
+    // Single sign-on with the provider's own second factor counts for this session (oidc.server.ts).
+    if (user && session.get("ssoSecondFactor") === true) return { ...user, ssoSecondFactor: true };
     return user;
   });
 }
@@ -155,6 +162,10 @@ export async function requirePlatformAdmin(request: Request): Promise<User> {
   const user = await requireUser(request);
   // 404 rather than 403: the admin pages do not exist for anyone else.
   invariantResponse(user.isAdmin, "Not Found");
+  // A platform admin without a second factor where one is required: the page says why.
+  if (adminNeedsSecondFactor(user)) {
+    throw secondFactorRefusal(new SecondFactorRequiredError("platform-admin"));
+  }
   return user;
 }
 
@@ -163,18 +174,24 @@ export async function createUserSession(
   request: Request,
   user: User,
   redirectTo: string,
-  extra: { idToken?: string } = {},
+  extra: { idToken?: string; ssoSecondFactor?: boolean } = {},
 ) {
   const old = await getSession(request);
+  // Signing in again as the same person (single sign-on on /auth/confirm) keeps what the form
+  // waiting for that proof had typed (app/web/proof.server.ts).
+  const stashed = old.get("userId") === user.id ? old.get("stashedForm") : undefined;
   if (old.id) await sessionStorage().destroySession(old);
   const session = await sessionStorage().getSession();
   session.set("userId", user.id);
+  if (stashed) session.set("stashedForm", stashed);
   // Signing in is a proof of holding the account (app/web/proof.server.ts).
   session.set("proofAt", Date.now());
   if (extra.idToken) {
     session.set("idToken", extra.idToken);
     // A fresh single sign-on stands in for the password of an account without one (ssoIsFresh).
     session.set("ssoAt", Date.now());
+    // The identity provider's own second factor, as its ID token says (amr/acr).
+    if (extra.ssoSecondFactor) session.set("ssoSecondFactor", true);
   }
   // Shown in the user's list of sessions, so they can tell them apart.
   const agent = request.headers.get("user-agent");

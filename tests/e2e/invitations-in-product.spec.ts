@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./support/fixtures";
+import { expect, pressWithProof, test } from "./support/fixtures";
 import { createProject, logInOrSignUp, otherPerson } from "./support/members";
 
 /**
@@ -19,9 +19,16 @@ async function invite(page: Page, dashboard: string, email: string, role: string
   await page.goto(dashboard);
   const members = page.getByRole("region", { name: "Members" });
   await members.getByLabel("Email").fill(email);
-  await members.getByLabel("Role", { exact: true }).selectOption({ label: role });
-  await members.getByRole("button", { name: "Send Invitation" }).click();
-  await expect(toast(page, `Invitation sent to ${email}!`)).toBeVisible();
+  // An invitation as Admin asks a recent proof (decision 039); the form is filled again after.
+  await pressWithProof(
+    page,
+    async () => {
+      await members.getByLabel("Email").fill(email);
+      await members.getByLabel("Role", { exact: true }).selectOption({ label: role });
+      await members.getByRole("button", { name: "Send Invitation" }).click();
+    },
+    toast(page, `Invitation sent to ${email}!`),
+  );
 }
 
 test("an invited user accepts from /sites, and from the project's dashboard card", async ({

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./support/fixtures";
+import { expect, pressWithProof, test } from "./support/fixtures";
 import { createProject, invitationLink, otherPerson, PASSWORD } from "./support/members";
 
 /**
@@ -105,11 +105,17 @@ test("the owner invites; the invitee signs up, accepts, sees only their row, lea
   await expect(memberRow.getByLabel(`Role of ${inviteeEmail}`, { exact: true })).toHaveValue(
     "developer",
   );
-  await memberRow
-    .getByLabel(`Role of ${inviteeEmail}`, { exact: true })
-    .selectOption({ label: "Admin" });
-  await memberRow.getByRole("button", { name: `Save the role of ${inviteeEmail}` }).click();
-  await expect(toast(page, "Role updated!")).toBeVisible();
+  // Making someone an admin asks a recent proof (decision 039): the role is chosen again after.
+  await pressWithProof(
+    page,
+    async () => {
+      await memberRow
+        .getByLabel(`Role of ${inviteeEmail}`, { exact: true })
+        .selectOption({ label: "Admin" });
+      await memberRow.getByRole("button", { name: `Save the role of ${inviteeEmail}` }).click();
+    },
+    toast(page, "Role updated!"),
+  );
   await page.goto(dashboard);
   await expect(memberRow.getByLabel(`Role of ${inviteeEmail}`, { exact: true })).toHaveValue(
     "admin",

@@ -1,4 +1,4 @@
-import { expect, jsDisabled, test } from "./support/fixtures";
+import { expect, jsDisabled, pressWithProof, test } from "./support/fixtures";
 import { createProject, uniqueName } from "./support/lifecycle";
 
 /**
@@ -34,8 +34,12 @@ test("an owner renames a project and deletes it", async ({ page, signIn }, testI
     await expect(confirm).toBeDisabled();
   }
   await page.getByRole("alertdialog").getByLabel(`Type ${renamed} to confirm`).fill(renamed);
-  await page.getByRole("alertdialog").getByRole("button", { name: "Delete project" }).click();
-  await expect(page.getByText(`Project ${renamed} deleted`).first()).toBeVisible();
+  // Back from /auth/confirm (a session older than 10 minutes), the dialog holds the typed name.
+  await pressWithProof(
+    page,
+    () => page.getByRole("alertdialog").getByRole("button", { name: "Delete project" }).click(),
+    page.getByText(`Project ${renamed} deleted`).first(),
+  );
   await expect(page).toHaveURL(/\/sites$/);
   await expect(page.getByRole("link", { name: renamed, exact: true })).toHaveCount(0);
   await page.goto(`/sites/${studioId}`);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./support/fixtures";
+import { expect, pressWithProof, test } from "./support/fixtures";
 import { linkIn, waitForMail } from "./support/mail";
 import { otherPerson, PASSWORD } from "./support/members";
 
@@ -136,8 +136,11 @@ test("a platform admin opens a stranger's project, adds a member, and the owner 
   await page.getByRole("link", { name: "Delete project" }).click();
   const confirm = page.getByRole("alertdialog", { name: `Delete ${projectName}?` });
   await confirm.getByLabel(`Type ${projectName} to confirm`).fill(projectName);
-  await confirm.getByRole("button", { name: "Delete project" }).click();
-  await expect(toast(page, `Project ${projectName} deleted`)).toBeVisible();
+  await pressWithProof(
+    page,
+    () => confirm.getByRole("button", { name: "Delete project" }).click(),
+    toast(page, `Project ${projectName} deleted`),
+  );
   expect(await waitForMail(customerEmail, /support team deleted the project/)).toContain(
     projectName,
   );

@@ -14,11 +14,20 @@ import {
   deleteProjectSchema,
   RENAME_INTENT,
   renameProjectSchema,
+  REQUIRE_TWO_FACTOR_INTENT,
+  requireTwoFactorSchema,
   TRANSFER_INTENT,
   transferOwnershipSchema,
 } from "~/services/project-settings.schema";
 import type { ProjectSettingsView } from "~/services/project-settings.server";
 import { useIsPending } from "~/utils/use-is-pending";
+
+/** What a form had typed before /auth/confirm (stashedForm in app/web/proof.server.ts). */
+type Stashed = Record<string, string | string[]> | null | undefined;
+const stashedText = (stashed: Stashed, name: string) => {
+  const value = stashed?.[name];
+  return typeof value === "string" ? value : undefined;
+};
 
 /** The project's name: admins, the owner and platform admins rename it; others read it. */
 export function RenameSection({ view }: { view: ProjectSettingsView }) {
@@ -48,9 +57,18 @@ export function RenameSection({ view }: { view: ProjectSettingsView }) {
  * Transfer ownership (the owner only): to one of the project's accepted admins, with a box to
  * tick; the owner stays as an admin member.
  */
-export function TransferSection({ view }: { view: ProjectSettingsView }) {
+export function TransferSection({
+  view,
+  stashed,
+}: {
+  view: ProjectSettingsView;
+  stashed?: Stashed;
+}) {
   const [form, fields] = useIntentForm(TRANSFER_INTENT, transferOwnershipSchema, {
-    defaultValue: { toUserId: "" },
+    defaultValue: {
+      toUserId: stashedText(stashed, "toUserId") ?? "",
+      confirm: stashedText(stashed, "confirm"),
+    },
   });
   const busy = useIsPending({ intent: TRANSFER_INTENT });
   if (!view.transferTo) return null;
@@ -98,14 +116,23 @@ export function TransferSection({ view }: { view: ProjectSettingsView }) {
  * Delete project (the owner and platform admins): a confirmation at ?dialog=delete-project where
  * the project's name is typed; with JavaScript the button waits for it, the server checks it.
  */
-export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
+export function DeleteProjectSection({
+  view,
+  stashed,
+}: {
+  view: ProjectSettingsView;
+  stashed?: Stashed;
+}) {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
   const hydrated = useHydrated();
-  const [form, fields] = useIntentForm(DELETE_PROJECT_INTENT, deleteProjectSchema);
+  const typedBefore = stashedText(stashed, "confirmName");
+  const [form, fields] = useIntentForm(DELETE_PROJECT_INTENT, deleteProjectSchema, {
+    defaultValue: { confirmName: typedBefore },
+  });
   const busy = useIsPending({ intent: DELETE_PROJECT_INTENT });
-  const [typed, setTyped] = useState("");
+  const [typed, setTyped] = useState(typedBefore ?? "");
   if (!view.canDelete) return null;
   const back = urlWith(location.pathname, location.search, { dialog: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });
@@ -155,6 +182,57 @@ export function DeleteProjectSection({ view }: { view: ProjectSettingsView }) {
           </IntentForm>
         </Dialog>
       ) : null}
+    </SectionCard>
+  );
+}
+
+/**
+ * Two-factor authentication (the owner switches it; everyone else reads it): when required,
+ * nobody without a second factor opens the project's pages or reaches it with their tokens
+ * (decision 042). A checkbox and a Save button, so it works without JavaScript.
+ */
+export function SecondFactorSection({ view }: { view: ProjectSettingsView }) {
+  const [form, fields] = useIntentForm(REQUIRE_TWO_FACTOR_INTENT, requireTwoFactorSchema, {
+    defaultValue: { requireTwoFactor: view.requireTwoFactor ? "on" : undefined },
+  });
+  const busy = useIsPending({ intent: REQUIRE_TWO_FACTOR_INTENT });
+  return (
+    <SectionCard id="two-factor" title="Two-factor authentication">
+      {view.canRequireTwoFactor ? (
+        <IntentForm form={form} className="max-w-xl space-y-3">
+          <div>
+            <label className="flex items-start gap-2 text-sm">
+              <input
+                key={fields.requireTwoFactor.key}
+                {...ownAria(getInputProps(fields.requireTwoFactor, { type: "checkbox" }))}
+                aria-invalid={fields.requireTwoFactor.errors ? true : undefined}
+                aria-describedby={
+                  fields.requireTwoFactor.errors ? fields.requireTwoFactor.errorId : undefined
+                }
+                className="mt-0.5 h-4 w-4 rounded border-slate-300"
+              />
+              Require a second factor of every member
+            </label>
+            <p className="mt-1 text-xs text-slate-500">
+              Members without an authenticator app or a passkey are asked to set one up before they
+              see the project, and their API tokens are refused for it.
+            </p>
+            <FieldError
+              id={fields.requireTwoFactor.errorId}
+              errors={fields.requireTwoFactor.errors}
+            />
+          </div>
+          <Button type="submit" variant="secondary" disabled={busy}>
+            {busy ? "Saving..." : "Save"}
+          </Button>
+        </IntentForm>
+      ) : (
+        <p className="text-sm">
+          {view.requireTwoFactor
+            ? "Every member needs a second factor to open this project."
+            : "Members do not need a second factor for this project. Only the owner can change this."}
+        </p>
+      )}
     </SectionCard>
   );
 }

@@ -81,10 +81,13 @@ export function AccountSections({
   sessions,
   sso,
   theme,
+  deleteTyped,
 }: {
   account: AccountView;
   sessions: SessionView[];
   sso: { enabled: boolean; fresh: boolean };
+  /** What the delete dialog had typed before /auth/confirm (stashedForm). */
+  deleteTyped?: Record<string, string | string[]> | null;
   theme: "light" | "dark";
   now: string;
 }) {
@@ -100,7 +103,10 @@ export function AccountSections({
   const [preferencesForm, preferencesFields] = useIntentForm(I.preferences, splashSchema, {
     defaultValue: { hideStudioSplash: account.hideStudioSplash },
   });
-  const [deleteForm, deleteFields] = useIntentForm(I.deleteAccount, deleteAccountSchema);
+  const typedEmail = deleteTyped?.typedEmail;
+  const [deleteForm, deleteFields] = useIntentForm(I.deleteAccount, deleteAccountSchema, {
+    defaultValue: { typedEmail: typeof typedEmail === "string" ? typedEmail : undefined },
+  });
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();

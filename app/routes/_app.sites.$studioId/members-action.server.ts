@@ -16,6 +16,7 @@ import {
 } from "~/services/member-invitations.server";
 import { formReply } from "~/web/http.server";
 import { formFailure } from "~/web/intents.server";
+import { requireRecentProof } from "~/web/proof.server";
 import { safeRedirect } from "~/web/session.server";
 import type { User } from "~/services/accounts.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -47,6 +48,7 @@ export async function membersAction(
   studioId: string,
   intent: MemberIntent,
   formData: FormData,
+  request: Request,
 ) {
   // The page's project is the one acted on, whatever the form says.
   formData.set("studioId", studioId);
@@ -67,6 +69,8 @@ export async function membersAction(
     if (submission.status !== "success") {
       return formReply({ result: submission.reply() }, 400);
     }
+    // Making someone a project admin is irreversible enough to ask for a recent proof (decision 039).
+    if (submission.value.role === "admin") await requireRecentProof(request, user, { formData });
     try {
       const { member } = await inviteMember(user, submission.value, { onExisting: "reject" });
       return redirectWithToast(back, { type: "success", title: MEMBER_TOASTS.sent(member.email) });
@@ -132,6 +136,7 @@ export async function membersAction(
 
   const parsed = changeRoleSchema.safeParse({ ...Object.fromEntries(formData), action: "role" });
   if (!parsed.success) return invalid(parsed.error.issues[0]?.message);
+  if (parsed.data.role === "admin") await requireRecentProof(request, user, { formData });
   try {
     const result = await changeMemberRole(user, parsed.data);
     return redirectWithToast(back, {

@@ -143,7 +143,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         }),
       ),
       ...each(MEMBER_INTENTS, ({ formData, intent }) =>
-        membersAction(user, studioId, intent as MemberIntent, formData),
+        membersAction(user, studioId, intent as MemberIntent, formData, request),
       ),
     },
     { maxBytes: 16 * 1024 },

@@ -4,6 +4,7 @@ import {
   type Browser,
   type BrowserContext,
   type Cookie,
+  type Locator,
   type Page,
   type TestInfo,
 } from "@playwright/test";
@@ -255,6 +256,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+/**
+ * Presses what `press` presses, and when the app asks for a recent proof first (/auth/confirm,
+ * decision 039: the worker's shared session may be older than 10 minutes), confirms with the
+ * password, comes back to the form and presses again. Ends when `done` shows.
+ */
+export async function pressWithProof(page: Page, press: () => Promise<void>, done: Locator) {
+  await press();
+  const confirm = page.getByRole("heading", { name: "Confirm it's you" });
+  await expect(confirm.or(done).first()).toBeVisible();
+  if (!(await confirm.isVisible())) return;
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Confirm with password" }).click();
+  await expect(confirm).toBeHidden();
+  await press();
+  await expect(done).toBeVisible();
+}
 
 /** True when the running Playwright project has JavaScript disabled. */
 export function jsDisabled(testInfo: { project: { name: string } }) {

@@ -1,5 +1,5 @@
 /** Rows of the permission table: auth. */
-import { PUBLIC, type Row, everyone, next, status } from "./table";
+import { PUBLIC, SIGNED_IN, type Row, everyone, next, status } from "./table";
 
 export const ROWS_AUTH: Row[] = [
   {
@@ -143,6 +143,19 @@ export const ROWS_AUTH: Row[] = [
         fn: "action",
         request: () => ({ path: "/auth/passkey", json: { purpose: "proof", step: "options" } }),
         expect: { ...everyone(status(404)), anonymous: status(401) },
+    file: "auth.confirm.tsx",
+    cases: [
+      {
+        name: "GET the proof page",
+        fn: "loader",
+        request: () => ({ path: "/auth/confirm?returnTo=%2Fsites" }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST an empty password (said beside the field)",
+        fn: "action",
+        request: () => ({ path: "/auth/confirm", form: { intent: "confirm-password" } }),
+        expect: { ...everyone(status(400)), anonymous: "deny" },
       },
     ],
   },
