@@ -143,6 +143,10 @@ export const ROWS_AUTH: Row[] = [
         fn: "action",
         request: () => ({ path: "/auth/passkey", json: { purpose: "proof", step: "options" } }),
         expect: { ...everyone(status(404)), anonymous: status(401) },
+      },
+    ],
+  },
+  {
     file: "auth.confirm.tsx",
     cases: [
       {
