@@ -20,6 +20,7 @@ import {
 } from "~/services/two-factor";
 import { enableTotpSchema } from "~/services/two-factor/schema";
 import { dispatchIntent } from "~/web/intents.server";
+import { requireRecentProof } from "~/web/proof.server";
 import { getSession, requireUser, sessionStorage } from "~/web/session.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -97,7 +98,8 @@ export async function action({ request }: ActionFunctionArgs) {
         // the session is not shown once the app is on, and ends with its 15 minutes.
         return reply({ result: s.reply({ resetForm: true }), recoveryCodes });
       },
-      [I.disableApp]: async () => {
+      [I.disableApp]: async ({ formData }) => {
+        await requireRecentProof(request, user, { formData });
         const { factorLeft } = await disableTotp(user);
         return redirectWithToast(PAGE, {
           type: "success",
@@ -107,7 +109,8 @@ export async function action({ request }: ActionFunctionArgs) {
             : "Signing in needs only your password now. Your recovery codes were deleted.",
         });
       },
-      [I.newCodes]: async ({ reply }) => {
+      [I.newCodes]: async ({ formData, reply }) => {
+        await requireRecentProof(request, user, { formData });
         const recoveryCodes = await makeNewRecoveryCodes(user);
         return reply({ result: { status: "success" as const }, recoveryCodes });
       },

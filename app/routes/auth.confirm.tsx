@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
+import { PasskeyButton } from "~/components/auth/passkey-button";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { IntentForm } from "~/components/ui/intent-form";
@@ -14,7 +15,7 @@ import {
   confirmCodeSchema,
   confirmPasswordSchema,
 } from "~/services/proof.schema";
-import { checkSecondFactor } from "~/services/two-factor";
+import { checkSecondFactor, factorsOf } from "~/services/two-factor";
 import { getAccount } from "~/services/user-settings.server";
 import { dispatchIntent, type IntentContext } from "~/web/intents.server";
 import { oidcEnabled } from "~/web/oidc.server";
@@ -33,12 +34,13 @@ export const meta: MetaFunction = () => [{ title: "Confirm it's you | StackShift
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const account = await getAccount(user);
+  const [account, factors] = await Promise.all([getAccount(user), factorsOf(user.id)]);
   return {
     returnTo: safeRedirect(new URL(request.url).searchParams.get("returnTo"), "/"),
     email: user.email,
     hasPassword: !account.ssoOnly,
     hasSecondFactor: Boolean(user.hasSecondFactor),
+    hasPasskey: factors.passkeys > 0,
     sso: oidcEnabled() && (account.ssoOnly || account.ssoLinked),
     minutes: Math.round(proofMaxAgeMs() / 60_000),
   };
@@ -81,15 +83,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       },
     },
   );
-}
-
-/**
- * Where the passkey's proof goes: app/components/auth/passkey-button.tsx with the purpose
- * "proof" (its resource route /auth/passkey sets the session's proofAt), then `returnTo`.
- * Placed by the passkeys work; until then an account confirms with the other ways here.
- */
-function PasskeyProofSlot(_props: { returnTo: string }) {
-  return null;
 }
 
 export default function ConfirmItsYou() {
@@ -138,7 +131,10 @@ export default function ConfirmItsYou() {
             </Button>
           </IntentForm>
         ) : null}
-        <PasskeyProofSlot returnTo={data.returnTo} />
+        {data.hasPasskey ? (
+          // Its resource route (/auth/passkey) sets the session's proof; then back to the page.
+          <PasskeyButton purpose="proof" redirectTo={data.returnTo} className="w-full" />
+        ) : null}
         {!data.hasPassword && !data.hasSecondFactor && !data.sso ? (
           <p className="text-sm">
             This account has no password, second factor or single sign-on to confirm with here. Sign

@@ -22,6 +22,7 @@ import {
   passkeyRenameSchema,
   renamePasskey,
 } from "~/services/two-factor";
+import { requireRecentProof } from "~/web/proof.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { handleApi, parseInput, readJson } from "~/web/http.server";
 import { rememberChallenge, takeChallenge } from "~/web/passkeys.server";
@@ -94,8 +95,8 @@ async function formAction(request: Request) {
         });
       },
       [PASSKEY_INTENTS.delete]: async ({ formData }) => {
-        // The proof before the irreversible (app/web/proof.server.ts) is asked here once merged.
         const { passkeyId } = parseInput(passkeyDeleteSchema, Object.fromEntries(formData));
+        await requireRecentProof(request, user, { formData, returnTo: backOf(formData) });
         const { name, factorLeft } = await deletePasskey(user, passkeyId);
         return redirectWithToast(backOf(formData), {
           type: "success",

@@ -226,4 +226,21 @@ describe("turning the app off", () => {
     expect((await secondStep(waiting, codes[0])).status).toBe(400);
     expect(await secondStep(waiting, fresh[0])).toHaveRedirect("/sites/support");
   });
+
+  it("asks a session whose proof is older than 10 minutes to confirm it's them first", async () => {
+    const { person } = await personWithApp();
+    const stale = await sessionCookie(person.id, { proofAt: Date.now() - 11 * 60_000 });
+    for (const intent of ["totp-disable", "recovery-codes-new"]) {
+      const asked = await call(
+        settingsAction,
+        makeRequest(PAGE, { cookie: stale, form: { intent } }),
+      );
+      expect(asked).toHaveRedirect(`/auth/confirm?returnTo=${encodeURIComponent(PAGE)}`);
+    }
+    const [account] = await db().select().from(users).where(eq(users.id, person.id));
+    expect(account.twoFactorSince).not.toBeNull();
+    expect(
+      await db().select().from(recoveryCodes).where(eq(recoveryCodes.userId, person.id)),
+    ).toHaveLength(10);
+  });
 });
