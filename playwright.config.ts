@@ -60,6 +60,8 @@ export const ADMIN_EMAILS = [
   "passkeys-no-js@example.com",
   "factor-admin-js@example.com",
   "factor-admin-no-js@example.com",
+  "factor-owner-js@example.com",
+  "factor-owner-no-js@example.com",
 ];
 
 const chromium = {

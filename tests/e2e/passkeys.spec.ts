@@ -57,9 +57,9 @@ test("a passkey is added in User Settings and signs in from the login page", asy
   await page.getByRole("button", { name: `User menu for ${account.name}` }).click();
   await page.getByRole("menuitem", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/auth\/login/);
-  await page.goto("/auth/login?redirectTo=%2Fsites%2Fuser-settings");
+  await page.goto("/auth/login?redirectTo=%2Fsites%2Fuser-settings%2Ftwo-factor");
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-  await expect(page).toHaveURL(/\/sites\/user-settings$/);
+  await expect(page).toHaveURL(/\/sites\/user-settings\/two-factor$/);
   const used = section.getByRole("row").filter({ hasText: "Virtual key" });
   await expect(used).not.toContainText("Never");
 
