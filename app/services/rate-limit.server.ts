@@ -1,4 +1,4 @@
-import { lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import { db, type Queryable } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
@@ -175,43 +175,84 @@ export async function tryConsume(name: PolicyName, key: string): Promise<boolean
 const accountKey = (email: string, clientIp: string) => `${email.toLowerCase()}|${clientIp}`;
 
 /**
- * Before a password is checked: refused while this account is locked for this address, or while
- * this address has failed too often. Strangers failing from other addresses never lock anyone out.
+ * One password (or code) check, counted before it runs. Exactly one of the two is called once the
+ * answer is known; a try whose check throws for another reason keeps its points, as a failure.
  */
-export async function assertLoginAllowed(email: string, clientIp: string) {
-  if (disabled()) return;
-  const [account, address] = await Promise.all([
-    limiter("loginFailuresAccount").get(accountKey(email, clientIp)),
-    limiter("loginFailuresAddress").get(clientIp),
-  ]);
-  const what = "Too many failed attempts.";
-  if (account && account.consumedPoints >= POLICIES.loginFailuresAccount.points) {
-    throw refused("loginFailuresAccount", account.msBeforeNext, what);
-  }
-  if (address && address.consumedPoints >= POLICIES.loginFailuresAddress.points) {
-    throw refused("loginFailuresAddress", address.msBeforeNext, what);
-  }
+export type LoginTry = {
+  /** The secret was right: the account's failures from this address are cleared, the rest given back. */
+  succeeded(): Promise<void>;
+  /** The secret was wrong: the points stay spent; the try that reaches the limit starts a lockout. */
+  failed(): Promise<void>;
+};
+
+const NO_LIMITS: LoginTry = { succeeded: async () => {}, failed: async () => {} };
+
+/** One counter a login try spends a point of. */
+type Counter = { name: PolicyName; key: string };
+
+/**
+ * Gives back one point reserved on a counter, within the window it was taken in: an expired row
+ * is left alone (the window it counted in has passed), and a count never goes below zero.
+ */
+async function giveBack({ name, key }: Counter) {
+  await db()
+    .update(rateLimits)
+    .set({ points: sql`greatest(${rateLimits.points} - 1, 0)` })
+    .where(and(eq(rateLimits.key, limiter(name).getKey(key)), gt(rateLimits.expire, sql`now()`)));
 }
 
-/** A wrong password: counts for the account from this address and for the address. */
-export async function loginFailed(email: string, clientIp: string) {
-  if (disabled()) return;
-  const key = accountKey(email, clientIp);
-  const [account] = await Promise.all([
-    limiter("loginFailuresAccount").penalty(key),
-    limiter("loginFailuresAddress").penalty(clientIp),
-  ]);
-  if (account.consumedPoints === POLICIES.loginFailuresAccount.points) {
-    // The failure that reaches the limit starts a lockout, longer each time within a day.
-    const lockouts = await limiter("loginLockouts").penalty(key);
-    await limiter("loginFailuresAccount").block(key, lockoutSeconds(lockouts.consumedPoints));
+/**
+ * Reserves a try before a password (or a second-factor code) of `email` is checked from
+ * `clientIp`: one point on every counter that applies, taken atomically (an upsert that returns
+ * the new count), so N tries at once never evaluate more than the limit allows. Refused
+ * (RateLimitedError) when a counter has no point left, with the points this try took given back.
+ * Strangers failing from other addresses never lock anyone out (decision 004).
+ */
+export async function reserveLoginTry(email: string, clientIp: string): Promise<LoginTry> {
+  if (disabled()) return NO_LIMITS;
+  const account: Counter = { name: "loginFailuresAccount", key: accountKey(email, clientIp) };
+  const counters: Counter[] = [account, { name: "loginFailuresAddress", key: clientIp }];
+  const taken = await Promise.allSettled(
+    counters.map((counter) => limiter(counter.name).consume(counter.key)),
+  );
+  const refusal = taken.findIndex((result) => result.status === "rejected");
+  if (refusal >= 0) {
+    // A refused try was never evaluated, so it is not a failure: the points it took on counters
+    // that still had some go back. A refusing counter keeps its overflow (it is over its limit
+    // anyway, and its window does not grow): giving that back could race a lockout being set.
+    await Promise.all(counters.filter((_, i) => taken[i].status === "fulfilled").map(giveBack));
+    const reason = (taken[refusal] as PromiseRejectedResult).reason;
+    if (reason instanceof RateLimiterRes) {
+      throw refused(counters[refusal].name, reason.msBeforeNext, "Too many failed attempts.");
+    }
+    throw reason;
   }
-}
-
-/** A correct password clears this account's failures from this address. */
-export async function loginSucceeded(email: string, clientIp: string) {
-  if (disabled()) return;
-  await limiter("loginFailuresAccount").delete(accountKey(email, clientIp));
+  const reachedLimit =
+    (taken[0] as PromiseFulfilledResult<RateLimiterRes>).value.consumedPoints ===
+    POLICIES.loginFailuresAccount.points;
+  let settled = false;
+  const settle = () => {
+    if (settled) throw new Error("A login try is settled once");
+    settled = true;
+  };
+  return {
+    async succeeded() {
+      settle();
+      // A success clears this account's failures from this address; the others get their point back.
+      await Promise.all([
+        limiter(account.name).delete(account.key),
+        ...counters.filter((c) => c !== account).map(giveBack),
+      ]);
+    },
+    async failed() {
+      settle();
+      if (reachedLimit) {
+        // The failure that uses the last point starts a lockout, longer each time within a day.
+        const lockouts = await limiter("loginLockouts").penalty(account.key);
+        await limiter(account.name).block(account.key, lockoutSeconds(lockouts.consumedPoints));
+      }
+    },
+  };
 }
 
 /** Drops counters whose window has passed (run by the accounts.purge job). */

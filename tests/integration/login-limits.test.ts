@@ -3,10 +3,14 @@
  * account and client address and per address; successes never count.
  */
 import { describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { accessRequests } from "~/db/schema";
 import { action } from "~/routes/auth.login";
+import { action as confirmAction } from "~/routes/auth.verify.$token";
+import { action as signupAction } from "~/routes/signup";
 import { lockoutSeconds, POLICIES } from "~/services/rate-limit.server";
 import { throttleAddress } from "../../server/middleware.mjs";
-import { call, createUser, makeRequest } from "../helpers";
+import { call, createUser, makeRequest, newestMailTo } from "../helpers";
 
 function login(email: string, password: string, clientIp: string) {
   return call(
@@ -88,6 +92,64 @@ describe("login limits", () => {
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     // Everyone else is unaffected.
     expect((await login(person.email, person.password, "198.51.100.16")).status).toBe(302);
+  }, 60_000);
+
+  it("evaluates at most 5 of 40 wrong passwords sent at once from one address", async () => {
+    const person = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await login(person.email, `wrong guess ${i}`, "198.51.100.17");
+        return { status: res.status, message: (await res.json()).result.error[""][0] as string };
+      }),
+    );
+    const evaluated = answers.filter((a) => a.message === "Invalid email or password");
+    const refused = answers.filter((a) => a.status === 429);
+    expect(evaluated.length).toBeLessThanOrEqual(POLICIES.loginFailuresAccount.points);
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(evaluated.every((a) => a.status === 401)).toBe(true);
+    expect(refused.length).toBe(40 - evaluated.length);
+    expect(refused.every((a) => a.message.startsWith("Too many failed attempts."))).toBe(true);
+    // The lockout holds afterwards, the right password included.
+    expect((await login(person.email, person.password, "198.51.100.17")).status).toBe(429);
+    expect((await login(person.email, person.password, "198.51.100.18")).status).toBe(302);
+  }, 60_000);
+
+  it("evaluates at most 5 of 40 wrong passwords sent at once to a signup's confirmation page", async () => {
+    const email = `confirm-race-${Date.now()}@example.com`;
+    await db()
+      .insert(accessRequests)
+      .values({ fullName: "Racer", businessEmail: email, requestStatus: "Approved" });
+    const password = "the password typed at signup";
+    const signedUp = await call(
+      signupAction,
+      makeRequest("/signup", {
+        form: { name: "Racer", email, password, confirmPassword: password },
+      }),
+      {},
+      { clientIp: "198.51.100.19" },
+    );
+    expect(signedUp.status).toBe(302);
+    const token = (await newestMailTo(email))?.text.match(/\/auth\/verify\/([A-Za-z0-9_-]+)/)?.[1];
+    expect(token).toBeTruthy();
+    const confirm = (pass: string) =>
+      call(
+        confirmAction,
+        makeRequest(`/auth/verify/${token}`, { form: { password: pass } }),
+        { token: token! },
+        { clientIp: "198.51.100.20" },
+      );
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await confirm(`not it ${i}`);
+        return { status: res.status, body: await res.json() };
+      }),
+    );
+    const evaluated = answers.filter((a) => a.body.result.error?.password);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(evaluated.length).toBeLessThanOrEqual(POLICIES.loginFailuresAccount.points);
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(refused.length).toBe(40 - evaluated.length);
+    expect(refused.every((a) => /^Too many failed attempts\./.test(a.body.message))).toBe(true);
   }, 60_000);
 
   it("doubles each further lockout within a day, up to a day", () => {
