@@ -46,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   return dispatchIntent(
     request,
@@ -57,7 +57,9 @@ export async function action({ request }: ActionFunctionArgs) {
           return reply({ result: submission.reply(), created: null }, 400);
         }
         try {
-          const { token } = await createApiToken(user, submission.value);
+          const { token } = await createApiToken(user, submission.value, new Date(), {
+            clientIp: context.clientIp ?? "unknown",
+          });
           // Shown in this answer only: a reload or a later visit never shows it again.
           return reply({
             result: submission.reply({ resetForm: true }),

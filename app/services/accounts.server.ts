@@ -335,7 +335,10 @@ export async function checkCurrentPassword(
   const row = await db().query.users.findFirst({ where: eq(users.id, userId) });
   if (!row) throw new UnauthorizedError("You must be logged in");
   if (!row.passwordHash) {
-    throw new InvalidError("Your password is managed by your single sign-on provider");
+    const why = row.oidcSubject
+      ? "Your password is managed by your single sign-on provider"
+      : "Your account has no password now: choose one with 'Forgot password' on the login page first.";
+    throw new InvalidError(why, { [field]: [why] });
   }
   const attempt = await reserveLoginTry(row.email, clientIp);
   if (!(await verifyPassword(row.passwordHash, password))) {
