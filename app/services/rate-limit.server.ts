@@ -1,4 +1,5 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
+import ipaddr from "ipaddr.js";
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import { db, type Queryable } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
@@ -25,6 +26,20 @@ export const POLICIES = {
   loginLockouts: { points: 1_000, durationSeconds: 24 * HOUR },
   /** Wrong passwords from one address, whatever the account: a password-spraying client. */
   loginFailuresAddress: { points: 100, durationSeconds: 15 * MINUTE },
+  /**
+   * Wrong passwords for one account from one IPv6 /48 (a site's whole allocation). A person's
+   * own failures from their office's /48 come from their few devices, each locked out after 5:
+   * a laptop, a phone and a desktop make 15. An abuser with a routed /48 holds 65,536 /64s, each
+   * with its own 5 per 15 minutes: 327,680 guesses at one account per 15 minutes without this.
+   */
+  loginFailuresAccountBlock: { points: 20, durationSeconds: 15 * MINUTE },
+  /**
+   * Wrong passwords from one IPv6 /48, whatever the account. A company of a few thousand people
+   * behind one /48 fails a few dozen sign-ins in a busy quarter hour (each /64 already stops at
+   * 100); a sprayer with a routed /48 would get 65,536 x 100 = 6.5 million guesses per 15
+   * minutes without this.
+   */
+  loginFailuresBlock: { points: 300, durationSeconds: 15 * MINUTE },
   /** Signups that mail a confirmation link or are refused, per client address. */
   signupAddress: { points: 300, durationSeconds: HOUR },
   /** Confirmation mails to one address (signups and resends). */
@@ -175,6 +190,22 @@ export async function tryConsume(name: PolicyName, key: string): Promise<boolean
 const accountKey = (email: string, clientIp: string) => `${email.toLowerCase()}|${clientIp}`;
 
 /**
+ * The IPv6 /48 a client address lies in, as "2001:db8:7::/48"; null for IPv4 and for what is not
+ * an address. Takes the /64 the server hands actions (throttleAddress in server/middleware.mjs,
+ * "2001:db8:7:1::/64") or a whole address.
+ */
+export function ipv6Block48(clientIp: string): string | null {
+  const address = clientIp.endsWith("/64") ? clientIp.slice(0, -3) : clientIp;
+  if (!ipaddr.IPv6.isValid(address)) return null;
+  const v6 = ipaddr.IPv6.parse(address);
+  if (v6.isIPv4MappedAddress()) return null;
+  return `${v6.parts
+    .slice(0, 3)
+    .map((part) => part.toString(16))
+    .join(":")}::/48`;
+}
+
+/**
  * One password (or code) check, counted before it runs. Exactly one of the two is called once the
  * answer is known; a try whose check throws for another reason keeps its points, as a failure.
  */
@@ -212,6 +243,14 @@ export async function reserveLoginTry(email: string, clientIp: string): Promise<
   if (disabled()) return NO_LIMITS;
   const account: Counter = { name: "loginFailuresAccount", key: accountKey(email, clientIp) };
   const counters: Counter[] = [account, { name: "loginFailuresAddress", key: clientIp }];
+  const block = ipv6Block48(clientIp);
+  if (block) {
+    // IPv6: the /48 too, or one routed /48 would be 65,536 addresses with limits of their own.
+    counters.push(
+      { name: "loginFailuresAccountBlock", key: accountKey(email, block) },
+      { name: "loginFailuresBlock", key: block },
+    );
+  }
   const taken = await Promise.allSettled(
     counters.map((counter) => limiter(counter.name).consume(counter.key)),
   );
