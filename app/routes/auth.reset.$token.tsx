@@ -46,7 +46,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // mailbox and a new password are one factor: an account with a second factor is asked for it.
     const redirectTo =
       ended.tokens > 0 ? `/sites/user-settings?tokensRevoked=${ended.tokens}#api-tokens` : "/";
-    const response = await afterFirstStep(request, user, { method: "password", redirectTo });
+    const response = await afterFirstStep(request, user, {
+      method: "password",
+      redirectTo,
+      mailboxProved: true,
+    });
     response.headers.append(
       "Set-Cookie",
       await toastHeader({

@@ -15,6 +15,7 @@ import { InvalidError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { hashPassword } from "./passwords.server";
 import { purgeRateLimits, tryConsume } from "./rate-limit.server";
+import { purgeSignInLinks } from "./sign-in-links.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -126,6 +127,7 @@ export const accountJobs: JobDefinition[] = [
     schedule: "17 * * * *",
     handler: async () => {
       await purgeAccountTokens();
+      await purgeSignInLinks();
       await purgeRateLimits();
     },
   },

@@ -40,6 +40,16 @@ export const POLICIES = {
    * minutes without this.
    */
   loginFailuresBlock: { points: 300, durationSeconds: 15 * MINUTE },
+  /**
+   * The ceiling per account (decision 041): wrong passwords for one account from every address
+   * together in a day. Its owner fails a few times on a bad day (two rounds of lockouts from one
+   * address are 10); a guesser with 200 addresses gets 200 x 5 every 15 minutes, about 96,000 a
+   * day, without it. Past it a password alone no longer signs in (app/web/account-ceiling.server.ts):
+   * it also needs a known device, the second factor or a mailed link. Nothing is refused by it.
+   */
+  loginCeilingAccount: { points: 20, durationSeconds: DAY },
+  /** Sign-in links mailed to one account past its ceiling: past this, the right password waits. */
+  signInLinkMails: { points: 5, durationSeconds: HOUR },
   /** Signups that mail a confirmation link or are refused, per client address. */
   signupAddress: { points: 300, durationSeconds: HOUR },
   /** Confirmation mails to one address (signups and resends). */
@@ -266,6 +276,9 @@ export async function reserveLoginTry(email: string, clientIp: string): Promise<
     }
     throw reason;
   }
+  // Past every limit: the try counts towards the account's ceiling too (never refused by it).
+  const ceiling: Counter = { name: "loginCeilingAccount", key: email.toLowerCase() };
+  await limiter(ceiling.name).penalty(ceiling.key);
   const reachedLimit =
     (taken[0] as PromiseFulfilledResult<RateLimiterRes>).value.consumedPoints ===
     POLICIES.loginFailuresAccount.points;
@@ -280,7 +293,7 @@ export async function reserveLoginTry(email: string, clientIp: string): Promise<
       // A success clears this account's failures from this address; the others get their point back.
       await Promise.all([
         limiter(account.name).delete(account.key),
-        ...counters.filter((c) => c !== account).map(giveBack),
+        ...[...counters.filter((c) => c !== account), ceiling].map(giveBack),
       ]);
     },
     async failed() {
@@ -292,6 +305,16 @@ export async function reserveLoginTry(email: string, clientIp: string): Promise<
       }
     },
   };
+}
+
+/**
+ * Whether the account has had more wrong passwords (from every address together) than its
+ * ceiling allows in the window: tries still being checked count too. Never true with limits off.
+ */
+export async function pastAccountCeiling(email: string): Promise<boolean> {
+  if (disabled()) return false;
+  const count = await limiter("loginCeilingAccount").get(email.toLowerCase());
+  return (count?.consumedPoints ?? 0) >= POLICIES.loginCeilingAccount.points;
 }
 
 /** Drops counters whose window has passed (run by the accounts.purge job). */
