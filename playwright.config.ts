@@ -47,6 +47,8 @@ export const ADMIN_EMAILS = [
   "tokens-no-js@example.com",
   "delete-js@example.com",
   "delete-no-js@example.com",
+  "ceiling-js@example.com",
+  "ceiling-no-js@example.com",
 ];
 
 const chromium = {
