@@ -62,6 +62,8 @@ export const ADMIN_EMAILS = [
   "factor-admin-no-js@example.com",
   "factor-owner-js@example.com",
   "factor-owner-no-js@example.com",
+  "ceiling-js@example.com",
+  "ceiling-no-js@example.com",
 ];
 
 const chromium = {

@@ -9,6 +9,7 @@ import {
 import { SupportHistory } from "~/components/user-settings/support-history";
 import { buttonClass } from "~/components/ui/button";
 import { supportHistoryOf } from "~/services/audit-log.server";
+import { revokedTokensText } from "~/services/account-access";
 import { RateLimitedError } from "~/services/errors";
 import {
   deleteAccountSchema,
@@ -41,6 +42,10 @@ export const meta: MetaFunction = () => [{ title: "User Settings | StackShift" }
 
 const PAGE = "/sites/user-settings";
 
+/** After a recovery that revoked tokens the page says how many and offers to make new ones. */
+const afterRecovery = (tokens: number) =>
+  tokens > 0 ? `${PAGE}?tokensRevoked=${tokens}#api-tokens` : PAGE;
+
 /** /sites/user-settings: the signed-in user's profile, password, sessions, preferences. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -52,8 +57,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // What the delete dialog had typed before /auth/confirm (app/web/proof.server.ts).
     stashedForm(request, I.deleteAccount),
   ]);
+  // Only a count to show (from the redirect after a recovery): nothing is read or changed by it.
+  const revoked = Number(new URL(request.url).searchParams.get("tokensRevoked"));
   return {
     account,
+    tokensRevoked: Number.isInteger(revoked) && revoked > 0 && revoked <= 10_000 ? revoked : 0,
     sessions,
     sso: { enabled: oidcEnabled(), fresh: ssoIsFresh(session) },
     twoFactor: user.hasSecondFactor === true,
@@ -108,13 +116,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
             400,
           );
         }
-        await changePassword(user, session.id ?? "", s.value, clientIp);
+        const ended = await changePassword(user, session.id ?? "", s.value, clientIp);
         // The current password was right: a proof (decision 039).
         await noteProof(request);
-        return redirectWithToast(PAGE, {
+        return redirectWithToast(afterRecovery(ended.tokens), {
           type: "success",
           title: M.passwordChanged,
-          description: "Your other sessions were signed out.",
+          description: ["Your other sessions were signed out.", revokedTokensText(ended.tokens)]
+            .filter(Boolean)
+            .join(" "),
         });
       },
       [I.endSession]: async ({ formData, reply }) => {
@@ -124,11 +134,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return redirectWithToast(PAGE, { type: "success", title: M.sessionEnded });
       },
       [I.endOthers]: async () => {
-        const n = await signOutOtherSessions(user, session.id ?? "");
-        return redirectWithToast(PAGE, {
+        const ended = await signOutOtherSessions(user, session.id ?? "");
+        const n = ended.sessions;
+        return redirectWithToast(afterRecovery(ended.tokens), {
           type: "success",
           title: M.othersEnded,
-          description: `${n} other session${n === 1 ? "" : "s"} signed out.`,
+          description: [
+            `${n} other session${n === 1 ? "" : "s"} signed out.`,
+            revokedTokensText(ended.tokens),
+          ]
+            .filter(Boolean)
+            .join(" "),
         });
       },
       [I.preferences]: async ({ formData, reply }) => {
@@ -216,17 +232,23 @@ export default function UserSettingsPage() {
         </Link>
       </section>
       <section
+        id="api-tokens"
         aria-labelledby="api-tokens-heading"
         className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
       >
         <h2 id="api-tokens-heading" className="text-lg font-semibold">
           API tokens
         </h2>
+        {data.tokensRevoked > 0 ? (
+          <p role="status" className="rounded-md bg-amber-50 p-3 text-sm dark:bg-amber-950">
+            {revokedTokensText(data.tokensRevoked)} Make new ones for the scripts you still use.
+          </p>
+        ) : null}
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Personal access tokens let your scripts and CI pipelines call the StackShift API as you.
         </p>
         <Link to="/sites/user-settings/tokens" className={buttonClass("secondary")}>
-          Manage API tokens
+          {data.tokensRevoked > 0 ? "Make new API tokens" : "Manage API tokens"}
         </Link>
       </section>
       <SupportHistory entries={data.supportHistory} />

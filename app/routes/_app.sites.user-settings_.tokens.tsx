@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   return dispatchIntent(
     request,
@@ -63,7 +63,9 @@ export async function action({ request }: ActionFunctionArgs) {
         // A token outlives the session that makes it: a recent proof first (decision 039).
         await requireRecentProof(request, user, { formData });
         try {
-          const { token } = await createApiToken(user, submission.value);
+          const { token } = await createApiToken(user, submission.value, new Date(), {
+            clientIp: context.clientIp ?? "unknown",
+          });
           // Shown in this answer only: a reload or a later visit never shows it again.
           return reply({
             result: submission.reply({ resetForm: true }),

@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
+import { revokedTokensText } from "~/services/account-access";
 import { ServiceError } from "~/services/errors";
 import { pendingRevert, revertEmailChange } from "~/services/user-settings.server";
 import { formReply, readForm } from "~/web/http.server";
@@ -30,7 +31,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await readForm(request, 1024);
   try {
-    const { email } = await revertEmailChange(params.token ?? "");
+    const { email, ended } = await revertEmailChange(params.token ?? "");
     // Every session of the account ended; this browser's cookie goes too.
     const { setCookie } = await endSession(request);
     const headers = new Headers();
@@ -40,7 +41,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await toastHeader({
         type: "success",
         title: "Your e-mail address is restored",
-        description: `${email} is your StackShift address again and every session was signed out. Choose a new password now.`,
+        description: [
+          `${email} is your StackShift address again and every session was signed out.`,
+          revokedTokensText(ended.tokens),
+          "Your password no longer works: choose a new one here, then make new API tokens in User Settings if you need them.",
+        ]
+          .filter(Boolean)
+          .join(" "),
         duration: 20_000,
       }),
     );
@@ -72,7 +79,8 @@ export default function RevertEmailChange() {
       <p className="text-sm text-slate-700 dark:text-slate-300">
         The address of your StackShift account was changed from <strong>{oldEmail}</strong> to{" "}
         {newEmail}. If you did not do this, restore {oldEmail}: every session of the account is
-        signed out, and you then choose a new password.
+        signed out, its API tokens are revoked and its password stops working (whoever changed the
+        address may know it). You then choose a new password with Forgot password.
       </p>
       <Form method="post" className="mt-4 space-y-4">
         <FormError message={actionData?.result.error?.[""]?.[0]} />

@@ -68,6 +68,14 @@ export default function Login() {
   });
   return (
     <AuthCard title="Log in to StackShift">
+      {searchParams.get("sent") === "sign-in-link" ? (
+        // Set by the ceiling per account (app/web/account-ceiling.server.ts): only words to show.
+        <p role="status" className="mb-4 rounded-md bg-amber-50 p-3 text-sm dark:bg-amber-950">
+          We emailed you a link to finish signing in. Open it within 15 minutes: this account has
+          had many failed sign-ins lately, so a browser that has not signed in to it before needs
+          the link as well as the password.
+        </p>
+      ) : null}
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormError message={form.errors?.[0]} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/"} />

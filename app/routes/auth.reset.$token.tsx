@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { resetSchema } from "~/services/accounts.schema";
 import { resetPassword, resetTokenIsValid } from "~/services/account-tokens.server";
+import { revokedTokensText } from "~/services/account-access";
 import { InvalidError } from "~/services/errors";
 import { formReply, readForm } from "~/web/http.server";
 import { afterFirstStep } from "~/web/sign-in.server";
@@ -39,16 +40,28 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
   }
   try {
-    const user = await resetPassword(submission.value.token, submission.value.password);
-    // A fresh session on a fresh id; every older session of the account has just ended. The
+    const { user, ended } = await resetPassword(submission.value.token, submission.value.password);
+    // A fresh session on a fresh id; every older session of the account has just ended and its
+    // API tokens were revoked: the settings page says how many and offers to make new ones. The
     // mailbox and a new password are one factor: an account with a second factor is asked for it.
-    const response = await afterFirstStep(request, user, { method: "password", redirectTo: "/" });
+    const redirectTo =
+      ended.tokens > 0 ? `/sites/user-settings?tokensRevoked=${ended.tokens}#api-tokens` : "/";
+    const response = await afterFirstStep(request, user, {
+      method: "password",
+      redirectTo,
+      mailboxProved: true,
+    });
     response.headers.append(
       "Set-Cookie",
       await toastHeader({
         type: "success",
         title: "Your password has been reset",
-        description: "You are now logged in.",
+        description: [
+          "You are now logged in. Every other session was signed out.",
+          revokedTokensText(ended.tokens),
+        ]
+          .filter(Boolean)
+          .join(" "),
       }),
     );
     return response;

@@ -6,14 +6,16 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { emailVerifications, passwordResets, sessions, users } from "~/db/schema";
+import { emailVerifications, passwordResets, users } from "~/db/schema";
 import { enqueue } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
+import { endEveryAccess, type AccessEnded } from "./account-access.server";
 import { plausibleToken, sha256, toUser, type User } from "./accounts.server";
 import { InvalidError } from "./errors";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { hashPassword } from "./passwords.server";
 import { purgeRateLimits, tryConsume } from "./rate-limit.server";
+import { purgeSignInLinks } from "./sign-in-links.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -68,10 +70,14 @@ export async function resetTokenIsValid(token: string) {
 }
 
 /**
- * Sets the new password, spends every reset token of the account and ends all its sessions. The
- * token is checked before the (deliberately slow) password hash is computed.
+ * Sets the new password, spends every reset token of the account, ends all its sessions and
+ * revokes its API tokens (decision 040), in one transaction. The token is checked before the
+ * (deliberately slow) password hash is computed.
  */
-export async function resetPassword(token: string, newPassword: string): Promise<User> {
+export async function resetPassword(
+  token: string,
+  newPassword: string,
+): Promise<{ user: User; ended: AccessEnded }> {
   const invalid = () =>
     new InvalidError("This reset link is invalid or has expired. Request a new one.");
   if (!(await resetTokenIsValid(token))) throw invalid();
@@ -100,8 +106,8 @@ export async function resetPassword(token: string, newPassword: string): Promise
       .set({ passwordHash, emailVerifiedAt: now, updatedAt: now })
       .where(eq(users.id, reset.userId))
       .returning();
-    await tx.delete(sessions).where(eq(sessions.userId, reset.userId));
-    return toUser(row);
+    const ended = await endEveryAccess(tx, reset.userId);
+    return { user: toUser(row), ended };
   });
 }
 
@@ -124,6 +130,7 @@ export const accountJobs: JobDefinition[] = [
     schedule: "17 * * * *",
     handler: async () => {
       await purgeAccountTokens();
+      await purgeSignInLinks();
       await purgeRateLimits();
     },
   },

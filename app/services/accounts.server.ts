@@ -11,13 +11,7 @@ import { ConflictError, ForbiddenError, InvalidError, UnauthorizedError } from "
 import type { loginSchema, signupSchema } from "./accounts.schema";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
-import {
-  assertLoginAllowed,
-  consume,
-  loginFailed,
-  loginSucceeded,
-  tryConsume,
-} from "./rate-limit.server";
+import { consume, reserveLoginTry, tryConsume } from "./rate-limit.server";
 
 /** Tokens are mailed; only their sha256 is stored. */
 export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -283,16 +277,16 @@ export async function confirmEmail(
       })
     : undefined;
   if (!pending) throw invalidConfirmation();
-  await assertLoginAllowed(pending.email, clientIp);
+  const attempt = await reserveLoginTry(pending.email, clientIp);
   if (!(await verifyPassword(pending.passwordHash, password))) {
-    await loginFailed(pending.email, clientIp);
+    await attempt.failed();
     throw new InvalidError("This is not the password you chose when you signed up", {
       password: [
         "This is not the password you chose when you signed up. If you did not sign up, sign up again with a password of your own.",
       ],
     });
   }
-  await loginSucceeded(pending.email, clientIp);
+  await attempt.succeeded();
   return db().transaction(async (tx) => {
     const now = new Date();
     const [spent] = await tx
@@ -343,16 +337,19 @@ export async function checkCurrentPassword(
   const row = await db().query.users.findFirst({ where: eq(users.id, userId) });
   if (!row) throw new UnauthorizedError("You must be logged in");
   if (!row.passwordHash) {
-    throw new InvalidError("Your password is managed by your single sign-on provider");
+    const why = row.oidcSubject
+      ? "Your password is managed by your single sign-on provider"
+      : "Your account has no password now: choose one with 'Forgot password' on the login page first.";
+    throw new InvalidError(why, { [field]: [why] });
   }
-  await assertLoginAllowed(row.email, clientIp);
+  const attempt = await reserveLoginTry(row.email, clientIp);
   if (!(await verifyPassword(row.passwordHash, password))) {
-    await loginFailed(row.email, clientIp);
+    await attempt.failed();
     throw new InvalidError("The current password is not right", {
       [field]: ["The current password is not right"],
     });
   }
-  await loginSucceeded(row.email, clientIp);
+  await attempt.succeeded();
 }
 
 // A fixed hash to verify against when the e-mail is unknown, so timing does not reveal accounts.
@@ -367,25 +364,29 @@ export async function verifyLogin(
   clientIp = "unknown",
 ): Promise<User> {
   const address = input.email.toLowerCase();
-  await assertLoginAllowed(address, clientIp);
+  // Counted before the password is checked, so tries sent at once never evaluate past the limit.
+  const attempt = await reserveLoginTry(address, clientIp);
   const row = await db().query.users.findFirst({ where: eq(users.email, address) });
   dummyHash ??= hashPassword("not-a-real-password");
   if (!row) {
     // A signup waiting for its confirmation: the right password says so, and nothing else does.
     const pending = await pendingSignup(address);
     if (await verifyPassword(pending?.passwordHash ?? (await dummyHash), input.password)) {
-      if (pending) throw new EmailNotConfirmedError(address);
+      if (pending) {
+        await attempt.succeeded();
+        throw new EmailNotConfirmedError(address);
+      }
     }
-    await loginFailed(address, clientIp);
+    await attempt.failed();
     throw new UnauthorizedError("Invalid email or password");
   }
   const ok = await verifyPassword(row.passwordHash ?? (await dummyHash), input.password);
   if (!row.passwordHash || !ok) {
-    await loginFailed(address, clientIp);
+    await attempt.failed();
     throw new UnauthorizedError("Invalid email or password");
   }
+  await attempt.succeeded();
   if (!row.emailVerifiedAt) throw new EmailNotConfirmedError(address);
-  await loginSucceeded(address, clientIp);
   if (needsRehash(row.passwordHash)) {
     // The pinned parameters changed since this hash was made: upgrade it while we know the password.
     await db()

@@ -48,11 +48,16 @@ export type TokenView = {
 
 const activeNow = (now: Date) => and(isNull(apiTokens.revokedAt), gt(apiTokens.expiresAt, now));
 
-/** Makes a token for `user`; the returned `token` is the only time anyone sees it. */
+/**
+ * Makes a token for `user`; the returned `token` is the only time anyone sees it. Its owner is
+ * mailed that it was made and from which client address (decision 040): a token made with a
+ * stolen session no longer goes unnoticed. The mail carries no secret.
+ */
 export async function createApiToken(
   user: User,
   input: CreateTokenInput,
   now = new Date(),
+  { clientIp = "unknown" }: { clientIp?: string } = {},
 ): Promise<{ token: string; id: string }> {
   if (user.apiToken) throw new ForbiddenError("A token cannot make tokens: sign in to do that");
   const projectIds = [...new Set(input.projectIds.map((id) => id.toLowerCase()))];
@@ -72,7 +77,7 @@ export async function createApiToken(
     }
   }
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
-  const id = await db().transaction(async (tx) => {
+  const made = await db().transaction(async (tx) => {
     // Counted under the owner's row lock, so two requests at once cannot pass the cap together.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
     const [{ active }] = await tx
@@ -97,9 +102,36 @@ export async function createApiToken(
         expiresAt: new Date(now.getTime() + input.lifetimeDays * DAY_MS),
       })
       .returning({ id: apiTokens.id });
-    return row.id;
+    const mailId = await queueMail(tx, tokenMadeMail(user, input, { clientIp, now }));
+    return { id: row.id, mailId };
   });
-  return { token, id };
+  await dispatchMail([made.mailId]);
+  return { token, id: made.id };
+}
+
+function tokenMadeMail(
+  user: User,
+  input: CreateTokenInput,
+  { clientIp, now }: { clientIp: string; now: Date },
+) {
+  const reach = input.projectIds.length
+    ? `${input.projectIds.length} project${input.projectIds.length === 1 ? "" : "s"}`
+    : "every project you can reach";
+  const until = new Date(now.getTime() + input.lifetimeDays * DAY_MS).toUTCString();
+  return {
+    to: user.email,
+    subject: "A new StackShift API token was made for your account",
+    text: [
+      `Hello ${user.name},`,
+      "",
+      `A token named "${input.name.replace(/\s+/g, " ")}" was made from address ${clientIp} on ${now.toUTCString()}.`,
+      `It can ${input.scope === "read" ? "read" : "read and change"} ${reach} as you until ${until}.`,
+      "",
+      "If this was not you, someone else is signed in to your account. Open User Settings, choose 'Sign out everywhere else' (it also revokes every API token of the account) and change your password.",
+      "",
+      "The StackShift team",
+    ].join("\n"),
+  };
 }
 
 /** The person's tokens, newest first: active ones, and ended ones for 30 days after they ended. */

@@ -1,4 +1,5 @@
-import { lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import ipaddr from "ipaddr.js";
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import { db, type Queryable } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
@@ -25,6 +26,30 @@ export const POLICIES = {
   loginLockouts: { points: 1_000, durationSeconds: 24 * HOUR },
   /** Wrong passwords from one address, whatever the account: a password-spraying client. */
   loginFailuresAddress: { points: 100, durationSeconds: 15 * MINUTE },
+  /**
+   * Wrong passwords for one account from one IPv6 /48 (a site's whole allocation). A person's
+   * own failures from their office's /48 come from their few devices, each locked out after 5:
+   * a laptop, a phone and a desktop make 15. An abuser with a routed /48 holds 65,536 /64s, each
+   * with its own 5 per 15 minutes: 327,680 guesses at one account per 15 minutes without this.
+   */
+  loginFailuresAccountBlock: { points: 20, durationSeconds: 15 * MINUTE },
+  /**
+   * Wrong passwords from one IPv6 /48, whatever the account. A company of a few thousand people
+   * behind one /48 fails a few dozen sign-ins in a busy quarter hour (each /64 already stops at
+   * 100); a sprayer with a routed /48 would get 65,536 x 100 = 6.5 million guesses per 15
+   * minutes without this.
+   */
+  loginFailuresBlock: { points: 300, durationSeconds: 15 * MINUTE },
+  /**
+   * The ceiling per account (decision 041): wrong passwords for one account from every address
+   * together in a day. Its owner fails a few times on a bad day (two rounds of lockouts from one
+   * address are 10); a guesser with 200 addresses gets 200 x 5 every 15 minutes, about 96,000 a
+   * day, without it. Past it a password alone no longer signs in (app/web/account-ceiling.server.ts):
+   * it also needs a known device, the second factor or a mailed link. Nothing is refused by it.
+   */
+  loginCeilingAccount: { points: 20, durationSeconds: DAY },
+  /** Sign-in links mailed to one account past its ceiling: past this, the right password waits. */
+  signInLinkMails: { points: 5, durationSeconds: HOUR },
   /** Signups that mail a confirmation link or are refused, per client address. */
   signupAddress: { points: 300, durationSeconds: HOUR },
   /** Confirmation mails to one address (signups and resends). */
@@ -192,43 +217,121 @@ export async function tryConsume(name: PolicyName, key: string): Promise<boolean
 const accountKey = (email: string, clientIp: string) => `${email.toLowerCase()}|${clientIp}`;
 
 /**
- * Before a password is checked: refused while this account is locked for this address, or while
- * this address has failed too often. Strangers failing from other addresses never lock anyone out.
+ * The IPv6 /48 a client address lies in, as "2001:db8:7::/48"; null for IPv4 and for what is not
+ * an address. Takes the /64 the server hands actions (throttleAddress in server/middleware.mjs,
+ * "2001:db8:7:1::/64") or a whole address.
  */
-export async function assertLoginAllowed(email: string, clientIp: string) {
-  if (disabled()) return;
-  const [account, address] = await Promise.all([
-    limiter("loginFailuresAccount").get(accountKey(email, clientIp)),
-    limiter("loginFailuresAddress").get(clientIp),
-  ]);
-  const what = "Too many failed attempts.";
-  if (account && account.consumedPoints >= POLICIES.loginFailuresAccount.points) {
-    throw refused("loginFailuresAccount", account.msBeforeNext, what);
-  }
-  if (address && address.consumedPoints >= POLICIES.loginFailuresAddress.points) {
-    throw refused("loginFailuresAddress", address.msBeforeNext, what);
-  }
+export function ipv6Block48(clientIp: string): string | null {
+  const address = clientIp.endsWith("/64") ? clientIp.slice(0, -3) : clientIp;
+  if (!ipaddr.IPv6.isValid(address)) return null;
+  const v6 = ipaddr.IPv6.parse(address);
+  if (v6.isIPv4MappedAddress()) return null;
+  return `${v6.parts
+    .slice(0, 3)
+    .map((part) => part.toString(16))
+    .join(":")}::/48`;
 }
 
-/** A wrong password: counts for the account from this address and for the address. */
-export async function loginFailed(email: string, clientIp: string) {
-  if (disabled()) return;
-  const key = accountKey(email, clientIp);
-  const [account] = await Promise.all([
-    limiter("loginFailuresAccount").penalty(key),
-    limiter("loginFailuresAddress").penalty(clientIp),
-  ]);
-  if (account.consumedPoints === POLICIES.loginFailuresAccount.points) {
-    // The failure that reaches the limit starts a lockout, longer each time within a day.
-    const lockouts = await limiter("loginLockouts").penalty(key);
-    await limiter("loginFailuresAccount").block(key, lockoutSeconds(lockouts.consumedPoints));
-  }
+/**
+ * One password (or code) check, counted before it runs. Exactly one of the two is called once the
+ * answer is known; a try whose check throws for another reason keeps its points, as a failure.
+ */
+export type LoginTry = {
+  /** The secret was right: the account's failures from this address are cleared, the rest given back. */
+  succeeded(): Promise<void>;
+  /** The secret was wrong: the points stay spent; the try that reaches the limit starts a lockout. */
+  failed(): Promise<void>;
+};
+
+const NO_LIMITS: LoginTry = { succeeded: async () => {}, failed: async () => {} };
+
+/** One counter a login try spends a point of. */
+type Counter = { name: PolicyName; key: string };
+
+/**
+ * Gives back one point reserved on a counter, within the window it was taken in: an expired row
+ * is left alone (the window it counted in has passed), and a count never goes below zero.
+ */
+async function giveBack({ name, key }: Counter) {
+  await db()
+    .update(rateLimits)
+    .set({ points: sql`greatest(${rateLimits.points} - 1, 0)` })
+    .where(and(eq(rateLimits.key, limiter(name).getKey(key)), gt(rateLimits.expire, sql`now()`)));
 }
 
-/** A correct password clears this account's failures from this address. */
-export async function loginSucceeded(email: string, clientIp: string) {
-  if (disabled()) return;
-  await limiter("loginFailuresAccount").delete(accountKey(email, clientIp));
+/**
+ * Reserves a try before a password (or a second-factor code) of `email` is checked from
+ * `clientIp`: one point on every counter that applies, taken atomically (an upsert that returns
+ * the new count), so N tries at once never evaluate more than the limit allows. Refused
+ * (RateLimitedError) when a counter has no point left, with the points this try took given back.
+ * Strangers failing from other addresses never lock anyone out (decision 004).
+ */
+export async function reserveLoginTry(email: string, clientIp: string): Promise<LoginTry> {
+  if (disabled()) return NO_LIMITS;
+  const account: Counter = { name: "loginFailuresAccount", key: accountKey(email, clientIp) };
+  const counters: Counter[] = [account, { name: "loginFailuresAddress", key: clientIp }];
+  const block = ipv6Block48(clientIp);
+  if (block) {
+    // IPv6: the /48 too, or one routed /48 would be 65,536 addresses with limits of their own.
+    counters.push(
+      { name: "loginFailuresAccountBlock", key: accountKey(email, block) },
+      { name: "loginFailuresBlock", key: block },
+    );
+  }
+  const taken = await Promise.allSettled(
+    counters.map((counter) => limiter(counter.name).consume(counter.key)),
+  );
+  const refusal = taken.findIndex((result) => result.status === "rejected");
+  if (refusal >= 0) {
+    // A refused try was never evaluated, so it is not a failure: the points it took on counters
+    // that still had some go back. A refusing counter keeps its overflow (it is over its limit
+    // anyway, and its window does not grow): giving that back could race a lockout being set.
+    await Promise.all(counters.filter((_, i) => taken[i].status === "fulfilled").map(giveBack));
+    const reason = (taken[refusal] as PromiseRejectedResult).reason;
+    if (reason instanceof RateLimiterRes) {
+      throw refused(counters[refusal].name, reason.msBeforeNext, "Too many failed attempts.");
+    }
+    throw reason;
+  }
+  // Past every limit: the try counts towards the account's ceiling too (never refused by it).
+  const ceiling: Counter = { name: "loginCeilingAccount", key: email.toLowerCase() };
+  await limiter(ceiling.name).penalty(ceiling.key);
+  const reachedLimit =
+    (taken[0] as PromiseFulfilledResult<RateLimiterRes>).value.consumedPoints ===
+    POLICIES.loginFailuresAccount.points;
+  let settled = false;
+  const settle = () => {
+    if (settled) throw new Error("A login try is settled once");
+    settled = true;
+  };
+  return {
+    async succeeded() {
+      settle();
+      // A success clears this account's failures from this address; the others get their point back.
+      await Promise.all([
+        limiter(account.name).delete(account.key),
+        ...[...counters.filter((c) => c !== account), ceiling].map(giveBack),
+      ]);
+    },
+    async failed() {
+      settle();
+      if (reachedLimit) {
+        // The failure that uses the last point starts a lockout, longer each time within a day.
+        const lockouts = await limiter("loginLockouts").penalty(account.key);
+        await limiter(account.name).block(account.key, lockoutSeconds(lockouts.consumedPoints));
+      }
+    },
+  };
+}
+
+/**
+ * Whether the account has had more wrong passwords (from every address together) than its
+ * ceiling allows in the window: tries still being checked count too. Never true with limits off.
+ */
+export async function pastAccountCeiling(email: string): Promise<boolean> {
+  if (disabled()) return false;
+  const count = await limiter("loginCeilingAccount").get(email.toLowerCase());
+  return (count?.consumedPoints ?? 0) >= POLICIES.loginCeilingAccount.points;
 }
 
 /** Drops counters whose window has passed (run by the accounts.purge job). */
@@ -236,14 +339,3 @@ export async function purgeRateLimits() {
   await db().delete(rateLimits).where(lt(rateLimits.expire, new Date()));
 }
 
-/** One password or code check of an account from an address, settled once its answer is known. */
-export type LoginTry = { succeeded(): Promise<void>; failed(): Promise<void> };
-
-/** Before a password or code is checked: refused while the account is locked for this address. */
-export async function reserveLoginTry(email: string, clientIp: string): Promise<LoginTry> {
-  await assertLoginAllowed(email, clientIp);
-  return {
-    succeeded: () => loginSucceeded(email, clientIp),
-    failed: () => loginFailed(email, clientIp),
-  };
-}

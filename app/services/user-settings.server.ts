@@ -10,6 +10,7 @@ import { and, asc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { emailChanges, members, projects, sessions, users } from "~/db/schema";
+import { endEveryAccess, type AccessEnded } from "./account-access.server";
 import { checkCurrentPassword, type User } from "./accounts.server";
 import { logEvent } from "./activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
@@ -32,10 +33,14 @@ export type Reauth = { currentPassword?: string; ssoFresh: boolean; clientIp: st
 
 async function assertHolder(user: User, reauth: Reauth, field = "currentPassword") {
   const [row] = await db()
-    .select({ hash: users.passwordHash })
+    .select({ hash: users.passwordHash, oidcSubject: users.oidcSubject })
     .from(users)
     .where(eq(users.id, user.id));
   if (!row) throw new NotFoundError("Account not found");
+  if (!row.hash && !row.oidcSubject) {
+    // Neither a password (an undone e-mail change voids it) nor single sign-on: a reset first.
+    throw new InvalidError(NO_PASSWORD, { [field]: [NO_PASSWORD] });
+  }
   if (!row.hash) {
     if (!reauth.ssoFresh) {
       throw new InvalidError(SSO_AGAIN, { [field]: [SSO_AGAIN] });
@@ -53,11 +58,17 @@ async function assertHolder(user: User, reauth: Reauth, field = "currentPassword
 export const SSO_AGAIN =
   "Sign in with single sign-on again first ('Sign in again with single sign-on' under Profile); then you have 10 minutes.";
 
+/** An account without a password and without single sign-on (an undone e-mail change voids it). */
+export const NO_PASSWORD =
+  "Your account has no password now: choose one with 'Forgot password' on the login page first.";
+
 export type AccountView = {
   name: string;
   email: string;
   /** Signed in through single sign-on without a password of ours: the password is managed there. */
   ssoOnly: boolean;
+  /** The account has a password of ours (none after an undone e-mail change, until a reset). */
+  hasPassword: boolean;
   /** A single sign-on identity is linked to the account. */
   ssoLinked: boolean;
   hideStudioSplash: boolean;
@@ -83,7 +94,8 @@ export async function getAccount(user: User): Promise<AccountView> {
   return {
     name: row.name,
     email: row.email,
-    ssoOnly: !row.passwordHash,
+    ssoOnly: !row.passwordHash && Boolean(row.oidcSubject),
+    hasPassword: Boolean(row.passwordHash),
     ssoLinked: Boolean(row.oidcSubject),
     hideStudioSplash: row.hideStudioSplash,
     pendingEmail: pending?.newEmail ?? null,
@@ -274,10 +286,14 @@ export async function pendingRevert(token: string) {
 
 /**
  * Reverts an applied change from the old address's notice (a POST from its page): the old address
- * comes back (proved again by this mail), member rows follow, every session of the account ends
- * and waiting changes are spent. Refused when another account took the old address meanwhile.
+ * comes back (proved again by this mail), member rows follow, every session of the account ends,
+ * its API tokens are revoked, its password stops working (whoever moved the address may have set
+ * it: the owner chooses a new one with Forgot password) and waiting changes are spent. Refused
+ * when another account took the old address meanwhile.
  */
-export async function revertEmailChange(token: string): Promise<{ email: string }> {
+export async function revertEmailChange(
+  token: string,
+): Promise<{ email: string; ended: AccessEnded }> {
   const invalid = () =>
     new InvalidError("This link is invalid or has expired (it works once, for 7 days).");
   if (!plausibleToken(token)) throw invalid();
@@ -302,18 +318,18 @@ export async function revertEmailChange(token: string): Promise<{ email: string 
         .where(eq(users.id, change.userId));
       await tx
         .update(users)
-        .set({ email: change.oldEmail, emailVerifiedAt: now, updatedAt: now })
+        .set({ email: change.oldEmail, emailVerifiedAt: now, passwordHash: null, updatedAt: now })
         .where(eq(users.id, change.userId));
       await moveMemberRows(tx, change.userId, change.oldEmail);
       if (current && current.email !== change.oldEmail) {
         await queueStudioAddressChange(tx, change.userId, current.email, change.oldEmail);
       }
-      await tx.delete(sessions).where(eq(sessions.userId, change.userId));
+      const ended = await endEveryAccess(tx, change.userId);
       await tx
         .update(emailChanges)
         .set({ usedAt: now })
         .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
-      return { email: change.oldEmail };
+      return { email: change.oldEmail, ended };
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -327,24 +343,22 @@ export async function revertEmailChange(token: string): Promise<{ email: string 
 
 /**
  * Changes the password after checking the current one; every other session of the account ends
- * (this one stays signed in).
+ * (this one stays signed in) and its API tokens are revoked (decision 040).
  */
 export async function changePassword(
   user: User,
   currentSessionId: string,
   input: { currentPassword: string; newPassword: string },
   clientIp = "unknown",
-): Promise<void> {
+): Promise<AccessEnded> {
   await checkCurrentPassword(user.id, input.currentPassword, clientIp);
   const passwordHash = await hashPassword(input.newPassword);
-  await db().transaction(async (tx) => {
+  return db().transaction(async (tx) => {
     await tx
       .update(users)
       .set({ passwordHash, updatedAt: new Date() })
       .where(eq(users.id, user.id));
-    await tx
-      .delete(sessions)
-      .where(and(eq(sessions.userId, user.id), ne(sessions.id, sessionRowId(currentSessionId))));
+    return endEveryAccess(tx, user.id, { keepSessionRowId: sessionRowId(currentSessionId) });
   });
 }
 
@@ -397,12 +411,17 @@ export async function signOutSession(
     .where(and(eq(sessions.id, target.id), eq(sessions.userId, user.id)));
 }
 
-export async function signOutOtherSessions(user: User, currentSessionId: string): Promise<number> {
-  const gone = await db()
-    .delete(sessions)
-    .where(and(eq(sessions.userId, user.id), ne(sessions.id, sessionRowId(currentSessionId))))
-    .returning({ id: sessions.id });
-  return gone.length;
+/**
+ * 'Sign out everywhere else': every other session ends and the account's API tokens are revoked
+ * (decision 040), since a session that is not the person's may have made some.
+ */
+export async function signOutOtherSessions(
+  user: User,
+  currentSessionId: string,
+): Promise<AccessEnded> {
+  return db().transaction((tx) =>
+    endEveryAccess(tx, user.id, { keepSessionRowId: sessionRowId(currentSessionId) }),
+  );
 }
 
 /**

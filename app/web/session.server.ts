@@ -13,6 +13,7 @@ import {
 } from "~/services/sessions.server";
 import { env } from "~/utils/env.server";
 import { apiError } from "./http.server";
+import { rememberDevice } from "./known-device.server";
 import { attributeToToken, memo, noteUser } from "~/utils/request-memo.server";
 import { invariantResponse } from "~/utils/responses.server";
 import {
@@ -196,9 +197,11 @@ export async function createUserSession(
   // Shown in the user's list of sessions, so they can tell them apart.
   const agent = request.headers.get("user-agent");
   if (agent) session.set("userAgent", agent.slice(0, 300));
-  return redirect(safeRedirect(redirectTo), {
-    headers: { "Set-Cookie": await sessionStorage().commitSession(session) },
-  });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionStorage().commitSession(session));
+  // Every sign-in remembers the browser for the account (decision 041, known-device.server.ts).
+  headers.append("Set-Cookie", await rememberDevice(request, user.id));
+  return redirect(safeRedirect(redirectTo), { headers });
 }
 
 /** How long a single sign-on counts as fresh for changes that need the account's holder. */

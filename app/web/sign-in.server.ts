@@ -11,6 +11,7 @@
  */
 import { redirect } from "@remix-run/node";
 import type { User } from "~/services/accounts.server";
+import { holdPastCeiling } from "./account-ceiling.server";
 import { createUserSession, getSession, safeRedirect, sessionStorage } from "./session.server";
 
 export type SignInMethod = "password" | "passkey" | "sso" | "link" | "second-factor";
@@ -24,9 +25,20 @@ export type PendingSignIn = { userId: string; at: number; redirectTo: string };
 export async function afterFirstStep(
   request: Request,
   user: User,
-  options: { method: SignInMethod; redirectTo: string; idToken?: string },
+  options: {
+    method: SignInMethod;
+    redirectTo: string;
+    idToken?: string;
+    /** The step itself proved the mailbox (a password reset's link): the ceiling asks nothing. */
+    mailboxProved?: boolean;
+  },
 ): Promise<Response> {
   const redirectTo = safeRedirect(options.redirectTo);
+  if (options.method === "password" && !options.mailboxProved) {
+    // Past the account's ceiling of failures: a known device, the second factor or a mailed link.
+    const held = await holdPastCeiling(request, user, redirectTo);
+    if (held) return held;
+  }
   if (options.method === "password" && user.hasSecondFactor) {
     const old = await getSession(request);
     if (old.id) await sessionStorage().destroySession(old);

@@ -51,6 +51,34 @@ test("a user changes their name, splash preference and password and signs out an
   await other.goto("/sites");
   await expect(other).toHaveURL(/\/auth\/login/);
 
+  // A token made, and the other browser signed in again: 'Sign out everywhere else' ends that
+  // session and revokes the token, says so and offers to make new ones (decision 040).
+  await page.goto("/sites/user-settings/tokens");
+  const newToken = page.getByRole("region", { name: "New token" });
+  await newToken.getByLabel("Name").fill(`Deploys ${testInfo.project.name}`);
+  await newToken.getByLabel(/^Read and write/).check();
+  await newToken.getByLabel("Expires").selectOption({ label: "In 7 days" });
+  await newToken.getByRole("button", { name: "Make token" }).click();
+  await expect(
+    page.getByRole("status", { name: `Your new token Deploys ${testInfo.project.name}` }),
+  ).toBeVisible();
+  await logInOrSignUpWithForms(other, account);
+  await page.goto("/sites/user-settings");
+  await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(page.getByText("Signed out everywhere else").first()).toBeVisible();
+  const tokens = page.getByRole("region", { name: "API tokens" });
+  await expect(tokens.getByRole("status")).toHaveText(
+    "1 API token was revoked: scripts using it are refused from now on. Make new ones for the scripts you still use.",
+  );
+  await tokens.getByRole("link", { name: "Make new API tokens" }).click();
+  await expect(page.getByRole("heading", { name: "API tokens", level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole("row").filter({ hasText: `Deploys ${testInfo.project.name}` }),
+  ).toContainText("Revoked");
+  await other.goto("/sites");
+  await expect(other).toHaveURL(/\/auth\/login/);
+
+  await page.goto("/sites/user-settings");
   const password = page.getByRole("region", { name: "Password" });
   await password.getByLabel("Current password", { exact: true }).fill(PASSWORD);
   await password.getByLabel("New password", { exact: true }).fill("a fresh longer password");
@@ -111,11 +139,29 @@ test("a user changes their e-mail with their password, and the old address can u
   await expect(page.getByRole("heading", { name: "Undo the e-mail change" })).toBeVisible();
   await page.getByRole("button", { name: `Restore ${account.email}` }).click();
   await expect(page.getByText("Your e-mail address is restored").first()).toBeVisible();
+  await expect(page.getByText(/Your password no longer works/).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\/forgot/);
+
+  // The password both knew is void (decision 040): it no longer signs in.
   await page.goto("/sites");
   await expect(page).toHaveURL(/\/auth\/login/);
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Invalid email or password" }),
+  ).toBeVisible();
+
+  // Forgot password works for an account without one; the owner then signs in as before.
+  await page.goto("/auth/forgot");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText(/we've sent a link to reset the password/).first()).toBeVisible();
+  const reset = await waitForMail(account.email, /\/auth\/reset\//);
+  await page.goto(linkIn(reset, "/auth/reset/"));
+  await page.getByLabel("New password").fill(PASSWORD);
+  await page.getByLabel("Confirm password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Reset password" }).click();
   await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
 });
 

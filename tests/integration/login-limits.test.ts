@@ -3,10 +3,14 @@
  * account and client address and per address; successes never count.
  */
 import { describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { accessRequests } from "~/db/schema";
 import { action } from "~/routes/auth.login";
-import { lockoutSeconds, POLICIES } from "~/services/rate-limit.server";
+import { action as confirmAction } from "~/routes/auth.verify.$token";
+import { action as signupAction } from "~/routes/signup";
+import { ipv6Block48, lockoutSeconds, POLICIES } from "~/services/rate-limit.server";
 import { throttleAddress } from "../../server/middleware.mjs";
-import { call, createUser, makeRequest } from "../helpers";
+import { call, createUser, makeRequest, newestMailTo } from "../helpers";
 
 function login(email: string, password: string, clientIp: string) {
   return call(
@@ -90,6 +94,64 @@ describe("login limits", () => {
     expect((await login(person.email, person.password, "198.51.100.16")).status).toBe(302);
   }, 60_000);
 
+  it("evaluates at most 5 of 40 wrong passwords sent at once from one address", async () => {
+    const person = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await login(person.email, `wrong guess ${i}`, "198.51.100.17");
+        return { status: res.status, message: (await res.json()).result.error[""][0] as string };
+      }),
+    );
+    const evaluated = answers.filter((a) => a.message === "Invalid email or password");
+    const refused = answers.filter((a) => a.status === 429);
+    expect(evaluated.length).toBeLessThanOrEqual(POLICIES.loginFailuresAccount.points);
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(evaluated.every((a) => a.status === 401)).toBe(true);
+    expect(refused.length).toBe(40 - evaluated.length);
+    expect(refused.every((a) => a.message.startsWith("Too many failed attempts."))).toBe(true);
+    // The lockout holds afterwards, the right password included.
+    expect((await login(person.email, person.password, "198.51.100.17")).status).toBe(429);
+    expect((await login(person.email, person.password, "198.51.100.18")).status).toBe(302);
+  }, 60_000);
+
+  it("evaluates at most 5 of 40 wrong passwords sent at once to a signup's confirmation page", async () => {
+    const email = `confirm-race-${Date.now()}@example.com`;
+    await db()
+      .insert(accessRequests)
+      .values({ fullName: "Racer", businessEmail: email, requestStatus: "Approved" });
+    const password = "the password typed at signup";
+    const signedUp = await call(
+      signupAction,
+      makeRequest("/signup", {
+        form: { name: "Racer", email, password, confirmPassword: password },
+      }),
+      {},
+      { clientIp: "198.51.100.19" },
+    );
+    expect(signedUp.status).toBe(302);
+    const token = (await newestMailTo(email))?.text.match(/\/auth\/verify\/([A-Za-z0-9_-]+)/)?.[1];
+    expect(token).toBeTruthy();
+    const confirm = (pass: string) =>
+      call(
+        confirmAction,
+        makeRequest(`/auth/verify/${token}`, { form: { password: pass } }),
+        { token: token! },
+        { clientIp: "198.51.100.20" },
+      );
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await confirm(`not it ${i}`);
+        return { status: res.status, body: await res.json() };
+      }),
+    );
+    const evaluated = answers.filter((a) => a.body.result.error?.password);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(evaluated.length).toBeLessThanOrEqual(POLICIES.loginFailuresAccount.points);
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(refused.length).toBe(40 - evaluated.length);
+    expect(refused.every((a) => /^Too many failed attempts\./.test(a.body.message))).toBe(true);
+  }, 60_000);
+
   it("doubles each further lockout within a day, up to a day", () => {
     expect([1, 2, 3, 4].map(lockoutSeconds)).toEqual([900, 1800, 3600, 7200]);
     expect(lockoutSeconds(20)).toBe(86_400);
@@ -130,4 +192,49 @@ describe("client addresses as the throttles count them", () => {
     const neighbour = throttleAddress("2001:db8:99:2::1");
     expect((await login(person.email, person.password, neighbour)).status).toBe(302);
   });
+
+  it("cuts a /64 (or an address) to its /48, and leaves IPv4 alone", () => {
+    expect(ipv6Block48("2001:db8:77:1::/64")).toBe("2001:db8:77::/48");
+    expect(ipv6Block48(throttleAddress("2001:db8:77:ffff:1::9"))).toBe("2001:db8:77::/48");
+    expect(ipv6Block48("2001:db8:77:1::5")).toBe("2001:db8:77::/48");
+    expect(ipv6Block48("203.0.113.9")).toBeNull();
+    expect(ipv6Block48("unknown")).toBeNull();
+  });
+
+  it("one account: 20 failures from one /48 refuse its other /64s; another /48 is not touched", async () => {
+    const person = await createUser();
+    const { points } = POLICIES.loginFailuresAccountBlock;
+    const perSubnet = POLICIES.loginFailuresAccount.points;
+    expect(points).toBeGreaterThan(perSubnet);
+    // Failures spread over /64s of one /48, each /64 below its own limit of 5.
+    const subnets = Array.from(
+      { length: points },
+      (_, i) => `2001:db8:480:${(i + 1).toString(16)}::/64`,
+    );
+    for (const [i, subnet] of subnets.entries()) {
+      const res = await login(person.email, `wrong ${i}`, subnet);
+      expect(res.status, subnet).toBe(401);
+    }
+    // A fresh /64 of the same /48, the right password included: refused.
+    const refused = await login(person.email, person.password, "2001:db8:480:ff00::/64");
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).result.error[""][0]).toMatch(/^Too many failed attempts\./);
+    // The owner elsewhere signs in.
+    expect((await login(person.email, person.password, "2001:db8:481:1::/64")).status).toBe(302);
+  }, 60_000);
+
+  it("any account: 300 failures from one /48 refuse it; another /48 is not touched", async () => {
+    const { points } = POLICIES.loginFailuresBlock;
+    expect(points).toBeGreaterThan(POLICIES.loginFailuresAddress.points);
+    const stamp = Date.now();
+    // Spraying: one guess per made-up account, each /64 of the /48 used 50 times.
+    for (let i = 0; i < points; i += 1) {
+      const subnet = `2001:db8:482:${Math.floor(i / 50) + 1}::/64`;
+      const res = await login(`spray${stamp}-${i}@example.com`, "spray", subnet);
+      expect(res.status, `${i} from ${subnet}`).toBe(401);
+    }
+    const person = await createUser();
+    expect((await login(person.email, person.password, "2001:db8:482:99::/64")).status).toBe(429);
+    expect((await login(person.email, person.password, "2001:db8:483:1::/64")).status).toBe(302);
+  }, 120_000);
 });

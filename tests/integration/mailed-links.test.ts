@@ -535,7 +535,10 @@ describe("the current password", () => {
 
   it("without a password, deleting needs the address typed and a fresh single sign-on", async () => {
     const user = await createUser();
-    await db().update(users).set({ passwordHash: null }).where(eq(users.id, user.id));
+    await db()
+      .update(users)
+      .set({ passwordHash: null, oidcSubject: `sub-${user.id}` })
+      .where(eq(users.id, user.id));
     const cookie = await sessionCookie(user.id);
     const del = (c: string, form: Record<string, string>) =>
       call(

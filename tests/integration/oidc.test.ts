@@ -143,8 +143,9 @@ describe("single sign-on login", () => {
     expect(user.passwordHash).toBeNull();
     const [session] = await db().select().from(sessions).where(eq(sessions.userId, user.id));
     expect(session.idToken?.split(".")).toHaveLength(3);
-    // The attempt's state and return cookies are spent; only the session cookie remains.
-    expect([...jar.keys()]).toEqual(["stackshift_session"]);
+    // The attempt's state and return cookies are spent; the session cookie remains, and the
+    // known-device cookie every sign-in leaves (decision 041).
+    expect([...jar.keys()].sort()).toEqual(["stackshift_device", "stackshift_session"]);
   });
 
   it("links an existing account with the same e-mail only for its signed-in holder, ending its other sessions", async () => {

@@ -214,9 +214,19 @@ describe("password", () => {
 
   it("says where single sign-on users manage their password", async () => {
     const user = await createUser();
+    await db()
+      .update(users)
+      .set({ passwordHash: null, oidcSubject: `sub-${user.id}` })
+      .where(eq(users.id, user.id));
+    const cookie = await sessionCookie(user.id);
+    expect((await load(cookie)).account).toMatchObject({ ssoOnly: true, hasPassword: false });
+  });
+
+  it("does not call an account without a password and without single sign-on managed there", async () => {
+    const user = await createUser();
     await db().update(users).set({ passwordHash: null }).where(eq(users.id, user.id));
     const cookie = await sessionCookie(user.id);
-    expect((await load(cookie)).account.ssoOnly).toBe(true);
+    expect((await load(cookie)).account).toMatchObject({ ssoOnly: false, hasPassword: false });
   });
 });
 

@@ -132,7 +132,7 @@ export function AccountSections({
             field={emailFields.email}
             type="email"
           />
-          {account.ssoOnly ? (
+          {!account.hasPassword ? (
             emailFields.currentPassword.errors ? (
               <p className="text-sm text-red-600 dark:text-red-400">
                 {emailFields.currentPassword.errors[0]}
@@ -178,6 +178,15 @@ export function AccountSections({
           <p className="text-sm text-slate-600 dark:text-slate-300">
             You sign in with single sign-on: your password is managed by your organisation&apos;s
             identity provider, not here.
+          </p>
+        ) : !account.hasPassword ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Your account has no password now: it stopped working when a change of your e-mail
+            address was undone. Choose a new one with{" "}
+            <Link to="/auth/forgot" className="text-brand underline">
+              Forgot password
+            </Link>
+            .
           </p>
         ) : (
           <IntentForm form={passwordForm} className="space-y-3">
@@ -315,7 +324,7 @@ export function AccountSections({
           formProps={getFormProps(deleteForm)}
         >
           <FormError errors={deleteForm.errors} />
-          {account.ssoOnly ? (
+          {!account.hasPassword ? (
             <Field
               label="Type your e-mail address to confirm"
               autoComplete="off"

@@ -248,6 +248,29 @@ export const ROWS_AUTH: Row[] = [
     ],
   },
   {
+    file: "auth.sign-in.$token.tsx",
+    public:
+      "the link mailed to finish a sign-in past the account's ceiling of failed passwords (the token is the proof)",
+    cases: [
+      {
+        name: "GET with a token that was never issued",
+        fn: "loader",
+        request: () => ({ path: "/auth/sign-in/not-a-token", params: { token: "not-a-token" } }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST sign in with a token that was never issued",
+        fn: "action",
+        request: () => ({
+          path: "/auth/sign-in/not-a-token",
+          params: { token: "not-a-token" },
+          form: {},
+        }),
+        expect: everyone(status(400)),
+      },
+    ],
+  },
+  {
     file: "auth.verify._index.tsx",
     public: "'Confirm your email' after signup, with Resend (same answer for any address)",
     cases: [
