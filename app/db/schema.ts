@@ -563,6 +563,27 @@ export const localStudioInvites = pgTable(
   (t) => [uniqueIndex("local_studio_invites_email_key").on(t.studioId, t.email)],
 );
 
+/**
+ * The local studio's API (robot) tokens, as an administrator makes them on its page: the key is
+ * shown once and only its sha256 kept. Like the vendor's tokens list, nothing here says who made
+ * a token (docs/decisions/025-studio-member-sync.md, amendment of 2026-11-27).
+ */
+export const localStudioTokens = pgTable(
+  "local_studio_tokens",
+  {
+    id: text("id").primaryKey(),
+    studioId: text("studio_id")
+      .notNull()
+      .references(() => localStudios.id, { onDelete: "cascade" }),
+    label: text("label").notNull(),
+    role: text("role").notNull(),
+    /** sha256 (hex) of the key. */
+    keyHash: text("key_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("local_studio_tokens_studio_idx").on(t.studioId, t.createdAt)],
+);
+
 export const localSites = pgTable(
   "local_sites",
   {
@@ -954,5 +975,33 @@ export const apiTokens = pgTable(
   (t) => [
     uniqueIndex("api_tokens_hash_key").on(t.tokenHash),
     index("api_tokens_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * A site or content studio of a deleted project that is still to be deleted at its provider.
+ * Written in the project deletion's transaction; the row goes when the provider confirms (a 404
+ * counts), and until then the cleanup job and the scheduled retry (deletions.retry) try again
+ * with backoff. app/services/external-deletions.server.ts.
+ */
+export const externalDeletions = pgTable(
+  "external_deletions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** `studio` (the configured content studio provider), or the hosting provider of a site. */
+    target: text("target").$type<"studio" | "netlify" | "vercel">().notNull(),
+    /** The provider's id of the site or studio. */
+    resourceId: text("resource_id").notNull(),
+    /** The deleted project's name, for people reading the list. */
+    projectName: text("project_name").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("external_deletions_resource_key").on(t.target, t.resourceId),
+    index("external_deletions_due_idx").on(t.nextAttemptAt),
   ],
 );

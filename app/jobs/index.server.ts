@@ -11,6 +11,7 @@ import { sessionJobs } from "~/services/sessions.server";
 import { studioAccessJobs } from "~/services/studio-access.server";
 import { socialJobs } from "~/services/social-accounts.server";
 import { newsletterJobs } from "~/services/newsletter-domains.server";
+import { externalDeletionJobs } from "~/services/external-deletions.server";
 import { projectDeletionJobs } from "~/services/project-deletion.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, watchOrphanedJobs, work } from "./queue.server";
@@ -36,6 +37,7 @@ export const JOBS: JobDefinition[] = [
   ...socialJobs,
   ...newsletterJobs,
   ...projectDeletionJobs,
+  ...externalDeletionJobs,
   ...keyRotationJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);

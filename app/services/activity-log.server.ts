@@ -77,6 +77,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "domains.released": "Custom domain released",
   "support.viewed": "Support access",
   "support.changed": "Support access",
+  "studio.tokens.revoked": "Studio API tokens revoked",
 };
 
 const KNOWN = new Set<string>(EVENT_TYPES);

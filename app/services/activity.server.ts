@@ -50,6 +50,7 @@ export const EVENT_TYPES = [
   "site.rolledBack",
   "support.viewed",
   "support.changed",
+  "studio.tokens.revoked",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -3,7 +3,9 @@
  * and everything of it in our database go in one transaction, so it leaves every list at once,
  * and a job removes its hosted sites and content studio at the providers, retrying while they
  * cannot be reached (the job is sent in the same transaction: it exists exactly when the delete
- * commits).
+ * commits). The same transaction records each site and studio as a pending external deletion
+ * (external-deletions.server.ts): what the job cannot delete, even past its retries, stays
+ * pending and is tried again by the scheduled retry until its provider confirms.
  *
  * Every deletion leaves a row in the audit log (audit-log.server.ts), which outlives the project.
  * A platform admin deleting a project they do not own also mails its owner and admins, through
@@ -15,13 +17,12 @@ import { type Queryable } from "~/db/client.server";
 import { members, projects, projectSites, users } from "~/db/schema";
 import { sendJob } from "~/jobs/queue.server";
 import type { JobDefinition } from "~/jobs/types";
-import { contentStudioProvider } from "~/providers/content-studio/index.server";
 import { ProviderError } from "~/providers/errors";
-import { hostingProvider } from "~/providers/hosting/index.server";
 import type { HostingProviderName } from "~/providers/hosting/types";
 import type { User } from "./accounts.server";
 import { appendAudit } from "./audit-log.server";
 import { InvalidError } from "./errors";
+import { attemptDeletion, recordExternalDeletions } from "./external-deletions.server";
 import { dispatchMail, queueMail } from "./mail.server";
 import { withProjectAction } from "./permissions.server";
 import { log } from "~/utils/logger.server";
@@ -126,6 +127,11 @@ export async function deleteProject(
         mailIds.push(await queueMail(tx, deletionMail(person.email, row.name, user)));
       }
       await tx.delete(projects).where(eq(projects.id, row.id));
+      await recordExternalDeletions(tx, {
+        projectName: row.name,
+        studio: data.studioProjectId,
+        sites: data.sites,
+      });
       await sendJob(
         PROJECT_CLEANUP_JOB,
         data,
@@ -142,31 +148,22 @@ export async function deleteProject(
 
 /**
  * The job: deletes each site and the studio (each delete is idempotent, so a retry after a
- * partial run repeats nothing harmful). A provider that refuses for good is logged and skipped;
- * one that cannot be reached fails the job, which pg-boss retries with backoff.
+ * partial run repeats nothing harmful). Each one done clears its pending deletion; each failure
+ * is recorded on it (external-deletions.server.ts), so the scheduled retry takes over whatever
+ * this job leaves. One that cannot be reached fails the job, which pg-boss retries with backoff;
+ * a refusal (401, 403) is left to the scheduled retry alone.
  */
 export async function cleanUpDeletedProject(data: CleanupData): Promise<void> {
   let retry: ProviderError | null = null;
-  const attempt = async (what: string, run: () => Promise<void>) => {
-    try {
-      await run();
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      log().warn(
-        { area: "projects", what, name: data.name, reason: error.message },
-        "removing a deleted project's resource failed",
-      );
-      if (error.retryable) retry = error;
-    }
-  };
-  for (const site of data.sites) {
-    await attempt(`${site.provider} site ${site.siteId}`, () =>
-      hostingProvider(site.provider).deleteSite(site.siteId),
-    );
-  }
-  if (data.studioProjectId) {
-    const studio = data.studioProjectId;
-    await attempt(`studio ${studio}`, () => contentStudioProvider().deleteStudio(studio));
+  const items = [
+    ...data.sites.map((s) => ({ target: s.provider, resourceId: s.siteId })),
+    ...(data.studioProjectId
+      ? [{ target: "studio" as const, resourceId: data.studioProjectId }]
+      : []),
+  ];
+  for (const item of items) {
+    const outcome = await attemptDeletion({ ...item, projectName: data.name });
+    if (outcome instanceof ProviderError && outcome.retryable) retry = outcome;
   }
   if (retry) throw retry;
 }

@@ -13,6 +13,13 @@
  * - STUDIO_RECONCILE_JOB, hourly (a pg-boss schedule: one process of the cluster fires it), walks
  *   every provisioned project a batch at a time and fixes what drifted (a sync job that gave up,
  *   a change made in the vendor's own interface).
+ *
+ * Whoever loses the studio's administrator role (removed, demoted, or a stranger taken out) may
+ * have made API tokens there, and the vendor does not say who made a token: before the role is
+ * taken, the job revokes every API token of the studio (never the one the provider calls with)
+ * and says so in the project's Activity Log, so the owner can make new ones where needed. The
+ * order makes it safe to retry: until the tokens are gone the person is still an administrator,
+ * so a retried job sees the same loss and revokes what is left.
  */
 import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
@@ -26,6 +33,7 @@ import type { MemberRole } from "./member-roles";
 import { forgetSite } from "./provider-cache.server";
 import { UUID } from "~/utils/uuid";
 import { log } from "~/utils/logger.server";
+import { logEvent } from "./activity.server";
 
 export const STUDIO_SYNC_JOB = "studio.sync-access";
 export const STUDIO_RECONCILE_JOB = "studio.reconcile";
@@ -50,7 +58,14 @@ const note = (message: string, fields: Record<string, unknown> = {}) =>
  */
 export async function queueStudioSync(
   tx: Queryable,
-  input: { projectId: string; email: string; studio?: string | null; invite?: boolean },
+  input: {
+    projectId: string;
+    email: string;
+    studio?: string | null;
+    invite?: boolean;
+    /** The person keeps their access under another address (an address change). */
+    moved?: boolean;
+  },
 ) {
   await sendJob(
     STUDIO_SYNC_JOB,
@@ -59,6 +74,7 @@ export async function queueStudioSync(
       email: input.email.trim().toLowerCase(),
       ...(input.studio ? { studio: input.studio } : {}),
       ...(input.invite ? { invite: true } : {}),
+      ...(input.moved ? { moved: true } : {}),
     },
     RETRY,
     tx,
@@ -109,7 +125,13 @@ export async function queueStudioAddressChange(
   for (const row of [...owned, ...memberOf]) {
     if (seen.has(row.projectId) || !row.studio) continue;
     seen.add(row.projectId);
-    await queueStudioSync(tx, { projectId: row.projectId, email: from, studio: row.studio });
+    // The old address goes, the person stays: the tokens they made are not revoked for it.
+    await queueStudioSync(tx, {
+      projectId: row.projectId,
+      email: from,
+      studio: row.studio,
+      moved: true,
+    });
     await queueStudioSync(tx, {
       projectId: row.projectId,
       email: to,
@@ -155,9 +177,71 @@ export type StudioFix = {
   /** Empty for a member the studio lists without an address (then `userId` names them). */
   email: string;
   userId?: string;
-  action: "removed" | "role-changed" | "invitation-revoked" | "invitation-renewed" | "invited";
+  action:
+    | "removed"
+    | "role-changed"
+    | "invitation-revoked"
+    | "invitation-renewed"
+    | "invited"
+    | "token-revoked";
   role?: string;
+  /** For `token-revoked`: the token, by the studio's id and label. */
+  tokenId?: string;
+  label?: string;
 };
+
+const ADMINISTRATOR: StudioRole = "administrator";
+
+/** How many token labels an Activity Log entry names before it counts the rest. */
+const LABELS_NAMED = 10;
+
+type ApplyOptions = {
+  /** Only this address (a sync for one person); else the whole studio (the reconciliation). */
+  only?: string;
+  /** The dashboard project, when it still exists: the Activity Log entry goes there. */
+  projectId?: string;
+  /** The person keeps their access under another address: their tokens stay. */
+  moved?: boolean;
+};
+
+/**
+ * Revokes every API token of the studio (the provider never lists its own), because `losers`
+ * lose the administrator role and the vendor cannot say which tokens they made. Logged, and
+ * written to the project's Activity Log when the project still exists.
+ */
+async function revokeStudioTokens(
+  studio: string,
+  losers: string[],
+  projectId: string | undefined,
+): Promise<StudioFix[]> {
+  const provider = contentStudioProvider();
+  const tokens = await provider.listTokens(studio);
+  const fixes: StudioFix[] = [];
+  const who = losers.join(", ");
+  for (const token of tokens) {
+    await provider.revokeToken(studio, token.id);
+    fixes.push({ email: who, action: "token-revoked", tokenId: token.id, label: token.label });
+  }
+  if (fixes.length > 0 && projectId) {
+    const labels = tokens.map((t) => `'${t.label || t.id}'`);
+    const named =
+      labels.length > LABELS_NAMED
+        ? `${labels.slice(0, LABELS_NAMED).join(", ")} and ${labels.length - LABELS_NAMED} more`
+        : labels.join(", ");
+    await logEvent(db(), {
+      projectId,
+      type: "studio.tokens.revoked",
+      content:
+        `${who} no longer administers the content studio. The studio does not record who ` +
+        `made an API token, so all ${tokens.length} of its API tokens were revoked: ${named}. ` +
+        "Make new ones in the studio where they are still needed.",
+      label: "Studio API tokens revoked",
+      metadata: losers.length === 1 && losers[0].includes("@") ? { email: losers[0] } : {},
+      actorId: null,
+    });
+  }
+  return fixes;
+}
 
 /**
  * Makes the studio match `wanted` for the people in `access` (all of them, or `only` one): a
@@ -169,10 +253,25 @@ async function applyAccess(
   studio: string,
   wanted: Map<string, StudioRole>,
   access: StudioAccess,
-  only?: string,
+  { only, projectId, moved = false }: ApplyOptions = {},
 ): Promise<StudioFix[]> {
   const provider = contentStudioProvider();
   const fixes: StudioFix[] = [];
+  // Administrators about to lose the role: their tokens go first (see the module comment).
+  const losers = [
+    ...access.members
+      .filter((m) => !only || m.email === only)
+      .filter((m) => m.roles.includes(ADMINISTRATOR) && wanted.get(m.email) !== ADMINISTRATOR)
+      .map((m) => m.email),
+    ...(only
+      ? []
+      : access.unaddressed
+          .filter((m) => m.roles.includes(ADMINISTRATOR))
+          .map((m) => `a studio administrator without an address (${m.id})`)),
+  ];
+  if (losers.length > 0 && !moved) {
+    fixes.push(...(await revokeStudioTokens(studio, losers, projectId)));
+  }
   for (const member of access.members) {
     if (only && member.email !== only) continue;
     const role = wanted.get(member.email);
@@ -218,6 +317,7 @@ function fixFields(studio: string, fix: StudioFix) {
     action: fix.action,
     ...(fix.userId ? { userId: fix.userId } : {}),
     ...(fix.role ? { role: fix.role } : {}),
+    ...(fix.tokenId ? { tokenId: fix.tokenId, label: fix.label } : {}),
   };
 }
 
@@ -233,6 +333,8 @@ export async function syncStudioAccess(input: {
   studio?: string;
   /** Invite the person when the dashboard grants access and the studio has none (an address change). */
   invite?: boolean;
+  /** The old address of an address change: the person keeps access, so their tokens stay. */
+  moved?: boolean;
 }): Promise<StudioFix[] | "skipped"> {
   const email = input.email.trim().toLowerCase();
   if (!UUID.test(input.projectId) || !email) return "skipped";
@@ -247,7 +349,11 @@ export async function syncStudioAccess(input: {
     : new Map<string, StudioRole>();
   try {
     const access = await contentStudioProvider().listAccess(studio);
-    const fixes = await applyAccess(studio, wanted, access, email);
+    const fixes = await applyAccess(studio, wanted, access, {
+      only: email,
+      projectId: project ? input.projectId : undefined,
+      moved: input.moved,
+    });
     const role = wanted.get(email);
     const known = [...access.members, ...access.invitations].some((p) => p.email === email);
     if (input.invite && role && !known) {
@@ -304,7 +410,7 @@ export async function reconcileStudios({
     try {
       const wanted = await dashboardAccess(project.id, project.ownerId);
       const access = await contentStudioProvider().listAccess(studio);
-      for (const fix of await applyAccess(studio, wanted, access)) {
+      for (const fix of await applyAccess(studio, wanted, access, { projectId: project.id })) {
         note("studio drift fixed", fixFields(studio, fix));
         fixes.push(fix);
       }
@@ -333,6 +439,7 @@ export const studioAccessJobs: JobDefinition[] = [
         email: text(data.email),
         ...(text(data.studio) ? { studio: text(data.studio) } : {}),
         invite: data.invite === true,
+        moved: data.moved === true,
       });
     },
   },

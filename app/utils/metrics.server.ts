@@ -21,9 +21,13 @@ export type WaitingJobs = { queue: string; waiting: number; oldestSeconds: numbe
 /** node-postgres Pool counts; undefined for PGlite, which has no pool (the gauges say 0). */
 export type PoolStats = { total: number; idle: number; waiting: number; max: number };
 
+/** A deleted project's sites and studios not deleted at their providers yet, by target. */
+export type PendingDeletions = { target: string; pending: number; oldestSeconds: number }[];
+
 type Sources = {
   waitingJobs?: () => Promise<WaitingJobs>;
   pool?: () => PoolStats | undefined;
+  pendingDeletions?: () => Promise<PendingDeletions>;
 };
 
 function createSeries() {
@@ -55,6 +59,25 @@ function createSeries() {
       },
     });
 
+  /** Pending provider deletions by target (studio, netlify, vercel), read at scrape time. */
+  const deletionGauge = (
+    name: string,
+    help: string,
+    field: Exclude<keyof PendingDeletions[number], "target">,
+  ) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames: ["target"] as const,
+      aggregator: "max",
+      registers,
+      async collect() {
+        const rows = await readPendingDeletions(sources);
+        this.reset();
+        for (const row of rows) this.set({ target: row.target }, row[field]);
+      },
+    });
+
   const series = {
     registry,
     sources,
@@ -79,6 +102,16 @@ function createSeries() {
     queueOldest: queueGauge(
       "job_queue_oldest_waiting_seconds",
       "Seconds since the longest-due waiting job of a queue became due (0: none is due)",
+      "oldestSeconds",
+    ),
+    deletionsPending: deletionGauge(
+      "external_deletions_pending",
+      "A deleted project's sites and studios still to delete at their providers (retried by deletions.retry)",
+      "pending",
+    ),
+    deletionsOldest: deletionGauge(
+      "external_deletions_oldest_seconds",
+      "Seconds since the oldest pending provider deletion was recorded (its project deleted)",
       "oldestSeconds",
     ),
     jobCompletions: new Counter({
@@ -169,6 +202,16 @@ function readWaitingJobs(sources: Sources): Promise<WaitingJobs> {
   return reading;
 }
 
+let readingDeletions: Promise<PendingDeletions> | undefined;
+function readPendingDeletions(sources: Sources): Promise<PendingDeletions> {
+  readingDeletions ??= (sources.pendingDeletions?.() ?? Promise.resolve([]))
+    .catch(() => [])
+    .finally(() => {
+      readingDeletions = undefined;
+    });
+  return readingDeletions;
+}
+
 /** The app's pool's counts, read at scrape time: which, the series' name, its help. */
 const POOL_GAUGES: [keyof PoolStats, string, string][] = [
   [
@@ -207,6 +250,11 @@ export function metricsRegistry(): Registry {
 /** The job queue reports its waiting jobs through this (undefined: stopped). */
 export function reportWaitingJobs(read: Sources["waitingJobs"]) {
   series().sources.waitingJobs = read;
+}
+
+/** The pending provider deletions are reported through this (external-deletions.server.ts). */
+export function reportPendingDeletions(read: Sources["pendingDeletions"]) {
+  series().sources.pendingDeletions = read;
 }
 
 /** The database layer reports its pool through this. */

@@ -3,7 +3,8 @@
  * same cases run against the local studio and the Sanity adapter with its stand-in on
  * 127.0.0.1. Idempotent creates, datasets, CORS origins and feature flags; an invitation from
  * none to pending to accepted, listed with its role; a member's role set, a member removed and
- * an invitation revoked, each idempotently; and the 404 of what does not exist. What only one of
+ * an invitation revoked, each idempotently; API tokens listed (oldest first, never the adapter's
+ * own) and revoked idempotently, the key refused afterwards; and the 404 of what does not exist. What only one of
  * them does (Sanity's requests and bodies, the local studio's pages and mails) stays in
  * studio-local-provider.test.ts, studio-sync.test.ts and provider-deletes.test.ts.
  */
@@ -15,6 +16,8 @@ import { localStudioInvites, localStudios } from "~/db/schema";
 import {
   acceptLocalInvite,
   createLocalContentStudio,
+  createLocalStudioToken,
+  localStudioTokenWorks,
 } from "~/providers/content-studio/local.server";
 import {
   createSanityContentStudio,
@@ -35,6 +38,9 @@ type StudioDriver = {
   /** The invitee follows the invitation's link and accepts. */
   accept(projectId: string, email: string): Promise<void>;
   setup(projectId: string): Promise<StudioSetup>;
+  /** An administrator makes an API token in the studio's own interface. */
+  makeToken(projectId: string, label: string): Promise<{ id: string; key: string }>;
+  tokenWorks(projectId: string, key: string): Promise<boolean>;
 };
 
 function localDriver(): StudioDriver {
@@ -55,6 +61,8 @@ function localDriver(): StudioDriver {
       const [row] = await db().select().from(localStudios).where(eq(localStudios.id, projectId));
       return { datasets: row.datasets, corsOrigins: row.corsOrigins, features: row.features };
     },
+    makeToken: (projectId, label) => createLocalStudioToken(projectId, { label, role: "editor" }),
+    tokenWorks: localStudioTokenWorks,
   };
 }
 
@@ -76,6 +84,8 @@ function sanityDriver(): StudioDriver {
         features: (project.metadata[FEATURES_METADATA_KEY] ?? {}) as Record<string, boolean>,
       };
     },
+    makeToken: async (projectId, label) => standIn.createToken(projectId, label),
+    tokenWorks: async (_projectId, key) => standIn.tokenWorks(key),
   };
 }
 
@@ -125,6 +135,7 @@ describe.each([localDriver(), sanityDriver()])("$label", (driver) => {
       () => studio.addCorsOrigin(missing, "https://x.example"),
       () => studio.inviteMember(missing, { email: "a@example.com", role: "editor" }),
       () => studio.setFeatureFlag(missing, "ecommerce", true),
+      () => studio.listTokens(missing),
     ]) {
       const error = await rejection(call());
       expect(error.details.status).toBe(404);
@@ -186,5 +197,24 @@ describe.each([localDriver(), sanityDriver()])("$label", (driver) => {
     expect(access.members.some((m) => m.email === member)).toBe(false);
     expect(access.invitations.some((i) => i.email === invitee)).toBe(false);
     expect(await studio.invitationStatus(projectId, invitee)).toBe("none");
+  });
+
+  it("lists API tokens oldest first, and revokes one idempotently: its key stops working", async () => {
+    const { projectId } = await newStudio("Tokens");
+    expect(await studio.listTokens(projectId)).toEqual([]);
+    const first = await driver.makeToken(projectId, "CI import");
+    const second = await driver.makeToken(projectId, "Preview");
+    const listed = await studio.listTokens(projectId);
+    expect(listed.map(({ id, label, roles }) => ({ id, label, roles }))).toEqual([
+      { id: first.id, label: "CI import", roles: ["editor"] },
+      { id: second.id, label: "Preview", roles: ["editor"] },
+    ]);
+    expect(listed.every((t) => t.createdAt && !Number.isNaN(Date.parse(t.createdAt)))).toBe(true);
+
+    await studio.revokeToken(projectId, first.id);
+    await studio.revokeToken(projectId, first.id);
+    expect((await studio.listTokens(projectId)).map((t) => t.id)).toEqual([second.id]);
+    expect(await driver.tokenWorks(projectId, first.key)).toBe(false);
+    expect(await driver.tokenWorks(projectId, second.key)).toBe(true);
   });
 });

@@ -2,15 +2,21 @@
  * Leaving ends access everywhere (decision 025): every dashboard change that ends or changes someone's
  * access sends, in its transaction, the job that brings the content studio in line, and one run
  * of it leaves the studio matching the dashboard; the hourly reconciliation fixes planted drift.
+ * Someone losing the studio's administrator role takes its API tokens with them (the vendor
+ * cannot say who made one), and the project's Activity Log says so.
  * With the local studio (the default) and with Sanity's stand-in (PROVIDERS=live).
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { localStudioInvites, members, outbox } from "~/db/schema";
+import { eventLogs, localStudioInvites, members, outbox } from "~/db/schema";
 import { queue } from "~/jobs/queue.server";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import { acceptLocalInvite } from "~/providers/content-studio/local.server";
+import {
+  acceptLocalInvite,
+  createLocalStudioToken,
+  localStudioTokenWorks,
+} from "~/providers/content-studio/local.server";
 import { loader as studioLoader } from "~/routes/local.studio.$projectId";
 import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
 import { inviteMemberToStudio } from "~/services/member-studio-job.server";
@@ -72,6 +78,18 @@ const invitedIn = async (project: Project, email: string) =>
 
 /** The studio's owner accepted (the local studio's link, or the stand-in's acceptance). */
 let acceptStudio: (project: Project, email: string) => Promise<void>;
+/** An API token made in the studio's own interface (by some administrator: nobody records who). */
+let makeToken: (project: Project, label: string) => Promise<{ id: string; key: string }>;
+let tokenWorks: (project: Project, key: string) => Promise<boolean>;
+
+/** The project's Activity Log entries about revoked studio tokens, oldest first. */
+async function tokenEntries(project: Project) {
+  const rows = await db()
+    .select()
+    .from(eventLogs)
+    .where(and(eq(eventLogs.projectId, project._id), eq(eventLogs.type, "studio.tokens.revoked")));
+  return rows.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+}
 
 async function acceptLocally(project: Project, email: string) {
   const [row] = await db()
@@ -138,9 +156,10 @@ function scenarios() {
     expect(await rolesOf(project, owner.email)).toEqual(["administrator"]);
   });
 
-  it("a role change sets the studio role, down and up", async () => {
+  it("a role change sets the studio role, down and up; an administrator demoted takes the API tokens", async () => {
     const { owner, project } = await ownerWithProject();
     const ann = await studioMember(owner, project, "admin");
+    const token = await makeToken(project, "Ann's script");
     await changeMemberRole(owner.user, {
       studioId: project.studioId,
       memberId: ann.memberId,
@@ -148,6 +167,8 @@ function scenarios() {
     });
     await runJobs();
     expect(await rolesOf(project, ann.email)).toEqual(["editor"]);
+    expect(await tokenWorks(project, token.key)).toBe(false);
+    expect((await tokenEntries(project)).map((e) => e.metadata)).toEqual([{ email: ann.email }]);
     await changeMemberRole(owner.user, {
       studioId: project.studioId,
       memberId: ann.memberId,
@@ -191,7 +212,9 @@ function scenarios() {
     expect(await rolesOf(project, ann.email)).toBeUndefined();
     expect(await invitedIn(project, ann.email)).toBeUndefined();
     expect(await invitedIn(project, moved)).toBe("developer");
-    // The owner's own address change: the owner stays the studio's administrator.
+    // The owner's own address change: the owner stays the studio's administrator, and the
+    // studio's API tokens stay too (the person did not lose access).
+    const kept = await makeToken(project, "Kept through the move");
     const ownerMoved = `owner-${moved}`;
     await requestEmailChange(owner.user, ownerMoved, {
       currentPassword: owner.password,
@@ -204,6 +227,8 @@ function scenarios() {
     await runJobs();
     expect(await rolesOf(project, owner.email)).toBeUndefined();
     expect(await invitedIn(project, ownerMoved)).toBe("administrator");
+    expect(await tokenWorks(project, kept.key)).toBe(true);
+    expect(await tokenEntries(project)).toEqual([]);
     // Ann's old address reverts the change from the notice: the studio follows back.
     const [notice] = await db()
       .select()
@@ -245,6 +270,64 @@ function scenarios() {
     expect(await rolesOf(second, ann.email)).toBeUndefined();
   });
 
+  it("an administrator removed, leaving or deleting their account takes the studio's API tokens first; an editor does not", async () => {
+    const { owner, project } = await ownerWithProject();
+    const ann = await studioMember(owner, project, "admin");
+    const bob = await studioMember(owner, project, "editor");
+    const deploy = await makeToken(project, "Deploy hook");
+    const preview = await makeToken(project, "Preview");
+
+    // An editor cannot make tokens: removing one leaves them.
+    await removeMember(owner.user, { studioId: project.studioId, memberId: bob.memberId });
+    await runJobs();
+    expect(await rolesOf(project, bob.email)).toBeUndefined();
+    expect(await tokenWorks(project, deploy.key)).toBe(true);
+    expect(await tokenEntries(project)).toEqual([]);
+
+    // The administrator removed: every token of the studio is revoked, then Ann goes.
+    await removeMember(owner.user, { studioId: project.studioId, memberId: ann.memberId });
+    await runJobs();
+    expect(await rolesOf(project, ann.email)).toBeUndefined();
+    expect(await tokenWorks(project, deploy.key)).toBe(false);
+    expect(await tokenWorks(project, preview.key)).toBe(false);
+    expect(await contentStudioProvider().listTokens(project.studioSanityId)).toEqual([]);
+    const [entry] = await tokenEntries(project);
+    expect(entry).toMatchObject({
+      label: "Studio API tokens revoked",
+      metadata: { email: ann.email },
+    });
+    expect(entry.content).toContain(ann.email);
+    expect(entry.content).toContain(
+      "all 2 of its API tokens were revoked: 'Deploy hook', 'Preview'",
+    );
+    // The owner keeps the studio.
+    expect(await rolesOf(project, owner.email)).toEqual(["administrator"]);
+
+    // Leaving, and deleting the account, end an administrator's access the same way.
+    const cy = await studioMember(owner, project, "admin");
+    const importer = await makeToken(project, "Import script");
+    await leaveProject(cy.user, project.studioId);
+    await runJobs();
+    expect(await rolesOf(project, cy.email)).toBeUndefined();
+    expect(await tokenWorks(project, importer.key)).toBe(false);
+
+    const dee = await studioMember(owner, project, "admin");
+    const webhook = await makeToken(project, "Webhook");
+    await deleteAccount(dee.user, {
+      currentPassword: dee.password,
+      ssoFresh: false,
+      clientIp: "203.0.113.9",
+    });
+    await runJobs();
+    expect(await rolesOf(project, dee.email)).toBeUndefined();
+    expect(await tokenWorks(project, webhook.key)).toBe(false);
+    expect((await tokenEntries(project)).map((e) => e.metadata)).toEqual([
+      { email: ann.email },
+      { email: cy.email },
+      { email: dee.email },
+    ]);
+  });
+
   it("reconciliation removes strangers, corrects roles and revokes invitations the dashboard does not back", async () => {
     const { owner, project } = await ownerWithProject();
     const ann = await studioMember(owner, project, "editor");
@@ -263,6 +346,7 @@ function scenarios() {
       email: bob.email,
       role: "administrator",
     });
+    const madeMeanwhile = await makeToken(project, "Made while drifted");
     await invite(owner.cookie, project.studioId, "pending@example.com");
     await provider.inviteMember(project.studioSanityId, {
       email: "pending@example.com",
@@ -309,6 +393,9 @@ function scenarios() {
         ].sort(),
       );
       expect(access.invitations).toEqual([{ email: bob.email, role: "developer" }]);
+      // Ann and the stranger were administrators in the studio: its tokens went with the role.
+      expect(await tokenWorks(project, madeMeanwhile.key)).toBe(false);
+      expect(await tokenEntries(project)).toHaveLength(1);
 
       // Nothing left to fix.
       const again = await reconcileStudios({ limit: 1000 });
@@ -322,6 +409,9 @@ function scenarios() {
 describe("with the local studio", () => {
   beforeEach(() => {
     acceptStudio = acceptLocally;
+    makeToken = (project, label) =>
+      createLocalStudioToken(project.studioSanityId, { label, role: "administrator" });
+    tokenWorks = (project, key) => localStudioTokenWorks(project.studioSanityId, key);
   });
   scenarios();
 
@@ -397,6 +487,9 @@ describe("with Sanity (PROVIDERS=live) against the stand-in", () => {
     process.env.SANITY_API_URL = standIn.url;
     resetEnv();
     acceptStudio = async (project, email) => standIn.acceptInvite(project.studioSanityId, email);
+    makeToken = async (project, label) =>
+      standIn.createToken(project.studioSanityId, label, "administrator");
+    tokenWorks = async (_project, key) => standIn.tokenWorks(key);
   });
   afterEach(async () => {
     for (const key of ["PROVIDERS", "SANITY_AUTH_TOKEN", "SANITY_API_URL"]) delete process.env[key];
@@ -447,6 +540,34 @@ describe("with Sanity (PROVIDERS=live) against the stand-in", () => {
     const access = await accessOf(project);
     expect(access.unaddressed).toEqual([]);
     expect(access.members).toEqual([{ email: owner.email, roles: ["administrator"] }]);
+  });
+
+  it("a token revocation that fails leaves the administrator in until the retry revokes the rest", async () => {
+    const { owner, project } = await ownerWithProject();
+    const ann = await studioMember(owner, project, "admin");
+    const first = await makeToken(project, "First");
+    const second = await makeToken(project, "Second");
+    await removeMember(owner.user, { studioId: project.studioId, memberId: ann.memberId });
+    const [data] = await queuedFor(project._id);
+    // The first revocation goes through, the second meets an outage.
+    standIn.failNext(
+      new RegExp(`/tokens/${second.id}$`),
+      { status: 503, body: { statusCode: 503, error: "Service Unavailable", message: "down" } },
+      "DELETE",
+    );
+    const sync = studioAccessJobs.find((j) => j.name === STUDIO_SYNC_JOB)!.handler;
+    await expect(sync(data)).rejects.toThrow(/Sanity could not revoke the API token/);
+    expect(standIn.tokenWorks(first.key)).toBe(false);
+    expect(standIn.tokenWorks(second.key)).toBe(true);
+    // Still an administrator, so the retry sees the same loss.
+    expect(await rolesOf(project, ann.email)).toEqual(["administrator"]);
+    await sync(data);
+    expect(standIn.tokenWorks(second.key)).toBe(false);
+    expect(await rolesOf(project, ann.email)).toBeUndefined();
+    // The adapter's own token was never touched.
+    expect(
+      standIn.projects.get(project.studioSanityId)!.tokens.map((t) => t.projectUserId),
+    ).toEqual(["robot-1"]);
   });
 
   it("a vendor failure makes the job fail for pg-boss to retry; the retry finishes", async () => {

@@ -11,6 +11,13 @@
  * removes one (404 when not a member); PUT /projects/{id}/members/{userId}/roles/{role} grants a
  * role (400 for an unknown role) and DELETE of the same path takes it back (404 when not held,
  * 400 for the member's last role: a member always has one).
+ * API (robot) tokens, as Sanity's CLI reads and writes them (`sanity tokens list|add|delete`):
+ * GET /projects/{id}/tokens lists `{id, label, projectUserId, createdAt, roles: [{name, title}]}`,
+ * with nothing saying who made a token; POST {label, roleName} answers `{id, key, label, roles,
+ * projectUserId}` and adds the token's robot to the members (isRobot); DELETE
+ * /projects/{id}/tokens/{tokenId} revokes it (its robot goes; 404 once gone). A new project
+ * lists one token already: the one the stand-in's own bearer token stands for (robot-1, the
+ * members' isCurrentUser).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -24,7 +31,21 @@ export type RecordedRequest = {
   authorization: string | undefined;
 };
 
-type Member = { id: string; email: string; roles: string[]; isRobot?: boolean };
+type Member = {
+  id: string;
+  email: string;
+  roles: string[];
+  isRobot?: boolean;
+  isCurrentUser?: boolean;
+};
+type Token = {
+  id: string;
+  key: string;
+  label: string;
+  projectUserId: string;
+  createdAt: string;
+  roleName: string;
+};
 
 /** The roles a Sanity project has by default (and their titles). */
 const ROLE_TITLES: Record<string, string> = {
@@ -45,6 +66,7 @@ type Project = {
   datasets: Map<string, { aclMode: string }>;
   cors: { id: number; origin: string; allowCredentials: boolean }[];
   invites: Invite[];
+  tokens: Token[];
 };
 
 type Failure = { status: number; body?: unknown; headers?: Record<string, string> };
@@ -115,10 +137,28 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
         organizationId: typeof b.organizationId === "string" ? b.organizationId : null,
         createdAt: new Date().toISOString(),
         metadata: { color: "#2276fc" },
-        members: [{ id: "robot-1", email: "", roles: ["administrator"], isRobot: true }],
+        members: [
+          {
+            id: "robot-1",
+            email: "",
+            roles: ["administrator"],
+            isRobot: true,
+            isCurrentUser: true,
+          },
+        ],
         datasets: new Map(),
         cors: [],
         invites: [],
+        tokens: [
+          {
+            id: id(14),
+            key: token,
+            label: "StackShift dashboard",
+            projectUserId: "robot-1",
+            createdAt: new Date().toISOString(),
+            roleName: "administrator",
+          },
+        ],
       };
       projects.set(project.id, project);
       const idField = options.createdIdField ?? "id";
@@ -162,8 +202,8 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
           role: u.roles[0],
           roles: u.roles.map((name) => ({ name, title: ROLE_TITLES[name] ?? name })),
           isRobot: Boolean(u.isRobot),
-          // The token is the robot's.
-          isCurrentUser: Boolean(u.isRobot),
+          // The stand-in's bearer token is robot-1's.
+          isCurrentUser: Boolean(u.isCurrentUser),
         })),
       });
       if (method === "GET" && rest === "") return { status: 200, body: projectJson() };
@@ -220,6 +260,42 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
           target.roles = target.roles.filter((r) => r !== role);
           return { status: 200, body: { userId, roles: target.roles } };
         }
+      }
+      if (rest === "/tokens" && method === "GET") {
+        return {
+          status: 200,
+          body: project.tokens.map((t) => ({
+            id: t.id,
+            label: t.label,
+            projectUserId: t.projectUserId,
+            createdAt: t.createdAt,
+            roles: [{ name: t.roleName, title: ROLE_TITLES[t.roleName] ?? t.roleName }],
+          })),
+        };
+      }
+      if (rest === "/tokens" && method === "POST") {
+        if (typeof b.label !== "string" || !b.label) return vendorError(400, "label is required");
+        const roleName = typeof b.roleName === "string" ? b.roleName : "editor";
+        if (!ROLE_TITLES[roleName]) return vendorError(400, `Unknown role "${roleName}"`);
+        const made = addToken(project, b.label, roleName);
+        return {
+          status: 200,
+          body: {
+            id: made.id,
+            key: made.key,
+            label: made.label,
+            projectUserId: made.projectUserId,
+            roles: [{ name: roleName, title: ROLE_TITLES[roleName] }],
+          },
+        };
+      }
+      const tokenPath = rest.match(/^\/tokens\/([^/]+)$/);
+      if (tokenPath && method === "DELETE") {
+        const index = project.tokens.findIndex((t) => t.id === decodeURIComponent(tokenPath[1]));
+        if (index < 0) return vendorError(404, "Token not found");
+        const [gone] = project.tokens.splice(index, 1);
+        project.members = project.members.filter((u) => u.id !== gone.projectUserId);
+        return { status: 200, body: { deleted: true } };
       }
       if (rest === "/cors" && method === "GET") return { status: 200, body: project.cors };
       if (rest === "/cors" && method === "POST") {
@@ -287,6 +363,21 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
     return vendorError(404, `No route for ${method} ${path}`);
   }
 
+  /** A robot token and its robot member, as the vendor makes them. */
+  function addToken(project: Project, label: string, roleName: string): Token {
+    const made: Token = {
+      id: id(14),
+      key: `sk${randomBytes(24).toString("base64url")}`,
+      label,
+      projectUserId: `p${id(9)}`,
+      createdAt: new Date().toISOString(),
+      roleName,
+    };
+    project.tokens.push(made);
+    project.members.push({ id: made.projectUserId, email: "", roles: [roleName], isRobot: true });
+    return made;
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -350,6 +441,20 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
       const project = projects.get(projectId);
       if (!project) throw new Error(`No project ${projectId}`);
       project.members.push({ id: `u${id(9)}`, email: email.toLowerCase(), roles: [...roles] });
+    },
+    /**
+     * An API token made in Sanity's manage interface (by whoever administers the project: the
+     * vendor records no maker). Returns its id and key.
+     */
+    createToken(projectId: string, label: string, roleName = "editor") {
+      const project = projects.get(projectId);
+      if (!project) throw new Error(`No project ${projectId}`);
+      const made = addToken(project, label, roleName);
+      return { id: made.id, key: made.key };
+    },
+    /** Whether a token's key still works (it does until the token is revoked). */
+    tokenWorks(key: string) {
+      return [...projects.values()].some((p) => p.tokens.some((t) => t.key === key));
     },
     /** Adds an invite directly (to fill pages beyond the first). */
     seedInvite(projectId: string, email: string, role = "editor") {

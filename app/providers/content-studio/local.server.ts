@@ -6,12 +6,15 @@
  * invitations with it (local_studio_invites cascades); an unknown studio is already deleted.
  * An accepted invitation is a membership: removing a member deletes its row (as Sanity forgets
  * a removed member), revoking marks a pending one revoked, a role change rewrites its role.
+ * API tokens live in local_studio_tokens (the key hashed); like Sanity's token list, a token
+ * records its label, role and time, not who made it. Revoking deletes the row, so the key stops
+ * working (localStudioTokenWorks).
  */
-import { randomBytes, randomInt } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 // The local provider is the vendor here: its state lives in our database (decision 009).
 import { db } from "~/db/client.server";
-import { localStudioInvites, localStudios } from "~/db/schema";
+import { localStudioInvites, localStudios, localStudioTokens } from "~/db/schema";
 import { dispatchMail, queueMail } from "~/services/mail.server";
 import { forgetSite } from "~/services/provider-cache.server";
 import { env } from "~/utils/env.server";
@@ -251,6 +254,28 @@ export function createLocalContentStudio(): ContentStudioProvider {
         );
     },
 
+    async listTokens(projectId) {
+      await requireStudio(projectId);
+      const rows = await db()
+        .select()
+        .from(localStudioTokens)
+        .where(eq(localStudioTokens.studioId, projectId))
+        .orderBy(asc(localStudioTokens.createdAt), asc(localStudioTokens.id));
+      return rows.map((row) => ({
+        id: row.id,
+        label: row.label,
+        roles: [row.role],
+        createdAt: row.createdAt.toISOString(),
+      }));
+    },
+
+    async revokeToken(projectId, tokenId) {
+      await requireStudio(projectId);
+      await db()
+        .delete(localStudioTokens)
+        .where(and(eq(localStudioTokens.studioId, projectId), eq(localStudioTokens.id, tokenId)));
+    },
+
     async setFeatureFlag(projectId, flag, enabled) {
       // One statement: two flags switched at once must not overwrite each other.
       const [row] = await db()
@@ -300,6 +325,42 @@ async function invite(projectId: string, address: string, role: StudioRole) {
     return row ? queueMail(tx, invitationMail(studio, row)) : null;
   });
   if (mailId) await dispatchMail([mailId]);
+}
+
+const keyHash = (key: string) => createHash("sha256").update(key).digest("hex");
+
+/**
+ * An API token made in the local studio, as an administrator makes one in the vendor's manage
+ * interface (the dashboard never makes studio tokens): the key is returned once.
+ */
+export async function createLocalStudioToken(
+  projectId: string,
+  input: { label: string; role: StudioRole },
+): Promise<{ id: string; key: string }> {
+  await requireStudio(projectId);
+  const id = randomBytes(9).toString("base64url");
+  const key = `sk${randomBytes(32).toString("base64url")}`;
+  await db()
+    .insert(localStudioTokens)
+    .values({
+      id,
+      studioId: projectId,
+      label: input.label,
+      role: input.role,
+      keyHash: keyHash(key),
+    });
+  return { id, key };
+}
+
+/** Whether the local studio would accept this key now (a revoked token's key is refused). */
+export async function localStudioTokenWorks(projectId: string, key: string): Promise<boolean> {
+  const [row] = await db()
+    .select({ id: localStudioTokens.id })
+    .from(localStudioTokens)
+    .where(
+      and(eq(localStudioTokens.studioId, projectId), eq(localStudioTokens.keyHash, keyHash(key))),
+    );
+  return Boolean(row);
 }
 
 // ---------------------------------------------------------------------------------------------

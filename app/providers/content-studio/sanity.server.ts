@@ -11,6 +11,11 @@
  * with DELETE /projects/{id}/members/{userId}, and their role changed by granting the new one
  * (PUT .../members/{userId}/roles/{role}) then taking the others back (DELETE .../roles/{role});
  * a 404 on a removal counts as done.
+ * API (robot) tokens: listed with GET /projects/{id}/tokens and revoked with
+ * DELETE /projects/{id}/tokens/{tokenId} (404: already gone), the endpoints Sanity's CLI uses for
+ * `sanity tokens list` and `delete`. A listed token names its own robot user (projectUserId),
+ * never the person who made it; the token whose robot is the caller (isCurrentUser among the
+ * project's members) is this adapter's own and never listed.
  */
 import { createClient } from "@sanity/client";
 import { ProviderError } from "../errors";
@@ -26,6 +31,7 @@ import {
   sdkStatus,
   str,
   toInvite,
+  toToken,
   vendorError,
   withTag,
   withoutTag,
@@ -407,6 +413,36 @@ export function createSanityContentStudio(options: SanityContentStudioOptions) {
       for (const invite of (await pendingInvites(projectId)).filter((i) => i.email === address)) {
         await revoke(projectId, invite.id);
       }
+    },
+
+    async listTokens(projectId) {
+      const uri = `/projects/${encodeURIComponent(projectId)}`;
+      const project = await sdk("read the project", () =>
+        client.request<{ members?: unknown }>({ uri }),
+      );
+      // The robot the adapter's own token belongs to, if the token is one of this project's.
+      const own = new Set(
+        (Array.isArray(project?.members) ? project.members : [])
+          .map(record)
+          .filter((m) => m.isCurrentUser === true)
+          .map((m) => str(m.id)),
+      );
+      const answer = await sdk("list the API tokens", () =>
+        client.request<unknown>({ uri: `${uri}/tokens` }),
+      );
+      return list(answer)
+        .map(toToken)
+        .filter((t): t is NonNullable<typeof t> => t !== null && !own.has(t.robotId ?? undefined))
+        .map(({ id, label, roles, createdAt }) => ({ id, label, roles, createdAt }))
+        .sort((a, b) => (a.createdAt ?? "").localeCompare(b.createdAt ?? ""));
+    },
+
+    async revokeToken(projectId, tokenId) {
+      await idempotent(
+        "revoke the API token",
+        "DELETE",
+        `/projects/${encodeURIComponent(projectId)}/tokens/${encodeURIComponent(tokenId)}`,
+      );
     },
 
     async setFeatureFlag(projectId, flag, enabled) {

@@ -27,6 +27,11 @@ export type StudioAccess = {
   /** Members without an address: the dashboard cannot have granted them access. */
   unaddressed: StudioUnaddressedMember[];
 };
+/**
+ * An API (robot) token of the studio. The vendor does not say who made a token, only when and
+ * with which role; the token the provider itself calls with is never listed.
+ */
+export type StudioToken = { id: string; label: string; roles: string[]; createdAt: string | null };
 /** What the local studio's page shows its members: the people with addresses and invitations. */
 export type StudioPeople = Pick<StudioAccess, "members" | "invitations">;
 
@@ -59,6 +64,10 @@ export interface ContentStudioProvider {
   setMemberRole(projectId: string, email: string, role: StudioRole): Promise<void>;
   /** Withdraws the pending invitation of the e-mail. Idempotent: none pending resolves. */
   revokeInvite(projectId: string, email: string): Promise<void>;
+  /** The studio's API (robot) tokens, oldest first, without the one this provider uses. */
+  listTokens(projectId: string): Promise<StudioToken[]>;
+  /** Revokes an API token: it stops working at once. Idempotent: a token already gone resolves. */
+  revokeToken(projectId: string, tokenId: string): Promise<void>;
   /** Turns a studio feature on or off (the studio reads its flags when it starts); idempotent. */
   setFeatureFlag(projectId: string, flag: string, enabled: boolean): Promise<void>;
   /**

@@ -104,6 +104,35 @@ export function toInvite(value: unknown): VendorInvite | null {
   return { id, email: email.toLowerCase(), role };
 }
 
+/**
+ * A robot token as GET /projects/{id}/tokens lists it: `{id, label, projectUserId, createdAt,
+ * roles: [{name, title}]}` (the shape Sanity's CLI reads for `sanity tokens list`). Nothing in it
+ * names the person who made the token; `projectUserId` is the token's own robot user.
+ */
+export type VendorToken = {
+  id: string;
+  label: string;
+  robotId: string | null;
+  roles: string[];
+  createdAt: string | null;
+};
+
+export function toToken(value: unknown): VendorToken | null {
+  const item = record(value);
+  const id = str(item.id);
+  if (!id) return null;
+  const named = (Array.isArray(item.roles) ? item.roles : [])
+    .map((r) => str(record(r).name) ?? str(r))
+    .filter((r): r is string => Boolean(r));
+  return {
+    id,
+    label: str(item.label) ?? "",
+    robotId: str(item.projectUserId) ?? null,
+    roles: named.length > 0 ? named : [str(item.roleName)].filter((r): r is string => !!r),
+    createdAt: str(item.createdAt) ?? null,
+  };
+}
+
 export function record(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)
