@@ -57,7 +57,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
         type: "success",
         title: "Your password has been reset",
         description: [
-          "You are now logged in. Every other session was signed out.",
+          user.hasSecondFactor
+            ? "Enter your second factor to finish signing in. Every other session was signed out."
+            : "You are now logged in. Every other session was signed out.",
           revokedTokensText(ended.tokens),
         ]
           .filter(Boolean)

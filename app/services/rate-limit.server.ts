@@ -338,4 +338,3 @@ export async function pastAccountCeiling(email: string): Promise<boolean> {
 export async function purgeRateLimits() {
   await db().delete(rateLimits).where(lt(rateLimits.expire, new Date()));
 }
-

@@ -13,6 +13,7 @@ import { action as dashboardAction } from "~/routes/_app.sites.$studioId/route";
 import { action as formsAction } from "~/routes/_app.sites.forms.$studioId";
 import { loader as invitationLoader } from "~/routes/invitations.$invitationKey";
 import { requestPasswordReset } from "~/services/account-tokens.server";
+import { requestEmailChange } from "~/services/user-settings.server";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { memberRow } from "./members-support";
@@ -144,5 +145,19 @@ describe("a password reset", () => {
     const known = await createUser({ name: "Rita Reset" });
     await requestPasswordReset(known.email);
     expect((await mailsTo(known.email))[0].text).toContain("Hello Rita Reset,");
+  });
+});
+
+describe("an e-mail change's confirmation link", () => {
+  it("names no account: the new address has not proved anything yet", async () => {
+    const newAddress = `new-${Date.now()}@example.com`;
+    await requestEmailChange(
+      { id: owner.id, name: owner.name, email: owner.email, isAdmin: false },
+      newAddress,
+      { currentPassword: owner.password, ssoFresh: false, clientIp: "198.51.100.90" },
+    );
+    const [mail] = await mailsTo(newAddress);
+    expect(mail.subject).toBe("Confirm your new StackShift e-mail address");
+    expectNothingTyped(mail);
   });
 });
