@@ -81,7 +81,7 @@ const MULTI_FACTOR_ACR = new Set([
 ]);
 
 /**
- * Whether an ID token says its sign-in used a second factor (docs/decisions/042): `amr` holds
+ * Whether an ID token says its sign-in used a second factor (docs/decisions/042-second-factor-required.md): `amr` holds
  * "mfa", or two different methods of which one proves a possession (["pwd", "otp"], ["hwk",
  * "pin"]); or `acr` is one of MULTI_FACTOR_ACR. Anything else (no claims, one method, a vendor's
  * own acr) is not taken as one: the person then sets up a factor of ours where one is required.

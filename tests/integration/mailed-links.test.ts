@@ -539,7 +539,7 @@ describe("the current password", () => {
       .update(users)
       .set({ passwordHash: null, oidcSubject: `sub-${user.id}` })
       .where(eq(users.id, user.id));
-    const cookie = await sessionCookie(user.id);
+    const stale = await sessionCookie(user.id, { proofAt: null });
     const del = (c: string, form: Record<string, string>) =>
       call(
         settingsAction,
@@ -548,16 +548,20 @@ describe("the current password", () => {
           form: { intent: "account-delete", ...form },
         }),
       );
-    expect((await del(cookie, { typedEmail: "nope@example.com" })).status).toBe(400);
-    // The address typed, but no single sign-on in the last minutes.
-    expect((await del(cookie, { typedEmail: user.email })).status).toBe(400);
+    // No single sign-on (or other proof) in the last minutes: "Confirm it's you" first.
+    const confirmFirst = "/auth/confirm?returnTo=%2Fsites%2Fuser-settings";
+    expect(await del(stale, { typedEmail: user.email })).toHaveRedirect(confirmFirst);
     expect(await userByEmail(user.email)).toBeDefined();
-    // A session that signed in with single sign-on just now.
+    // A session that signed in with single sign-on just now: the address must still be typed.
     const { sessionStorage } = await import("~/web/session.server");
     const fresh = await sessionStorage().getSession();
     fresh.set("userId", user.id);
     fresh.set("ssoAt", Date.now());
+    // Every sign-in is a proof, single sign-on included (createUserSession).
+    fresh.set("proofAt", Date.now());
     const freshCookie = (await sessionStorage().commitSession(fresh)).split(";")[0];
+    expect((await del(freshCookie, { typedEmail: "nope@example.com" })).status).toBe(400);
+    expect(await userByEmail(user.email)).toBeDefined();
     expect(await del(freshCookie, { typedEmail: user.email.toUpperCase() })).toHaveRedirect(
       "/auth/login",
     );
