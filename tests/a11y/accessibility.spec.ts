@@ -58,6 +58,7 @@ const VISITS: Visit[] = [
     anonymous: true,
   },
   { route: "auth.reset.$token.tsx", url: () => "/auth/reset/not-a-token", anonymous: true },
+  { route: "auth.sign-in.$token.tsx", url: () => "/auth/sign-in/not-a-token", anonymous: true },
   { route: "auth.confirm.tsx", url: () => "/auth/confirm?returnTo=%2Fsites" },
   {
     route: "form-notifications.$token.tsx",

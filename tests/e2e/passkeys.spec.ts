@@ -1,4 +1,5 @@
-import { expect, jsDisabled, test } from "./support/fixtures";
+import type { Page } from "@playwright/test";
+import { expect, jsDisabled, test, type Account } from "./support/fixtures";
 
 /**
  * Passkeys in the browser. With JavaScript: Chromium's virtual authenticator (the DevTools
@@ -7,12 +8,19 @@ import { expect, jsDisabled, test } from "./support/fixtures";
  * sign in from the login page without an e-mail, and deleted. Without JavaScript the pages say
  * that passkeys need it, and the section's list still shows.
  */
-test("a passkey is added in User Settings and signs in from the login page", async ({
+type SignIn = (page: Page, account: Account) => Promise<void>;
+
+test("a passkey is added, signs in from the login page and is deleted; without JavaScript the pages say passkeys need it", async ({
   page,
   signIn,
 }, testInfo) => {
-  test.skip(jsDisabled(testInfo), "passkeys need JavaScript: the no-js project checks the words");
   test.setTimeout(120_000);
+  if (jsDisabled(testInfo)) await withoutJavaScript(page, signIn);
+  else await withJavaScript(page, signIn);
+});
+
+/** Chromium's virtual authenticator holds the passkey. */
+async function withJavaScript(page: Page, signIn: SignIn) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
@@ -76,13 +84,9 @@ test("a passkey is added in User Settings and signs in from the login page", asy
   await expect(page).toHaveURL(/\/auth\/login/);
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "not registered" })).toBeVisible();
-});
+}
 
-test("without JavaScript the login page and User Settings say passkeys need it", async ({
-  page,
-  signIn,
-}, testInfo) => {
-  test.skip(!jsDisabled(testInfo), "the JavaScript project adds and uses a passkey");
+async function withoutJavaScript(page: Page, signIn: SignIn) {
   await page.goto("/auth/login");
   await expect(page.getByText("Signing in with a passkey needs JavaScript.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
@@ -93,4 +97,4 @@ test("without JavaScript the login page and User Settings say passkeys need it",
   await expect(section.getByText("Adding and using passkeys needs JavaScript.")).toBeVisible();
   await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
   await expect(section.getByRole("button", { name: "Add a passkey" })).toHaveCount(0);
-});
+}
