@@ -186,6 +186,13 @@ async function waitingJobs(): Promise<WaitingJobs> {
  * mail takes ten, so one process sends 20 a second rather than 2). Each outcome is counted
  * (metrics.server.ts): a completion, a retry (a failure with retries left) or a failure.
  */
+/**
+ * A job's data as handlers read it: a scheduled job (pg-boss `schedule`) carries null, and an
+ * hourly handler reading `data.after` would throw at every firing.
+ */
+const dataOf = (job: { data: unknown }) =>
+  (job.data && typeof job.data === "object" ? job.data : {}) as Record<string, unknown>;
+
 export async function work(name: string, handler: Handler, { batchSize = 1 } = {}) {
   worked.add(name);
   jobQueueWorked(name);
@@ -207,7 +214,7 @@ export async function work(name: string, handler: Handler, { batchSize = 1 } = {
         let outcome: "done" | "given back";
         try {
           outcome = await runTracked(name, job.id, () =>
-            inJobScope(name, job.id, () => handler(job.data)),
+            inJobScope(name, job.id, () => handler(dataOf(job))),
           );
         } catch (error) {
           failed(job);
@@ -226,7 +233,7 @@ export async function work(name: string, handler: Handler, { batchSize = 1 } = {
         }
         try {
           const outcome = await runTracked(name, job.id, () =>
-            inJobScope(name, job.id, () => handler(job.data)),
+            inJobScope(name, job.id, () => handler(dataOf(job))),
           );
           // Given back: it is waiting again, for this or another process.
           if (outcome === "given back") continue;
