@@ -2,7 +2,8 @@ import { useForm } from "@conform-to/react";
 import { IntentForm } from "~/components/ui/intent-form";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
+import { SubpageHeader } from "~/components/user-settings/subpage-header";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { ApiTokenList, NewTokenPanel } from "~/components/user-settings/api-tokens";
 import { Button } from "~/components/ui/button";
@@ -130,23 +131,15 @@ export default function ApiTokensPage() {
   });
   return (
     <article className="space-y-8">
-      <header className="space-y-1">
-        <p className="text-sm">
-          <Link to="/sites/user-settings" className="text-brand underline">
-            User Settings
-          </Link>
-        </p>
-        <h1 className="text-2xl font-semibold">API tokens</h1>
-        <p className="max-w-3xl text-slate-600 dark:text-slate-300">
-          A token lets a script or a CI pipeline call the StackShift API as you, with{" "}
-          <code>Authorization: Bearer &lt;token&gt;</code>. It never has more rights than you have
-          on a project. The API is described at{" "}
-          <a href="/api/openapi.json" className="text-brand underline">
-            /api/openapi.json
-          </a>
-          .
-        </p>
-      </header>
+      <SubpageHeader title="API tokens">
+        A token lets a script or a CI pipeline call the StackShift API as you, with{" "}
+        <code>Authorization: Bearer &lt;token&gt;</code>. It never has more rights than you have on
+        a project. The API is described at{" "}
+        <a href="/api/openapi.json" className="text-brand underline">
+          /api/openapi.json
+        </a>
+        .
+      </SubpageHeader>
 
       {created ? <NewTokenPanel name={created.name} token={created.token} /> : null}
 

@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { SubpageHeader } from "~/components/user-settings/subpage-header";
 import {
   AuthenticatorAppSection,
   NewRecoveryCodes,
@@ -136,18 +137,10 @@ export default function TwoFactorPage() {
     actionData && "recoveryCodes" in actionData ? (actionData.recoveryCodes ?? null) : null;
   return (
     <article className="space-y-8">
-      <header className="space-y-1">
-        <p className="text-sm">
-          <Link to="/sites/user-settings" className="text-brand underline">
-            User Settings
-          </Link>
-        </p>
-        <h1 className="text-2xl font-semibold">Two-factor sign-in</h1>
-        <p className="max-w-3xl text-slate-600 dark:text-slate-300">
-          With a second factor, your password alone no longer signs anyone in: StackShift also asks
-          for a code from your authenticator app, a passkey, or one of your recovery codes.
-        </p>
-      </header>
+      <SubpageHeader title="Two-factor sign-in">
+        With a second factor, your password alone no longer signs anyone in: StackShift also asks
+        for a code from your authenticator app, a passkey, or one of your recovery codes.
+      </SubpageHeader>
       {codes ? <NewRecoveryCodes codes={codes} /> : null}
       <AuthenticatorAppSection totp={factors.totp} setup={setup} />
       <PasskeysSection {...passkeys} />
