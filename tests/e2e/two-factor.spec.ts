@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, jsDisabled, PASSWORD, test } from "./support/fixtures";
+import { expect, jsDisabled, PASSWORD, settle, test } from "./support/fixtures";
 import { codeFor } from "./support/totp";
 
 /**
@@ -23,7 +23,9 @@ async function typeCode(page: Page, code: string) {
   await page.getByRole("button", { name: "Verify" }).click();
 }
 
+/** Signs this browser out by forgetting its cookies, once the page has settled. */
 async function logOut(page: Page) {
+  await settle(page);
   await page.context().clearCookies();
 }
 
@@ -58,6 +60,7 @@ test("a person turns on an authenticator app and signs in with codes and a recov
   const recovery = await codes.allInnerTexts();
   await expect(app.getByText(/^On since/)).toBeVisible();
   // Shown once: a fresh load lists how many are left, not the codes.
+  await settle(page);
   await page.goto("/sites/user-settings/two-factor");
   await expect(page.getByRole("list", { name: "Recovery codes" })).toHaveCount(0);
   await expect(page.getByText("10 of 10 unused.")).toBeVisible();
@@ -97,6 +100,7 @@ test("a person turns on an authenticator app and signs in with codes and a recov
   await expect(page.getByText("This code is not right, or it was used already")).toBeVisible();
   await typeCode(page, recovery[1]);
   await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
+  await settle(page);
   await page.goto("/sites/user-settings/two-factor");
   await expect(page.getByText("8 of 10 unused.")).toBeVisible();
 });

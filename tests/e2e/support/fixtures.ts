@@ -278,3 +278,21 @@ export async function pressWithProof(page: Page, press: () => Promise<void>, don
 export function jsDisabled(testInfo: { project: { name: string } }) {
   return testInfo.project.name === "no-js";
 }
+
+/**
+ * Waits until the page has no navigation or revalidation under way (with JavaScript): one cut
+ * off by the test's next load (a sign-in's redirect, a form's revalidation) is an aborted request
+ * Remix reports as a console error.
+ */
+export async function settle(page: Page) {
+  await page.waitForFunction(() => {
+    const router = (
+      window as unknown as {
+        __remixRouter?: { state: { navigation: { state: string }; revalidation: string } };
+      }
+    ).__remixRouter;
+    return (
+      !router || (router.state.navigation.state === "idle" && router.state.revalidation === "idle")
+    );
+  });
+}

@@ -1,5 +1,6 @@
 import { generateTOTP } from "@epic-web/totp";
-import { expect, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, settle } from "./fixtures";
 
 /**
  * The app's code for `secret`, `steps` 30-second steps from now: the test plays the phone.
@@ -36,5 +37,6 @@ export async function setUpAuthenticatorApp(page: Page) {
   await app.getByRole("button", { name: "Turn on" }).click();
   const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
   await expect(codes).toHaveCount(10);
+  await settle(page);
   return { secret, recoveryCodes: await codes.allInnerTexts() };
 }
