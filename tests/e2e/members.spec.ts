@@ -105,7 +105,8 @@ test("the owner invites; the invitee signs up, accepts, sees only their row, lea
   await expect(memberRow.getByLabel(`Role of ${inviteeEmail}`, { exact: true })).toHaveValue(
     "developer",
   );
-  // Making someone an admin asks a recent proof (decision 039): the role is chosen again after.
+  // Making someone an admin asks a recent proof (decision 039); after it the row shows Admin
+  // chosen again, and the press is repeated.
   await pressWithProof(
     page,
     async () => {

@@ -10,7 +10,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { apiTokens, members, projects, users } from "~/db/schema";
-import { action as dashboardAction } from "~/routes/_app.sites.$studioId/route";
+import {
+  action as dashboardAction,
+  loader as dashboardLoader,
+} from "~/routes/_app.sites.$studioId/route";
 import {
   action as settingsAction,
   loader as settingsLoader,
@@ -268,8 +271,28 @@ describe("making someone a project admin", () => {
         studioId: project.studioId,
       },
     );
-    expect(res).toHaveRedirect(confirmPath(back));
+    // Back to the dashboard, told to fill the role form again.
+    const refill = `${back}&refill=member-role`;
+    expect(res).toHaveRedirect(confirmPath(refill));
     expect(await roleOf(editor.memberId)).toBe("editor");
+    const confirmed = await confirmWith(cookie, {
+      intent: "confirm-password",
+      password: owner.password,
+      returnTo: refill,
+    });
+    expect(confirmed).toHaveRedirect(refill);
+    const page = await call(dashboardLoader, makeRequest(refill, { cookie }), {
+      studioId: project.studioId,
+    });
+    expect((await page.json()).refill).toMatchObject({
+      intent: "member-role",
+      values: { memberId: editor.memberId, role: "admin", redirectTo: back },
+    });
+    // Read once: the next load of the page has nothing to fill.
+    const again = await call(dashboardLoader, makeRequest(refill, { cookie }), {
+      studioId: project.studioId,
+    });
+    expect((await again.json()).refill).toBeNull();
     // Another role needs no proof.
     const developer = await call(
       dashboardAction,

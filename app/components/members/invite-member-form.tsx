@@ -25,9 +25,12 @@ import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";
 export function InviteMemberForm({
   studioId,
   takenEmails,
+  initial,
 }: {
   studioId: string;
   takenEmails: string[];
+  /** What was typed before "Confirm it's you" (inviting an admin), typed again. */
+  initial?: { email?: string; role?: string };
 }) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<FormReply>();
@@ -44,7 +47,7 @@ export function InviteMemberForm({
   const lastResult = answer && answer !== stale && "result" in answer ? answer.result : undefined;
   // Bumped after a successful invite: remounts the form empty.
   const [generation, setGeneration] = useState(0);
-  const initialEmail = lastResult?.initialValue?.email;
+  const initialEmail = lastResult?.initialValue?.email ?? initial?.email;
   const [typed, setTyped] = useState(typeof initialEmail === "string" ? initialEmail : "");
 
   useSettled(fetcher, (refused) => {
@@ -57,7 +60,7 @@ export function InviteMemberForm({
   const [form, fields] = useForm({
     id: `invite-member-${generation}`,
     lastResult,
-    defaultValue: { role: DEFAULT_MEMBER_ROLE },
+    defaultValue: { email: initial?.email, role: initial?.role ?? DEFAULT_MEMBER_ROLE },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     // The schema without the page's duplicate check, which no HTML attribute can express.

@@ -30,14 +30,25 @@ const confirmValue = (c: Confirm) => (c.kind === "leave" ? "leave" : `${c.kind}:
  * The Members section of the dashboard: the invite form and the
  * table for the owner, member admins and platform admins; a plain member's own row with Leave.
  */
+/** A members form kept while "Confirm it's you" was asked, to fill again (app/web/proof.server.ts). */
+export type MemberFormRefill = {
+  intent: "member-invite" | "member-role";
+  values: Record<string, string | string[]>;
+} | null;
+
+const single = (value: string | string[] | undefined) =>
+  typeof value === "string" ? value : undefined;
+
 export function MembersSection({
   studioId,
   projectName,
   view,
+  refill = null,
 }: {
   studioId: string;
   projectName: string;
   view: MembersView;
+  refill?: MemberFormRefill;
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -76,7 +87,15 @@ export function MembersSection({
         Members
       </h2>
       {view.canManage ? (
-        <LazyInviteMemberForm studioId={studioId} takenEmails={view.takenEmails} />
+        <LazyInviteMemberForm
+          studioId={studioId}
+          takenEmails={view.takenEmails}
+          initial={
+            refill?.intent === "member-invite"
+              ? { email: single(refill.values.email), role: single(refill.values.role) }
+              : undefined
+          }
+        />
       ) : null}
       {/* The table only: the confirmation dialog below is fixed, which containment would break. */}
       <div className={`overflow-x-auto ${RENDER_WHEN_NEAR}`}>
@@ -101,6 +120,7 @@ export function MembersSection({
                 member={member}
                 canManage={view.canManage}
                 canLeave={view.canLeave}
+                refill={refill}
                 confirmLink={(next) => ({
                   to: confirmHref(next),
                   onClick: openConfirm(next),
@@ -156,12 +176,14 @@ function MemberRow({
   member,
   canManage,
   canLeave,
+  refill,
   confirmLink,
 }: {
   studioId: string;
   member: DisplayedMember;
   canManage: boolean;
   canLeave: boolean;
+  refill: MemberFormRefill;
   confirmLink: (next: Confirm) => {
     to: string;
     onClick: (event: MouseEvent<HTMLElement>) => void;
@@ -177,7 +199,19 @@ function MemberRow({
       </td>
       <td className="break-all py-2 pr-4">{member.email}</td>
       <td className="py-2 pr-4">
-        {manageable ? <LazyRoleForm studioId={studioId} member={member} /> : member.roleLabel}
+        {manageable ? (
+          <LazyRoleForm
+            studioId={studioId}
+            member={member}
+            initialRole={
+              refill?.intent === "member-role" && single(refill.values.memberId) === member.id
+                ? single(refill.values.role)
+                : undefined
+            }
+          />
+        ) : (
+          member.roleLabel
+        )}
       </td>
       <td className="py-2 pr-4">
         <StatusBadges member={member} />

@@ -13,12 +13,21 @@ import type { FormReply } from "~/web/form-reply";
 import { usePageWithoutConfirm } from "./member-form-hooks";
 
 /** A member row's role select and Save (members-section.tsx), a conform form of its own. */
-export function RoleForm({ studioId, member }: { studioId: string; member: DisplayedMember }) {
+export function RoleForm({
+  studioId,
+  member,
+  initialRole,
+}: {
+  studioId: string;
+  member: DisplayedMember;
+  /** The role chosen before "Confirm it's you" (making someone an admin), chosen again. */
+  initialRole?: string;
+}) {
   const fetcher = useFetcher<FormReply>();
   const back = usePageWithoutConfirm();
   const hydrated = useHydrated();
   const current = member.role === "owner" ? DEFAULT_MEMBER_ROLE : member.role;
-  const [role, setRole] = useState<string>(current);
+  const [role, setRole] = useState<string>(initialRole ?? current);
   useEffect(() => setRole(current), [current]);
   const busy = fetcher.state !== "idle";
   // One form per row, so the id is the member's and the reply is this row's fetcher's: the

@@ -43,6 +43,16 @@ const FAILURE: Record<MemberIntent, string> = {
  * goes back with its toast (`MEMBER_TOASTS`); a refused invite re-renders the form with the
  * message beside the field.
  */
+
+/**
+ * Where "Confirm it's you" returns: the dashboard, told which form to fill again with what was
+ * typed (the loader reads the kept form only when asked, so an ordinary load costs nothing).
+ */
+function refill(back: string, intent: string) {
+  const url = new URL(back, "http://dashboard.invalid");
+  url.searchParams.set("refill", intent);
+  return url.pathname + url.search + url.hash;
+}
 export async function membersAction(
   user: User,
   studioId: string,
@@ -70,7 +80,9 @@ export async function membersAction(
       return formReply({ result: submission.reply() }, 400);
     }
     // Making someone a project admin is irreversible enough to ask for a recent proof (decision 039).
-    if (submission.value.role === "admin") await requireRecentProof(request, user, { formData });
+    if (submission.value.role === "admin") {
+      await requireRecentProof(request, user, { formData, returnTo: refill(back, intent) });
+    }
     try {
       const { member } = await inviteMember(user, submission.value, { onExisting: "reject" });
       return redirectWithToast(back, { type: "success", title: MEMBER_TOASTS.sent(member.email) });
@@ -136,7 +148,9 @@ export async function membersAction(
 
   const parsed = changeRoleSchema.safeParse({ ...Object.fromEntries(formData), action: "role" });
   if (!parsed.success) return invalid(parsed.error.issues[0]?.message);
-  if (parsed.data.role === "admin") await requireRecentProof(request, user, { formData });
+  if (parsed.data.role === "admin") {
+    await requireRecentProof(request, user, { formData, returnTo: refill(back, intent) });
+  }
   try {
     const result = await changeMemberRole(user, parsed.data);
     return redirectWithToast(back, {

@@ -41,6 +41,7 @@ import { listDashboardIntegrations } from "~/services/social-accounts.server";
 import { SocialAccountsSection } from "~/components/social/social-accounts";
 import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
+import { stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";
 import { RENDER_WHEN_NEAR } from "~/components/ui/render-when-near";
 
@@ -85,6 +86,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listDashboardIntegrations(user, project.studioId),
   ]);
   const { activation, builds, deployment, addons } = live;
+  // Back from "Confirm it's you" (making someone an admin): the form filled again as it was.
+  const refillIntent = url.searchParams.get("refill");
+  const refill =
+    refillIntent === "member-invite" || refillIntent === "member-role"
+      ? await stashedForm(request, refillIntent).then((values) =>
+          values ? { intent: refillIntent as typeof refillIntent, values } : null,
+        )
+      : null;
 
   const latest = builds.ok ? builds.latestDeployment : null;
   const view = {
@@ -94,6 +103,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     accepted: activation.accepted,
     builds,
     members,
+    refill,
     activity,
     domains,
     addons,
@@ -175,6 +185,7 @@ function ProjectDashboard({
   accepted,
   builds,
   members,
+  refill,
   activity,
   domains,
   addons,
@@ -236,7 +247,12 @@ function ProjectDashboard({
         />
         <SocialAccountsSection view={social} />
         <div className="lg:col-span-2">
-          <Members studioId={project.studioId} projectName={project.name} view={members} />
+          <Members
+            studioId={project.studioId}
+            projectName={project.name}
+            view={members}
+            refill={refill}
+          />
         </div>
         <div className={`lg:col-span-2 ${RENDER_WHEN_NEAR}`}>
           <ActivityLogSection {...activity} now={now} />
