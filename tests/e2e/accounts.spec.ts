@@ -1,4 +1,4 @@
-import { expect, test } from "./support/fixtures";
+import { expect, settle, test } from "./support/fixtures";
 import { linkIn, waitForMail } from "./support/mail";
 
 /**
@@ -83,6 +83,9 @@ test("wrong passwords lock that account from this address and say when to retry"
       ),
       page.getByRole("button", { name: "Log in" }).click(),
     ]);
+    // And the page has taken the answer in (its data reloaded) before the next try, as a person
+    // reads the message first: a try sent meanwhile cuts that reload off.
+    await settle(page);
   };
   await page.goto("/auth/login");
   for (let i = 0; i < 5; i += 1) {
