@@ -22,6 +22,8 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
+import { createSanityContentStudio } from "~/providers/content-studio/sanity.server";
 
 export type RecordedRequest = {
   method: string;
@@ -471,3 +473,28 @@ export async function startSanityStandIn(options: SanityStandInOptions = {}) {
 }
 
 export type SanityStandIn = Awaited<ReturnType<typeof startSanityStandIn>>;
+
+/**
+ * For the Sanity adapter's tests: a fresh stand-in per test (closed after it), the adapter
+ * calling it, and one studio made through it; `calls` filters the requests the stand-in saw.
+ */
+export function sanityAdapterUnderTest(name: string) {
+  let standIn: SanityStandIn | undefined;
+  afterEach(async () => {
+    await standIn?.close();
+    standIn = undefined;
+  });
+  return {
+    async setup() {
+      standIn = await startSanityStandIn();
+      const studio = createSanityContentStudio({ token: standIn.token, baseUrl: standIn.url });
+      const { projectId } = await studio.createStudio({
+        displayName: name,
+        idempotencyKey: name.toLowerCase(),
+      });
+      return { s: standIn, studio, projectId };
+    },
+    calls: (s: SanityStandIn, method: string, path: RegExp) =>
+      s.requests.filter((r) => r.method === method && path.test(r.path)),
+  };
+}

@@ -1,25 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rejection } from "../../../tests/stand-ins/provider-error";
-import { startSanityStandIn, type SanityStandIn } from "../../../tests/stand-ins/sanity";
-import { createSanityContentStudio } from "./sanity.server";
+import { sanityAdapterUnderTest } from "../../../tests/stand-ins/sanity";
 
 /** The Sanity adapter's members contract (list, remove, role, revoke) against the stand-in. */
 
-let standIn: SanityStandIn | undefined;
-afterEach(async () => {
-  await standIn?.close();
-  standIn = undefined;
-});
-
-async function setup() {
-  standIn = await startSanityStandIn();
-  const studio = createSanityContentStudio({ token: standIn.token, baseUrl: standIn.url });
-  const { projectId } = await studio.createStudio({ displayName: "M", idempotencyKey: "m" });
-  return { s: standIn, studio, projectId };
-}
-
-const calls = (s: SanityStandIn, method: string, path: RegExp) =>
-  s.requests.filter((r) => r.method === method && path.test(r.path));
+const { setup, calls } = sanityAdapterUnderTest("M");
 
 describe("Sanity adapter: studio members", () => {
   it("lists members with their roles and pending invitations, never the robot", async () => {

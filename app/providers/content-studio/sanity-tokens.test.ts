@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rejection } from "../../../tests/stand-ins/provider-error";
-import { startSanityStandIn, type SanityStandIn } from "../../../tests/stand-ins/sanity";
-import { createSanityContentStudio } from "./sanity.server";
+import { sanityAdapterUnderTest } from "../../../tests/stand-ins/sanity";
 
 /**
  * The Sanity adapter's API token calls against the stand-in: the paths it uses, that the token
@@ -9,21 +8,7 @@ import { createSanityContentStudio } from "./sanity.server";
  * vendor's failures as ProviderErrors.
  */
 
-let standIn: SanityStandIn | undefined;
-afterEach(async () => {
-  await standIn?.close();
-  standIn = undefined;
-});
-
-async function setup() {
-  standIn = await startSanityStandIn();
-  const studio = createSanityContentStudio({ token: standIn.token, baseUrl: standIn.url });
-  const { projectId } = await studio.createStudio({ displayName: "T", idempotencyKey: "t" });
-  return { s: standIn, studio, projectId };
-}
-
-const calls = (s: SanityStandIn, method: string, path: RegExp) =>
-  s.requests.filter((r) => r.method === method && path.test(r.path));
+const { setup, calls } = sanityAdapterUnderTest("T");
 
 describe("Sanity adapter: API tokens", () => {
   it("lists the project's tokens from GET /projects/{id}/tokens, without its own", async () => {

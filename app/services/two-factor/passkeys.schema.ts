@@ -15,12 +15,17 @@ const base64url = (max: number) =>
 
 const clientExtensionResults = z.record(z.string(), z.unknown()).default({});
 
-export const registrationResponseSchema = z.object({
+/** What every credential the browser answers with carries, whatever the ceremony. */
+const credential = {
   id: base64url(1400).min(1),
   rawId: base64url(1400).min(1),
   type: z.literal("public-key"),
   authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
   clientExtensionResults,
+};
+
+export const registrationResponseSchema = z.object({
+  ...credential,
   response: z.object({
     clientDataJSON: base64url(8 * 1024).min(1),
     attestationObject: base64url(32 * 1024).min(1),
@@ -32,11 +37,7 @@ export const registrationResponseSchema = z.object({
 });
 
 export const authenticationResponseSchema = z.object({
-  id: base64url(1400).min(1),
-  rawId: base64url(1400).min(1),
-  type: z.literal("public-key"),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  clientExtensionResults,
+  ...credential,
   response: z.object({
     clientDataJSON: base64url(8 * 1024).min(1),
     authenticatorData: base64url(16 * 1024).min(1),
