@@ -6,6 +6,8 @@ import { ProjectSectionPage } from "~/components/project-dashboard/section-page"
 import { toProjectView } from "~/components/project-dashboard/project-view";
 import { parseRange } from "~/services/analytics.schema";
 import { getAnalytics } from "~/services/analytics.server";
+import { projectDataDigest } from "~/services/project-data-version.server";
+import { sectionVersion } from "~/web/section-version.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Analytics | ${data.project.name} | StackShift` : "Analytics | StackShift" },
@@ -19,19 +21,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
   const now = new Date();
   const choice = parseRange(new URL(request.url).searchParams, now);
+  // Read before the counts: a view counted meanwhile makes the next version check differ.
+  const digest = await projectDataDigest(project._id, "analytics");
   return {
     project: toProjectView(project, now),
     choice,
     analytics: await getAnalytics(user, project.studioId, choice.range),
+    dataVersion: sectionVersion(digest),
   };
 }
 
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function AnalyticsPage() {
-  const { project, choice, analytics } = useLoaderData<typeof loader>();
+  const { project, choice, analytics, dataVersion } = useLoaderData<typeof loader>();
   return (
-    <ProjectSectionPage section="analytics" project={project}>
+    <ProjectSectionPage section="analytics" project={project} dataVersion={dataVersion}>
       <AnalyticsSections view={analytics} choice={choice} />
     </ProjectSectionPage>
   );

@@ -31,8 +31,10 @@ import {
   listSubmissions,
   saveFormSettings,
 } from "~/services/forms.server";
+import { projectDataDigest } from "~/services/project-data-version.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { listParams } from "~/web/list-query";
+import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -48,6 +50,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
   const url = new URL(request.url);
+  // Read before the lists: a submission landing meanwhile makes the next version check differ.
+  const digest = await projectDataDigest(project._id, "forms");
   const { query, cursor } = listParams(url.searchParams, { cursor: "after" });
   const submissions = await listSubmissions(user, project.studioId, {
     formId: url.searchParams.get("form") ?? undefined,
@@ -68,6 +72,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     submissions,
     opened,
     exportUrl: `/resources/forms-export/${chosen.id}`,
+    // What the 60 s refresh compares with /sites/{id}/version?section=forms.
+    dataVersion: sectionVersion(digest),
   };
 }
 
@@ -161,11 +167,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function FormsPage() {
-  const { project, forms, submissions, opened, exportUrl } = useLoaderData<typeof loader>();
+  const { project, forms, submissions, opened, exportUrl, dataVersion } =
+    useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage
       section="forms"
       project={project}
+      dataVersion={dataVersion}
       description="What visitors send through your site's forms."
     >
       <HeldMailsNotice held={forms.heldMails} />

@@ -35,7 +35,9 @@ import {
   saveNewsletterSettings,
   sendTestEmail,
 } from "~/services/newsletter.server";
+import { projectDataDigest } from "~/services/project-data-version.server";
 import { dispatchIntent } from "~/web/intents.server";
+import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -49,11 +51,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
+  // Read before the sections: a change landing meanwhile (the domains' re-check, which reads
+  // the provider only for a domain last asked 5 minutes ago) makes the next check differ.
+  const digest = await projectDataDigest(project._id, "newsletter");
   const [view, domains] = await Promise.all([
     getNewsletterSettings(user, project.studioId),
     listSenderDomains(user, project.studioId),
   ]);
-  return { project: toProjectView(project, new Date()), view, domains };
+  return {
+    project: toProjectView(project, new Date()),
+    view,
+    domains,
+    dataVersion: sectionVersion(digest),
+  };
 }
 
 const PROVIDER_FAILURES = new Set<string>([
@@ -157,11 +167,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function NewsletterPage() {
-  const { project, view, domains } = useLoaderData<typeof loader>();
+  const { project, view, domains, dataVersion } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage
       section="newsletter"
       project={project}
+      dataVersion={dataVersion}
       description="Who your newsletters come from, how they look, and the domain they are sent from."
     >
       <NewsletterSettingsForm settings={view.settings} canEdit={view.canEdit} />

@@ -32,8 +32,10 @@ import {
   setRequireTwoFactor,
   transferOwnership,
 } from "~/services/project-settings.server";
+import { projectDataDigest } from "~/services/project-data-version.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { requireRecentProof, stashedForm } from "~/web/proof.server";
+import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -45,6 +47,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const section = await loadProjectSection(request, params.studioId);
   const user = await requireUser(request);
+  // Read before the sections: a change landing meanwhile makes the next version check differ.
+  const digest = await projectDataDigest(section.project.id, "settings");
   const [schema, settings, transferTyped, deleteTyped] = await Promise.all([
     getSchemaVersion(user, section.project.studioId),
     getProjectSettings(user, section.project.studioId),
@@ -57,6 +61,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     schema,
     settings,
     stashed: { transfer: transferTyped, delete: deleteTyped },
+    // What the 60 s refresh compares with /sites/{id}/version?section=settings.
+    dataVersion: sectionVersion(digest),
   };
 }
 
@@ -166,9 +172,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function ProjectSettingsRoute() {
-  const { project, schema, settings, stashed } = useLoaderData<typeof loader>();
+  const { project, schema, settings, stashed, dataVersion } = useLoaderData<typeof loader>();
   return (
-    <ProjectSectionPage section="settings" project={project} status>
+    <ProjectSectionPage section="settings" project={project} dataVersion={dataVersion} status>
       <RenameSection view={settings} />
       <TransferSection view={settings} stashed={stashed.transfer} />
       <SecondFactorSection view={settings} />

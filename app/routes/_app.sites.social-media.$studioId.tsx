@@ -4,7 +4,9 @@ import { LocalDate } from "~/components/local-date";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
+import { projectDataDigest } from "~/services/project-data-version.server";
 import { listSocialFeeds } from "~/services/social-accounts.server";
+import { sectionVersion } from "~/web/section-version.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -18,20 +20,24 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
+  // Read before the feeds: a change landing meanwhile makes the next version check differ.
+  const digest = await projectDataDigest(project._id, "social-media");
   return {
     project: toProjectView(project, new Date()),
     feeds: await listSocialFeeds(user, project.studioId),
+    dataVersion: sectionVersion(digest),
   };
 }
 
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function SocialMediaPage() {
-  const { project, feeds } = useLoaderData<typeof loader>();
+  const { project, feeds, dataVersion } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage
       section="social-media"
       project={project}
+      dataVersion={dataVersion}
       description={
         <>
           The public feeds your site shows.{" "}

@@ -8,7 +8,9 @@ import {
   ROLLBACK_INTENT,
   WebsiteSections,
 } from "~/components/website/website-sections";
+import { projectDataDigest } from "~/services/project-data-version.server";
 import { getWebsite, redeploy, rollBack } from "~/services/website.server";
+import { sectionVersion } from "~/web/section-version.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -20,9 +22,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** /sites/website/{studioId}: the site's addresses, published deployment, Redeploy, Roll back. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
+  // Read before the sections: a change landing meanwhile makes the next version check differ.
+  const digest = await projectDataDigest(project._id, "website");
+  const website = await getWebsite(user, project.studioId);
   return {
     project: toProjectView(project, new Date()),
-    website: await getWebsite(user, project.studioId),
+    website,
+    // What the 60 s refresh compares with /sites/{id}/version?section=website.
+    dataVersion: sectionVersion(digest, website),
   };
 }
 
@@ -66,9 +73,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function WebsitePage() {
-  const { project, website } = useLoaderData<typeof loader>();
+  const { project, website, dataVersion } = useLoaderData<typeof loader>();
   return (
-    <ProjectSectionPage section="website" project={project}>
+    <ProjectSectionPage section="website" project={project} dataVersion={dataVersion}>
       <WebsiteSections view={website} />
     </ProjectSectionPage>
   );

@@ -28,7 +28,11 @@ import {
   type ProjectRole,
   projectForAction,
 } from "./permissions.server";
-import { projectDigestColumn } from "./project-data-version.server";
+import {
+  projectDigestColumn,
+  VERSIONED_PAGES,
+  type VersionedPage,
+} from "./project-data-version.server";
 import { preparedProjectLookup, projectLookup, rememberProjectRow } from "./project-lookup.server";
 import { acceptedMembershipOf, memberRoleOf, ownedProjects } from "./permissions-sql.server";
 import {
@@ -309,14 +313,17 @@ const ownerAndSitesOf = prepared((database) =>
   ownerAndSites(database, sql.placeholder("id")).prepare("project_owner_and_sites"),
 );
 
-// The dashboard's version check: the project row, what a view adds to it and the data digest
-// (project-data-version.server.ts) in one statement, looked up as findProjectRow looks it up.
-const withDigestColumns = {
-  ...getTableColumns(projects),
-  ...ownerAndSitesColumns,
-  digest: projectDigestColumn,
-};
-const projectWithDigestOf = preparedProjectLookup(withDigestColumns, "project_with_digest");
+// A project page's version check: the project row, what a view adds to it and the page's data
+// digest (project-data-version.server.ts) in one statement, looked up as findProjectRow looks
+// it up. One prepared statement per page.
+const withDigestOf = (page: VersionedPage) =>
+  preparedProjectLookup(
+    { ...getTableColumns(projects), ...ownerAndSitesColumns, digest: projectDigestColumn(page) },
+    `project_with_digest_${page.replace("-", "_")}`,
+  );
+const projectWithDigestOf = Object.fromEntries(
+  VERSIONED_PAGES.map((page) => [page, withDigestOf(page)]),
+) as Record<VersionedPage, ReturnType<typeof withDigestOf>>;
 
 async function toProject(
   tx: Queryable,
@@ -391,17 +398,18 @@ async function viewProject(user: User, ref: string, read?: OwnerAndSites): Promi
 }
 
 /**
- * `getProject` with the project's data digest (projectDataDigest), for the dashboard's 30 s
- * version check: the row, its owner and sites and the digest are one statement instead of
- * three. The access check is getProject's own, on the row read here (the view's memo); the
+ * `getProject` with the data digest of one of the project's pages (projectDataDigest), for the
+ * pages' version check: the row, its owner and sites and the digest are one statement instead
+ * of three. The access check is getProject's own, on the row read here (the view's memo); the
  * digest is null when the project is hidden or gone, which then throws as getProject does.
  */
 export async function getProjectWithDigest(
   user: User,
   studioIdOrId: string,
+  page: VersionedPage = "dashboard",
 ): Promise<{ project: Project; digest: string | null }> {
   const lookup = projectLookup(studioIdOrId);
-  const [found] = lookup ? await projectWithDigestOf(lookup) : [];
+  const [found] = lookup ? await projectWithDigestOf[page](lookup) : [];
   if (!found) {
     rememberProjectRow(user, studioIdOrId, Promise.resolve(undefined));
     return { project: await getProject(user, studioIdOrId), digest: null };

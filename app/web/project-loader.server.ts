@@ -4,6 +4,7 @@ import {
   type ProjectInvitationView,
 } from "~/services/invitation-answers.server";
 import { ProjectNotFoundError } from "~/services/permissions.server";
+import type { VersionedPage } from "~/services/project-data-version.server";
 import { getProject, getProjectWithDigest, type Project } from "~/services/projects.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
@@ -32,16 +33,17 @@ export async function requireProjectMember(
 }
 
 /**
- * `requireProjectMember` with the project's data digest read in the same statement as the
- * project (getProjectWithDigest): the dashboard's 30 s version check.
+ * `requireProjectMember` with the data digest of one of the project's pages read in the same
+ * statement as the project (getProjectWithDigest): the pages' version check.
  */
 export async function requireProjectMemberWithDigest(
   request: Request,
   studioId: string | undefined,
+  page: VersionedPage = "dashboard",
 ): Promise<{ user: User; project: Project; digest: string | null }> {
   const user = await requireUser(request);
   try {
-    return { user, ...(await getProjectWithDigest(user, studioId ?? "")) };
+    return { user, ...(await getProjectWithDigest(user, studioId ?? "", page)) };
   } catch (error) {
     if (error instanceof ProjectNotFoundError) notFound();
     throwAsPage(error);

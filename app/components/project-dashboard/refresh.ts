@@ -1,9 +1,12 @@
 /**
- * The project dashboard's smart refresh: every 30 s, paused
- * after 2 minutes without user activity and while the tab is hidden. The pure rules; the hook
- * in use-smart-refresh.ts supplies the clock and the browser's events. Unit-tested.
+ * The project pages' smart refresh: every 30 s on the dashboard and every 60 s on the other
+ * project pages (the specification's per-project queries), paused after 2 minutes without user
+ * activity and while the tab is hidden. The pure rules; the hook in use-smart-refresh.ts
+ * supplies the clock and the browser's events. Unit-tested.
  */
 export const REFRESH_INTERVAL_MS = 30_000;
+/** The project navigation pages' interval (Website, Analytics, Forms, ..., Settings). */
+export const PAGE_REFRESH_INTERVAL_MS = 60_000;
 export const IDLE_AFTER_MS = 2 * 60_000;
 
 /** The browser events that count as the user being there. */
@@ -30,20 +33,26 @@ export function isIdle(lastActivityAt: number, now: number, idleAfterMs = IDLE_A
   return now - lastActivityAt >= idleAfterMs;
 }
 
-/** A timer tick: refresh when the tab is visible, the user is active and the data is 30 s old. */
-export function shouldRefresh(clock: RefreshClock): boolean {
+/**
+ * A timer tick: refresh when the tab is visible, the user is active and the data is one interval
+ * old.
+ */
+export function shouldRefresh(clock: RefreshClock, intervalMs = REFRESH_INTERVAL_MS): boolean {
   if (clock.hidden) return false;
   if (isIdle(clock.lastActivityAt, clock.now)) return false;
-  return clock.now - clock.lastRefreshAt >= REFRESH_INTERVAL_MS;
+  return clock.now - clock.lastRefreshAt >= intervalMs;
 }
 
 /**
  * The user comes back (activity after being idle, or the tab shown again): refresh at once if a
  * refresh fell due while paused, rather than waiting for the next tick.
  */
-export function shouldRefreshOnResume(clock: Omit<RefreshClock, "lastActivityAt">): boolean {
+export function shouldRefreshOnResume(
+  clock: Omit<RefreshClock, "lastActivityAt">,
+  intervalMs = REFRESH_INTERVAL_MS,
+): boolean {
   if (clock.hidden) return false;
-  return clock.now - clock.lastRefreshAt >= REFRESH_INTERVAL_MS;
+  return clock.now - clock.lastRefreshAt >= intervalMs;
 }
 
 /**

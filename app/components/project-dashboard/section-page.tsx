@@ -4,7 +4,9 @@ import { isNotFound, RouteError } from "~/components/route-error";
 import { PROJECT_SECTIONS, ProjectNav, type ProjectSection } from "./project-nav";
 import { ProjectFacts } from "./project-sections";
 import type { ProjectView } from "./project-view";
+import { PAGE_REFRESH_INTERVAL_MS } from "./refresh";
 import { StatusBadges } from "./status-badges";
+import { useSmartRefresh } from "./use-smart-refresh";
 
 export function sectionLabel(section: ProjectSection) {
   return PROJECT_SECTIONS.find((s) => s.section === section)?.label ?? section;
@@ -15,21 +17,35 @@ export function sectionLabel(section: ProjectSection) {
  * navigation, a header with the project's name, the section's title and what the page is for,
  * then the page's own sections. `status` adds the project's badges to the header and what the
  * project knows below the sections (the Settings page's summary).
+ *
+ * The page keeps itself current: every 60 s (while visible and someone is there) it asks
+ * GET /sites/{id}/version?section= whether its data version is still `dataVersion`, and
+ * reloads its data only when not (useSmartRefresh; app/web/section-version.server.ts).
  */
 export function ProjectSectionPage({
   section,
   project,
+  dataVersion,
   description,
   status = false,
   children,
 }: {
   section: ProjectSection;
   project: ProjectView;
+  /** The page's data version, from its loader (sectionVersion). */
+  dataVersion: string;
   description?: ReactNode;
   status?: boolean;
   /** The page's own sections. */
   children?: ReactNode;
 }) {
+  useSmartRefresh(
+    {
+      url: `/sites/${encodeURIComponent(project.studioId)}/version?section=${section}`,
+      version: dataVersion,
+    },
+    { intervalMs: PAGE_REFRESH_INTERVAL_MS },
+  );
   return (
     <article className="space-y-8">
       <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />

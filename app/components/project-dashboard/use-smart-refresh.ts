@@ -5,6 +5,7 @@ import {
   ACTIVITY_EVENTS,
   isIdle,
   mayCheckVersionFirst,
+  REFRESH_INTERVAL_MS,
   shouldRefresh,
   shouldRefreshOnResume,
   type RefreshClock,
@@ -17,28 +18,34 @@ const TICK_MS = 1_000;
 export type VersionCheck = { url: string; version: string };
 
 /**
- * Re-runs the page's loaders (and loaded fetchers) every 30 s while the user is active and the
- * tab is visible; pauses after 2 minutes idle or while hidden, and catches up at once when the
- * user returns, never while a form is under way. Without JavaScript nothing refreshes: the page
- * is as fresh as its last load.
+ * Re-runs the page's loaders (and loaded fetchers) every `intervalMs` (30 s, the dashboard's;
+ * the other project pages pass 60 s) while the user is active and the tab is visible; pauses
+ * after 2 minutes idle or while hidden, and catches up at once when the user returns, never
+ * while a form is under way. Without JavaScript nothing refreshes: the page is as fresh as its
+ * last load.
  *
  * With `check`, a refresh first asks `check.url` with `If-None-Match` of the data's version: a
  * 304 means nothing changed and nothing is reloaded (the answer costs one query, not the page's
  * every read); anything else reloads. Returns when such a check last found the data current, so
  * the page can count its 'minutes ago' from then.
  */
-export function useSmartRefresh(check?: VersionCheck): string | null {
+export function useSmartRefresh(
+  check?: VersionCheck,
+  { intervalMs = REFRESH_INTERVAL_MS }: { intervalMs?: number } = {},
+): string | null {
   const revalidator = useRevalidator();
   const formsInFlight = useFormsInFlight();
   const latest = useRef(revalidator);
   const latestCheck = useRef(check);
+  const interval = useRef(intervalMs);
   useEffect(() => {
     latest.current = revalidator;
     latestCheck.current = check;
+    interval.current = intervalMs;
   });
   const [currentAt, setCurrentAt] = useState<string | null>(null);
 
-  // Every completed load (navigation, page change, refresh) restarts the 30 s count.
+  // Every completed load (navigation, page change, refresh) restarts the interval's count.
   const lastRefreshAt = useRef(0);
   const lastFullLoadAt = useRef(0);
   useEffect(() => {
@@ -93,17 +100,17 @@ export function useSmartRefresh(check?: VersionCheck): string | null {
         });
     };
     const onTick = () => {
-      if (shouldRefresh(clock())) refresh();
+      if (shouldRefresh(clock(), interval.current)) refresh();
     };
     const onActivity = () => {
       const wasIdle = isIdle(lastActivityAt, Date.now());
       lastActivityAt = Date.now();
-      if (wasIdle && shouldRefreshOnResume(clock())) refresh();
+      if (wasIdle && shouldRefreshOnResume(clock(), interval.current)) refresh();
     };
     const onVisibilityChange = () => {
       if (document.hidden) return;
       lastActivityAt = Date.now();
-      if (shouldRefreshOnResume(clock())) refresh();
+      if (shouldRefreshOnResume(clock(), interval.current)) refresh();
     };
 
     const timer = setInterval(onTick, TICK_MS);
