@@ -3,6 +3,7 @@ import {
   FULL_RELOAD_EVERY_MS,
   IDLE_AFTER_MS,
   mayCheckVersionFirst,
+  PAGE_REFRESH_INTERVAL_MS,
   REFRESH_INTERVAL_MS,
   isIdle,
   shouldRefresh,
@@ -15,6 +16,33 @@ describe("smart refresh", () => {
   it("uses the spec's 30 s interval and 2 min idle", () => {
     expect(REFRESH_INTERVAL_MS).toBe(30_000);
     expect(IDLE_AFTER_MS).toBe(120_000);
+  });
+
+  it("refreshes the other project pages every 60 s, the specification's per-project interval", () => {
+    expect(PAGE_REFRESH_INTERVAL_MS).toBe(60_000);
+    const clock = { lastActivityAt: t0, lastRefreshAt: t0, hidden: false };
+    const tick = (now: number) => shouldRefresh({ ...clock, now }, PAGE_REFRESH_INTERVAL_MS);
+    expect(tick(t0 + REFRESH_INTERVAL_MS)).toBe(false);
+    expect(tick(t0 + PAGE_REFRESH_INTERVAL_MS - 1)).toBe(false);
+    expect(tick(t0 + PAGE_REFRESH_INTERVAL_MS)).toBe(true);
+    // Still paused after 2 minutes idle, and while hidden.
+    expect(
+      shouldRefresh(
+        { now: t0 + IDLE_AFTER_MS, lastActivityAt: t0, lastRefreshAt: t0, hidden: false },
+        PAGE_REFRESH_INTERVAL_MS,
+      ),
+    ).toBe(false);
+    expect(
+      shouldRefresh(
+        { ...clock, now: t0 + PAGE_REFRESH_INTERVAL_MS, lastActivityAt: t0 + 1000, hidden: true },
+        PAGE_REFRESH_INTERVAL_MS,
+      ),
+    ).toBe(false);
+    // Back after a pause: at once only if a 60 s refresh fell due meanwhile.
+    const resume = (now: number) =>
+      shouldRefreshOnResume({ now, lastRefreshAt: t0, hidden: false }, PAGE_REFRESH_INTERVAL_MS);
+    expect(resume(t0 + REFRESH_INTERVAL_MS)).toBe(false);
+    expect(resume(t0 + PAGE_REFRESH_INTERVAL_MS)).toBe(true);
   });
 
   it("counts the user idle from 2 minutes after the last activity", () => {
