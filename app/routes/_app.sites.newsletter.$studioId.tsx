@@ -13,10 +13,16 @@ import {
   SENDER_DOMAIN_FIELD,
   SenderDomains,
 } from "~/components/newsletter/sender-domains";
+import {
+  SavedTemplates,
+  TEMPLATE_DELETE_INTENT,
+  TEMPLATE_RENAME_INTENT,
+  TEMPLATE_SAVE_INTENT,
+} from "~/components/newsletter/saved-templates";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { InvalidError } from "~/services/errors";
+import { InvalidError, type ServiceError } from "~/services/errors";
 import {
   addSenderDomain,
   deleteSenderDomain,
@@ -35,7 +41,20 @@ import {
   saveNewsletterSettings,
   sendTestEmail,
 } from "~/services/newsletter.server";
-import { dispatchIntent } from "~/web/intents.server";
+import {
+  deleteTemplateSchema,
+  renameTemplateSchema,
+  saveTemplateSchema,
+  TEMPLATE_MESSAGES,
+} from "~/services/newsletter-templates.schema";
+import {
+  deleteTemplate,
+  getSavedTemplates,
+  renameTemplate,
+  saveTemplate,
+  TemplateNameTakenError,
+} from "~/services/newsletter-templates.server";
+import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -49,11 +68,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
-  const [view, domains] = await Promise.all([
+  const [view, domains, templates] = await Promise.all([
     getNewsletterSettings(user, project.studioId),
     listSenderDomains(user, project.studioId),
+    getSavedTemplates(user, project.studioId),
   ]);
-  return { project: toProjectView(project, new Date()), view, domains };
+  return { project: toProjectView(project, new Date()), view, domains, templates };
 }
 
 const PROVIDER_FAILURES = new Set<string>([
@@ -62,7 +82,10 @@ const PROVIDER_FAILURES = new Set<string>([
   NEWSLETTER_MESSAGES.deleteRequestFailed,
 ]);
 
-/** The page's forms: save, test e-mail, and add / verify / delete a sender domain. */
+/**
+ * The page's forms: save, test e-mail, add / verify / delete a sender domain, and save / rename /
+ * delete a saved template (a taken name beside the name field, other refusals as a toast).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
@@ -90,6 +113,35 @@ export async function action({ request, params }: ActionFunctionArgs) {
           title: NEWSLETTER_MESSAGES.testSent,
           description: `Sent to ${to}.`,
         });
+      },
+      [TEMPLATE_SAVE_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: saveTemplateSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        try {
+          await saveTemplate(user, studioId, submission.value);
+        } catch (caught) {
+          const error = formFailure(caught);
+          return reply({ result: submission.reply(templateErrors(error)) }, error);
+        }
+        return redirectWithToast(page, { type: "success", title: TEMPLATE_MESSAGES.saved });
+      },
+      [TEMPLATE_RENAME_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: renameTemplateSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        const { templateId, name } = submission.value;
+        try {
+          await renameTemplate(user, templateId, name, studioId);
+        } catch (caught) {
+          const error = formFailure(caught);
+          return reply({ result: submission.reply(templateErrors(error)) }, error);
+        }
+        return redirectWithToast(page, { type: "success", title: TEMPLATE_MESSAGES.renamed });
+      },
+      [TEMPLATE_DELETE_INTENT]: async ({ formData }) => {
+        const parsed = deleteTemplateSchema.safeParse({ templateId: formData.get("templateId") });
+        if (!parsed.success) throw new InvalidError(TEMPLATE_MESSAGES.notFound);
+        await deleteTemplate(user, parsed.data.templateId, studioId);
+        return redirectWithToast(page, { type: "success", title: TEMPLATE_MESSAGES.deleted });
       },
       [DOMAIN_ADD_INTENT]: async ({ reply }) => {
         try {
@@ -133,15 +185,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const title =
           intent === NEWSLETTER_SAVE_INTENT
             ? NEWSLETTER_MESSAGES.saveFailed
-            : intent === DOMAIN_ADD_INTENT
-              ? error.message === NEWSLETTER_MESSAGES.domainExists
-                ? NEWSLETTER_MESSAGES.domainExists
-                : NEWSLETTER_MESSAGES.addFailed
-              : intent === DOMAIN_VERIFY_INTENT
-                ? NEWSLETTER_MESSAGES.verifyFailed
-                : intent === DOMAIN_DELETE_INTENT
-                  ? NEWSLETTER_MESSAGES.deleteFailed
-                  : NEWSLETTER_MESSAGES.unexpected;
+            : intent === TEMPLATE_DELETE_INTENT
+              ? TEMPLATE_MESSAGES.deleteFailed
+              : intent === DOMAIN_ADD_INTENT
+                ? error.message === NEWSLETTER_MESSAGES.domainExists
+                  ? NEWSLETTER_MESSAGES.domainExists
+                  : NEWSLETTER_MESSAGES.addFailed
+                : intent === DOMAIN_VERIFY_INTENT
+                  ? NEWSLETTER_MESSAGES.verifyFailed
+                  : intent === DOMAIN_DELETE_INTENT
+                    ? NEWSLETTER_MESSAGES.deleteFailed
+                    : NEWSLETTER_MESSAGES.unexpected;
         // The API's wording of a provider failure says no more than the toast's title.
         const said = error.message === title || PROVIDER_FAILURES.has(error.message);
         return redirectWithToast(page, {
@@ -154,10 +208,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
+/** A taken name is said beside the name field; any other refusal is the form's toast. */
+function templateErrors(error: ServiceError) {
+  return error instanceof TemplateNameTakenError
+    ? { fieldErrors: { name: [error.message] } }
+    : { formErrors: [error.message] };
+}
+
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function NewsletterPage() {
-  const { project, view, domains } = useLoaderData<typeof loader>();
+  const { project, view, domains, templates } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage
       section="newsletter"
@@ -171,6 +232,7 @@ export default function NewsletterPage() {
         canEdit={domains.canEdit}
         error={domains.error ? NEWSLETTER_MESSAGES.fetchDomainsFailed : null}
       />
+      <SavedTemplates templates={templates.templates} canEdit={templates.canEdit} />
     </ProjectSectionPage>
   );
 }
