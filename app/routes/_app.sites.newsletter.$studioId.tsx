@@ -162,15 +162,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
       },
       [DOMAIN_VERIFY_INTENT]: async ({ formData }) => {
         const domain = await verifySenderDomain(user, studioId, domainId(formData));
+        // Still pending: not verified yet, and verification goes on (the job checks again), so
+        // 'Verification in progress' shows beside the answer, with JavaScript or without.
         return redirectWithToast(
           page,
           domain.isVerified
             ? { type: "success", title: NEWSLETTER_MESSAGES.verified }
-            : {
-                type: "error",
-                title: NEWSLETTER_MESSAGES.notVerified,
-                description: NEWSLETTER_MESSAGES.notVerifiedHint,
-              },
+            : [
+                {
+                  type: "error",
+                  title: NEWSLETTER_MESSAGES.notVerified,
+                  description: NEWSLETTER_MESSAGES.notVerifiedHint,
+                },
+                {
+                  type: "info",
+                  title: NEWSLETTER_MESSAGES.verifying,
+                  description: NEWSLETTER_MESSAGES.verifyingHint,
+                },
+              ],
         );
       },
       [DOMAIN_DELETE_INTENT]: async ({ formData }) => {
