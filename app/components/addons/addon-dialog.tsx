@@ -53,12 +53,14 @@ export function AddonDialog({
   // 'Invalid token format' after a refused submit: the browser's check, or the server's answer.
   const [refusedHere, setRefusedHere] = useState(false);
   const refused = refusedHere || Boolean(answer?.result?.error?.chromaticProjectToken);
-  // Each refused submit is the toast again (a new array is a new failure for FailureToast).
-  const [submits, setSubmits] = useState(0);
+  // Each refusal is the toast again (a new array is a new failure for FailureToast): one the
+  // browser's check made, or a new answer of the server's that refuses the token.
+  const [refusals, setRefusals] = useState(0);
+  const serverRefusal = answer?.result?.error?.chromaticProjectToken ? answer : null;
   const toastErrors = useMemo(
     () => (needsToken && refused ? [TOKEN_MESSAGES.badSubmit] : undefined),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new submit or answer is a new toast
-    [needsToken, refused, submits, answer],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new refusal is a new toast
+    [needsToken, refused, refusals, serverRefusal],
   );
   const formProps = getFormProps(form);
   const busy = fetcher.state !== "idle";
@@ -94,7 +96,7 @@ export function AddonDialog({
           onSubmit={(event) => {
             formProps.onSubmit(event);
             setRefusedHere(needsToken && event.defaultPrevented);
-            setSubmits((n) => n + 1);
+            if (needsToken && event.defaultPrevented) setRefusals((n) => n + 1);
           }}
         >
           <input type="hidden" name="intent" value="addon-toggle" />
