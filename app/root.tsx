@@ -35,7 +35,7 @@ export const meta: MetaFunction = () => [{ title: "StackShift" }];
 export { documentShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [user, theme, { toast, setCookie }] = await Promise.all([
+  const [user, theme, { toasts, setCookie }] = await Promise.all([
     getOptionalUser(request),
     getTheme(request),
     readToast(request),
@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       user,
       theme,
-      toast,
+      toasts,
       timeZone: saved ?? DEFAULT_TIME_ZONE,
       // Lets the page skip asking the browser for its zone while it agrees (time-zone.ts).
       savedZoneOffset: saved ? timeZoneOffset(saved) : null,
@@ -83,7 +83,7 @@ function Document({ children, theme }: { children: React.ReactNode; theme: strin
 }
 
 export default function App() {
-  const { toast, timeZone, savedZoneOffset } = useLoaderData<typeof loader>();
+  const { toasts, timeZone, savedZoneOffset } = useLoaderData<typeof loader>();
   // Dates show in the browser's zone from the next page on (UTC until it is known).
   useTimeZoneCookie(timeZone, savedZoneOffset);
   // The cookie's mode, or the one a toggle is switching to (optimistic: no wait, no reload).
@@ -91,7 +91,7 @@ export default function App() {
   return (
     <Document theme={theme}>
       <Outlet />
-      <Toaster toast={toast} />
+      <Toaster flashed={toasts} />
     </Document>
   );
 }

@@ -130,7 +130,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The project's Newsletter settings by the specification's names, with socialLinks and savedTemplates */
+        get: operations["getNewsletterSettings"];
         /** Switches AI Newsletter on or off */
         put: operations["setNewsletterAddon"];
         post?: never;
@@ -138,6 +139,41 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/app/newsletter/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Saves a newsletter template {studioId, name, subject, body}; 409 when the name is taken or the project keeps 50 */
+        post: operations["saveNewsletterTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/newsletter/templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a saved newsletter template */
+        delete: operations["deleteNewsletterTemplate"];
+        options?: never;
+        head?: never;
+        /** Renames a saved newsletter template {name}; 409 when the name is taken */
+        patch: operations["renameNewsletterTemplate"];
         trace?: never;
     };
     "/api/app/studios/social-media": {
@@ -1519,6 +1555,95 @@ export interface operations {
             };
         };
     };
+    getNewsletterSettings: {
+        parameters: {
+            query?: {
+                studioId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fromName: string;
+                        fromEmail: string;
+                        replyToEmail: string;
+                        companyName: string;
+                        companyAddress: string;
+                        companyWebsite: string;
+                        footerText: string;
+                        enableUnsubscribeLink: boolean;
+                        brandColor: string;
+                        logo: string | null;
+                        socialLinks: {
+                            facebook: string;
+                            twitter: string;
+                            instagram: string;
+                            linkedin: string;
+                        };
+                        savedTemplates: {
+                            id: string;
+                            name: string;
+                            subject: string;
+                            body: string;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     setNewsletterAddon: {
         parameters: {
             query?: never;
@@ -1550,6 +1675,382 @@ export interface operations {
                         addon: "ecommerce" | "aiNewsletter" | "socialMedia" | "gpt" | "visualTests" | "endToEndTests";
                         enabled: boolean;
                         changed: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    saveNewsletterTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    subject?: string;
+                    body: string;
+                    studioId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        subject: string;
+                        body: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteNewsletterTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    renameNewsletterTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        subject: string;
+                        body: string;
+                        createdAt: string;
+                        updatedAt: string;
                     };
                 };
             };

@@ -681,6 +681,32 @@ export const newsletterDomains = pgTable(
   ],
 );
 
+/**
+ * A project's saved e-mail templates (the newsletter settings' savedTemplates): a named subject
+ * and body a newsletter can start from. Names are unique per project whatever their case; the
+ * limits (name, subject, body, count) are the service's (newsletter-rules.ts, decision 045).
+ */
+export const newsletterSavedTemplates = pgTable(
+  "newsletter_saved_templates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    subject: text("subject").notNull().default(""),
+    body: text("body").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("newsletter_saved_templates_project_name_key").on(
+      t.projectId,
+      sql`lower(${t.name})`,
+    ),
+  ],
+);
+
 /** The local newsletter provider's domains (PROVIDERS=local), like Resend keeps them. */
 export const localNewsletterDomains = pgTable("local_newsletter_domains", {
   id: text("id").primaryKey(),

@@ -10,6 +10,7 @@ import {
   INTEGRATION_PAGE_SIZE,
   INTEGRATION_SEARCH_DEBOUNCE_MS,
   integrationBySlug,
+  integrationLogo,
   LOAD_MORE_MIN_RESULTS,
 } from "~/services/integration-catalog";
 import { listProjects } from "~/services/projects.server";
@@ -72,9 +73,19 @@ export default function IntegrationProjects() {
         <Link to="/sites/integrations" className="text-sm text-brand hover:underline">
           Integrations
         </Link>
-        <h1 id="integration-heading" className="mt-1 text-2xl font-semibold">
-          {page.integration.name}
-        </h1>
+        <div className="mt-1 flex items-center gap-3">
+          {/* Decorative: the name is beside it. */}
+          <img
+            src={integrationLogo(page.integration.slug)}
+            alt=""
+            width={48}
+            height={48}
+            className="h-12 w-12 shrink-0"
+          />
+          <h1 id="integration-heading" className="text-2xl font-semibold">
+            {page.integration.name}
+          </h1>
+        </div>
         <p className="mt-1 text-slate-600 dark:text-slate-300">{page.integration.text}</p>
       </div>
       <SearchBox

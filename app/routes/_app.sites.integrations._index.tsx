@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { Badge } from "~/components/ui/badge";
-import { INTEGRATIONS } from "~/services/integration-catalog";
+import { integrationLogo, INTEGRATIONS } from "~/services/integration-catalog";
 import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Integrations | StackShift" }];
@@ -30,7 +30,17 @@ export default function IntegrationsCatalogue() {
             className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
           >
             <div className="flex items-center justify-between gap-2">
-              <h2 className="text-lg font-semibold">{entry.name}</h2>
+              <div className="flex items-center gap-3">
+                {/* Decorative: the name is beside it. */}
+                <img
+                  src={integrationLogo(entry.slug)}
+                  alt=""
+                  width={40}
+                  height={40}
+                  className="h-10 w-10 shrink-0"
+                />
+                <h2 className="text-lg font-semibold">{entry.name}</h2>
+              </div>
               <Badge tone={entry.compatibility === "new" ? "blue" : "gray"}>
                 {entry.compatibility === "new" ? "New" : "Default"}
               </Badge>

@@ -13,10 +13,16 @@ import {
   SENDER_DOMAIN_FIELD,
   SenderDomains,
 } from "~/components/newsletter/sender-domains";
+import {
+  SavedTemplates,
+  TEMPLATE_DELETE_INTENT,
+  TEMPLATE_RENAME_INTENT,
+  TEMPLATE_SAVE_INTENT,
+} from "~/components/newsletter/saved-templates";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { InvalidError } from "~/services/errors";
+import { InvalidError, type ServiceError } from "~/services/errors";
 import {
   addSenderDomain,
   deleteSenderDomain,
@@ -36,7 +42,20 @@ import {
   sendTestEmail,
 } from "~/services/newsletter.server";
 import { projectDataDigest } from "~/services/project-data-version.server";
-import { dispatchIntent } from "~/web/intents.server";
+import {
+  deleteTemplateSchema,
+  renameTemplateSchema,
+  saveTemplateSchema,
+  TEMPLATE_MESSAGES,
+} from "~/services/newsletter-templates.schema";
+import {
+  deleteTemplate,
+  getSavedTemplates,
+  renameTemplate,
+  saveTemplate,
+  TemplateNameTakenError,
+} from "~/services/newsletter-templates.server";
+import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -54,14 +73,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Read before the sections: a change landing meanwhile (the domains' re-check, which reads
   // the provider only for a domain last asked 5 minutes ago) makes the next check differ.
   const digest = await projectDataDigest(project._id, "newsletter");
-  const [view, domains] = await Promise.all([
+  const [view, domains, templates] = await Promise.all([
     getNewsletterSettings(user, project.studioId),
     listSenderDomains(user, project.studioId),
+    getSavedTemplates(user, project.studioId),
   ]);
   return {
     project: toProjectView(project, new Date()),
     view,
     domains,
+    templates,
     dataVersion: sectionVersion(digest),
   };
 }
@@ -72,7 +93,10 @@ const PROVIDER_FAILURES = new Set<string>([
   NEWSLETTER_MESSAGES.deleteRequestFailed,
 ]);
 
-/** The page's forms: save, test e-mail, and add / verify / delete a sender domain. */
+/**
+ * The page's forms: save, test e-mail, add / verify / delete a sender domain, and save / rename /
+ * delete a saved template (a taken name beside the name field, other refusals as a toast).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const studioId = params.studioId ?? "";
@@ -101,6 +125,35 @@ export async function action({ request, params }: ActionFunctionArgs) {
           description: `Sent to ${to}.`,
         });
       },
+      [TEMPLATE_SAVE_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: saveTemplateSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        try {
+          await saveTemplate(user, studioId, submission.value);
+        } catch (caught) {
+          const error = formFailure(caught);
+          return reply({ result: submission.reply(templateErrors(error)) }, error);
+        }
+        return redirectWithToast(page, { type: "success", title: TEMPLATE_MESSAGES.saved });
+      },
+      [TEMPLATE_RENAME_INTENT]: async ({ formData, reply }) => {
+        const submission = parseWithZod(formData, { schema: renameTemplateSchema });
+        if (submission.status !== "success") return reply({ result: submission.reply() }, 400);
+        const { templateId, name } = submission.value;
+        try {
+          await renameTemplate(user, templateId, name, studioId);
+        } catch (caught) {
+          const error = formFailure(caught);
+          return reply({ result: submission.reply(templateErrors(error)) }, error);
+        }
+        return redirectWithToast(page, { type: "success", title: TEMPLATE_MESSAGES.renamed });
+      },
+      [TEMPLATE_DELETE_INTENT]: async ({ formData }) => {
+        const parsed = deleteTemplateSchema.safeParse({ templateId: formData.get("templateId") });
+        if (!parsed.success) throw new InvalidError(TEMPLATE_MESSAGES.notFound);
+        await deleteTemplate(user, parsed.data.templateId, studioId);
+        return redirectWithToast(page, { type: "success", title: TEMPLATE_MESSAGES.deleted });
+      },
       [DOMAIN_ADD_INTENT]: async ({ reply }) => {
         try {
           await addSenderDomain(user, studioId);
@@ -120,15 +173,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
       },
       [DOMAIN_VERIFY_INTENT]: async ({ formData }) => {
         const domain = await verifySenderDomain(user, studioId, domainId(formData));
+        // Still pending: not verified yet, and verification goes on (the job checks again), so
+        // 'Verification in progress' shows beside the answer, with JavaScript or without.
         return redirectWithToast(
           page,
           domain.isVerified
             ? { type: "success", title: NEWSLETTER_MESSAGES.verified }
-            : {
-                type: "error",
-                title: NEWSLETTER_MESSAGES.notVerified,
-                description: NEWSLETTER_MESSAGES.notVerifiedHint,
-              },
+            : [
+                {
+                  type: "error",
+                  title: NEWSLETTER_MESSAGES.notVerified,
+                  description: NEWSLETTER_MESSAGES.notVerifiedHint,
+                },
+                {
+                  type: "info",
+                  title: NEWSLETTER_MESSAGES.verifying,
+                  description: NEWSLETTER_MESSAGES.verifyingHint,
+                },
+              ],
         );
       },
       [DOMAIN_DELETE_INTENT]: async ({ formData }) => {
@@ -143,15 +205,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const title =
           intent === NEWSLETTER_SAVE_INTENT
             ? NEWSLETTER_MESSAGES.saveFailed
-            : intent === DOMAIN_ADD_INTENT
-              ? error.message === NEWSLETTER_MESSAGES.domainExists
-                ? NEWSLETTER_MESSAGES.domainExists
-                : NEWSLETTER_MESSAGES.addFailed
-              : intent === DOMAIN_VERIFY_INTENT
-                ? NEWSLETTER_MESSAGES.verifyFailed
-                : intent === DOMAIN_DELETE_INTENT
-                  ? NEWSLETTER_MESSAGES.deleteFailed
-                  : NEWSLETTER_MESSAGES.unexpected;
+            : intent === TEMPLATE_DELETE_INTENT
+              ? TEMPLATE_MESSAGES.deleteFailed
+              : intent === DOMAIN_ADD_INTENT
+                ? error.message === NEWSLETTER_MESSAGES.domainExists
+                  ? NEWSLETTER_MESSAGES.domainExists
+                  : NEWSLETTER_MESSAGES.addFailed
+                : intent === DOMAIN_VERIFY_INTENT
+                  ? NEWSLETTER_MESSAGES.verifyFailed
+                  : intent === DOMAIN_DELETE_INTENT
+                    ? NEWSLETTER_MESSAGES.deleteFailed
+                    : NEWSLETTER_MESSAGES.unexpected;
         // The API's wording of a provider failure says no more than the toast's title.
         const said = error.message === title || PROVIDER_FAILURES.has(error.message);
         return redirectWithToast(page, {
@@ -164,10 +228,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
+/** A taken name is said beside the name field; any other refusal is the form's toast. */
+function templateErrors(error: ServiceError) {
+  return error instanceof TemplateNameTakenError
+    ? { fieldErrors: { name: [error.message] } }
+    : { formErrors: [error.message] };
+}
+
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function NewsletterPage() {
-  const { project, view, domains, dataVersion } = useLoaderData<typeof loader>();
+  const { project, view, domains, templates, dataVersion } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage
       section="newsletter"
@@ -182,6 +253,7 @@ export default function NewsletterPage() {
         canEdit={domains.canEdit}
         error={domains.error ? NEWSLETTER_MESSAGES.fetchDomainsFailed : null}
       />
+      <SavedTemplates templates={templates.templates} canEdit={templates.canEdit} />
     </ProjectSectionPage>
   );
 }

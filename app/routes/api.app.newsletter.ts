@@ -1,11 +1,25 @@
 import { addonActionSchema } from "~/services/addons.schema";
+import { getNewsletterSettingsEntity } from "~/services/newsletter.server";
+import { newsletterQuerySchema } from "~/services/newsletter-templates.schema";
 import { addonRoute } from "~/web/addon-api.server";
+import { queryInput } from "~/web/api.server";
 
-/** PUT /api/app/newsletter {studioId, action enable|disable}: AI Newsletter on or off (app/web/addon-api.server.ts has the answers). */
-const api = addonRoute("aiNewsletter", addonActionSchema, (input) => ({
-  studioId: input.studioId,
-  enabled: input.action === "enable",
-}));
+/**
+ * GET /api/app/newsletter?studioId=: the Newsletter settings by the specification's names, with
+ * savedTemplates (everyone who sees the project). PUT {studioId, action enable|disable}: AI
+ * Newsletter on or off (app/web/addon-api.server.ts has the answers).
+ */
+const api = addonRoute(
+  "aiNewsletter",
+  addonActionSchema,
+  (input) => ({ studioId: input.studioId, enabled: input.action === "enable" }),
+  {
+    GET: async ({ request, user }) => {
+      const { studioId } = queryInput(request, newsletterQuerySchema, ["studioId"]);
+      return Response.json(await getNewsletterSettingsEntity(user, studioId));
+    },
+  },
+);
 
 export const loader = api.loader;
 export const action = api.action;

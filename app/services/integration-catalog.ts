@@ -31,6 +31,17 @@ export const INTEGRATIONS: readonly IntegrationEntry[] = [
   },
 ];
 
+/**
+ * Every id an integration of a project carries (the Integration entity's `id`): the catalogue's
+ * entries and the AI Newsletter, which is switched on as an add-on rather than chosen here.
+ */
+export const INTEGRATION_IDS = [...INTEGRATIONS.map((entry) => entry.slug), "newsletter"] as const;
+
+/** An integration's logo: an SVG of our own drawing in public/integrations/ (decision 045). */
+export function integrationLogo(id: string): string {
+  return `/integrations/${id}.svg`;
+}
+
 export function integrationBySlug(slug: string | undefined): IntegrationEntry | undefined {
   return INTEGRATIONS.find((entry) => entry.slug === slug);
 }

@@ -20,6 +20,7 @@ export const NEWSLETTER_MESSAGES = {
   notVerified: "Domain not verified",
   notVerifiedHint: "DNS records not found yet. It may take a few minutes after you add them.",
   verifying: "Verification in progress",
+  verifyingHint: "We check the DNS records again on our own; the status updates here.",
   verifyFailed: "Error verifying domain",
   deleted: "Domain deleted successfully",
   deleteFailed: "Error deleting domain",

@@ -19,6 +19,7 @@ import {
 } from "./newsletter.schema";
 import { readableBrandText } from "./newsletter-rules";
 import { can, projectForAction, withProjectAction } from "./permissions.server";
+import { listSavedTemplates, type SavedTemplate } from "./newsletter-templates.server";
 
 /** The product's stored form of the settings (plus our own keys for the rest of the form). */
 type StoredSettings = {
@@ -131,6 +132,28 @@ export async function getNewsletterSettings(user: User, studioId: string): Promi
     saved: Boolean(row),
     senderDomain: senderDomainOf(settings.fromEmail, siteHost(project)),
     canEdit: can(actor, "newsletter.edit"),
+  };
+}
+
+/**
+ * The Newsletter settings as the specification names them (GET /api/app/newsletter): the sender
+ * settings, `logo` (the uploaded logo's absolute address, or null) and `savedTemplates`.
+ */
+export type NewsletterSettingsEntity = Omit<NewsletterSettingsView, "logoUrl"> & {
+  logo: string | null;
+  savedTemplates: SavedTemplate[];
+};
+
+export async function getNewsletterSettingsEntity(
+  user: User,
+  studioId: string,
+): Promise<NewsletterSettingsEntity> {
+  const view = await getNewsletterSettings(user, studioId);
+  const { logoUrl, ...settings } = view.settings;
+  return {
+    ...settings,
+    logo: logoUrl ? absoluteUrl(logoUrl) : null,
+    savedTemplates: await listSavedTemplates(view.projectId),
   };
 }
 

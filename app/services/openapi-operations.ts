@@ -56,6 +56,7 @@ import {
 } from "./payments.schema";
 import { socialExchangeApiSchema, socialUnlinkApiSchema } from "./social-accounts.schema";
 import { formSettingsApiSchema, submissionsDeleteApiSchema } from "./forms.schema";
+import { getNewsletterSettingsOperation, NEWSLETTER_TEMPLATE_API } from "./openapi-newsletter";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 /** The document's groups of operations, in the order the document lists them. */
@@ -64,7 +65,10 @@ export const TAGS = [
   { name: "Deployments", description: "A site's deployments: list, deploy now, retry" },
   { name: "Add-ons", description: "The project's add-ons and the End To End Tests runs" },
   { name: "Integrations", description: "Stripe accounts and linked Instagram accounts" },
-  { name: "Newsletter", description: "The AI Newsletter's sender domains" },
+  {
+    name: "Newsletter",
+    description: "The AI Newsletter's settings, saved templates and sender domains",
+  },
   { name: "Forms", description: "Forms and their submissions" },
   { name: "Domains", description: "A site's custom domain" },
   { name: "Members", description: "Members, invitations and the content studio's invitation" },
@@ -151,11 +155,11 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
     addonValueSchema,
   ),
   "/api/app/gpt3": addonPut("setGptAddon", "Switches GPT on or off (value)", addonValueSchema),
-  "/api/app/newsletter": addonPut(
-    "setNewsletterAddon",
-    "Switches AI Newsletter on or off",
-    addonActionSchema,
-  ),
+  "/api/app/newsletter": {
+    get: getNewsletterSettingsOperation,
+    ...addonPut("setNewsletterAddon", "Switches AI Newsletter on or off", addonActionSchema),
+  },
+  ...NEWSLETTER_TEMPLATE_API,
   "/api/app/studios/social-media": addonPut(
     "setSocialMediaAddon",
     "Switches Social Media on or off",

@@ -103,6 +103,9 @@ const digestColumns: Record<VersionedPage, SQL<string>> = {
        where n.project_id = "projects".id)`,
     sql`(select string_agg(d::text, ',' order by d.id)
        from newsletter_domains d where d.project_id = "projects".id)`,
+    // Saved templates by id and time of change (each save and rename moves it), not their bodies.
+    sql`(select string_agg(t.id::text || ' ' || t.updated_at::text, ',' order by t.id)
+       from newsletter_saved_templates t where t.project_id = "projects".id)`,
   ),
   // The linked accounts; their posts are Instagram's, seen at the 5-minute full reload.
   "social-media": md5Of(

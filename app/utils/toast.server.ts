@@ -11,7 +11,8 @@ export type Toast = {
   duration?: number;
 };
 
-type FlashData = { toast: Toast };
+/** `more`: toasts shown beside the first (a check that ended and one that goes on). */
+type FlashData = { toast: Toast; more: Toast[] };
 let cached:
   ReturnType<typeof createCookieSessionStorage<Record<string, never>, FlashData>> | undefined;
 function storage() {
@@ -28,15 +29,25 @@ function storage() {
   return cached;
 }
 
-export async function toastHeader(toast: Omit<Toast, "id">) {
+type NewToast = Omit<Toast, "id">;
+
+/** The flash of one toast, or of several shown together (the first is the answer). */
+export async function toastHeader(toast: NewToast | [NewToast, ...NewToast[]]) {
+  const [first, ...more] = Array.isArray(toast) ? toast : [toast];
   const session = await storage().getSession();
-  session.flash("toast", { id: crypto.randomUUID(), ...toast });
+  session.flash("toast", { id: crypto.randomUUID(), ...first });
+  if (more.length) {
+    session.flash(
+      "more",
+      more.map((t) => ({ id: crypto.randomUUID(), ...t })),
+    );
+  }
   return storage().commitSession(session);
 }
 
 export async function redirectWithToast(
   url: string,
-  toast: Omit<Toast, "id">,
+  toast: NewToast | [NewToast, ...NewToast[]],
   init?: ResponseInit,
 ) {
   const headers = new Headers(init?.headers);
@@ -44,9 +55,11 @@ export async function redirectWithToast(
   return redirect(url, { ...init, headers });
 }
 
-/** Reads (and clears) the pending toast. */
+/** Reads (and clears) the pending toast: `toast` the first, `toasts` all of them. */
 export async function readToast(request: Request) {
   const session = await storage().getSession(request.headers.get("Cookie"));
   const toast = (session.get("toast") as Toast | undefined) ?? null;
-  return { toast, setCookie: toast ? await storage().destroySession(session) : null };
+  const more = (session.get("more") as Toast[] | undefined) ?? [];
+  const toasts = toast ? [toast, ...more] : [];
+  return { toast, toasts, setCookie: toast ? await storage().destroySession(session) : null };
 }

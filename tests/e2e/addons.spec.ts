@@ -6,7 +6,7 @@ import { createProject } from "./support/members";
  * Once with JavaScript and once without: the owner switches GPT on and off
  * through its confirmation, and Ecommerce, AI Newsletter and Social Media on; Visual Tests asks
  * for the Chromatic project token the first time and says what is wrong with a bad one ('Invalid
- * token format'); the Activity Log shows the changes. End To End Tests: project-tools.spec.ts.
+ * token format', beside the field and as a toast); the Activity Log shows the changes. End To End Tests: project-tools.spec.ts.
  */
 
 const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
@@ -79,6 +79,13 @@ test("an owner switches add-ons through their confirmation, and sets Visual Test
   await expect(
     page.getByRole("alertdialog", { name: "Enable Visual Tests?" }).getByRole("alert"),
   ).toHaveText("Invalid token format");
+  // And the specification's toast, where toasts show, outside the dialog (hidden from the
+  // accessibility tree while the modal dialog is open, so counted with the hidden ones).
+  const saidTwice = page
+    .getByRole("alert", { includeHidden: true })
+    .filter({ hasText: /^Invalid token format$/ });
+  await expect(saidTwice).toHaveCount(2);
+  await expect(saidTwice.last()).toBeVisible();
   const again = page.getByRole("alertdialog", { name: "Enable Visual Tests?" });
   await again.getByLabel("Project token").fill("chpt_0123456789abcdef");
   await again.getByRole("button", { name: "Yes, enable" }).click();

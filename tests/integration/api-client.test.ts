@@ -134,6 +134,7 @@ const made = {
   paymentAccountId: "",
   socialAccountId: "",
   senderDomainId: "",
+  templateId: "",
   formId: "",
   submissionId: "",
 };
@@ -418,6 +419,50 @@ const steps = {
     const deleted = answer(
       await client.DELETE("/api/newsletter", {
         params: { query: { path: `domains/${made.senderDomainId}` } },
+      }),
+      200,
+    );
+    expect(deleted).toMatchObject({ ok: true });
+  },
+
+  async saveNewsletterTemplate() {
+    const body = {
+      studioId: made.project.studioId,
+      name: "Weekly issue",
+      subject: "This week",
+      body: "<p>Hello</p>",
+    };
+    const saved = answer(await client.POST("/api/app/newsletter/templates", { body }), 201);
+    expect(saved.name).toBe("Weekly issue");
+    made.templateId = saved.id;
+  },
+
+  async getNewsletterSettings() {
+    const settings = answer(
+      await client.GET("/api/app/newsletter", {
+        params: { query: { studioId: made.project.studioId } },
+      }),
+      200,
+    );
+    expect(settings.brandColor).toBe("#296EFF");
+    expect(settings.savedTemplates.map((t) => t.id)).toEqual([made.templateId]);
+  },
+
+  async renameNewsletterTemplate() {
+    const renamed = answer(
+      await client.PATCH("/api/app/newsletter/templates/{templateId}", {
+        params: { path: { templateId: made.templateId } },
+        body: { name: "Friday letter" },
+      }),
+      200,
+    );
+    expect(renamed.name).toBe("Friday letter");
+  },
+
+  async deleteNewsletterTemplate() {
+    const deleted = answer(
+      await client.DELETE("/api/app/newsletter/templates/{templateId}", {
+        params: { path: { templateId: made.templateId } },
       }),
       200,
     );

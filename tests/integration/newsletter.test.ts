@@ -19,7 +19,7 @@ import { recheckSenderDomains } from "~/services/newsletter-domains.server";
 import type { NewsletterView } from "~/services/newsletter.server";
 import type { SenderDomainsView } from "~/services/newsletter-domains.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
-import { toastOf } from "../setup/matchers";
+import { toastOf, toastsOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";
 
 type TestUser = Awaited<ReturnType<typeof createUser>>;
@@ -267,6 +267,11 @@ describe("sender domains (local provider)", () => {
       domainId: domain.id,
     });
     expect(await toastOf(first)).toMatchObject({ type: "error", title: "Domain not verified" });
+    // Still pending, so the job checks on: the specification's toast beside the answer.
+    expect((await toastsOf(first)).map((t) => t.title)).toEqual([
+      "Domain not verified",
+      "Verification in progress",
+    ]);
     // The local provider verifies a few seconds after the first check: move that into the past.
     await db()
       .update(localNewsletterDomains)
@@ -277,6 +282,7 @@ describe("sender domains (local provider)", () => {
       domainId: domain.id,
     });
     expect(await toastOf(second)).toMatchObject({ type: "success", title: "Domain verified" });
+    expect(await toastsOf(second)).toHaveLength(1);
     expect((await load(project.studioId)).domains.domains[0]).toMatchObject({
       status: "verified",
       isVerified: true,

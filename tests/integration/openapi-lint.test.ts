@@ -59,7 +59,7 @@ describe("/api/openapi.json for client generators", () => {
     const ids = Object.values(doc.paths).flatMap((ops) =>
       Object.values(ops).map((op) => op.operationId),
     );
-    expect(ids).toHaveLength(32);
+    expect(ids).toHaveLength(36);
     expect(new Set(ids).size).toBe(ids.length);
   });
 

@@ -14,6 +14,7 @@ import {
   localSites,
   members,
   newsletterDomains,
+  newsletterSavedTemplates,
   newsletterSettings,
   paymentAccounts,
   projects,
@@ -294,7 +295,7 @@ describe("each project page's data version", () => {
     await formsPage.unchanged("an activity entry, a payment account and a deploy");
   });
 
-  it("Newsletter: moves with the settings saved and a sender domain added, verified and deleted; not with another page's change", async () => {
+  it("Newsletter: moves with the settings saved and a sender domain added, verified and deleted, a template saved, renamed and deleted; not with another page's change", async () => {
     const { project, cookie } = await setup();
     const newsletter = await follow("newsletter", cookie, project.studioId);
 
@@ -331,6 +332,23 @@ describe("each project page's data version", () => {
 
     await db().delete(newsletterDomains).where(eq(newsletterDomains.id, domain!.id));
     await newsletter.changed("the sender domain deleted");
+
+    const [template] = await db()
+      .insert(newsletterSavedTemplates)
+      .values({ projectId: project.id, name: "Monthly", subject: "News", body: "<p>Hi</p>" })
+      .returning();
+    await newsletter.changed("a template saved");
+
+    await db()
+      .update(newsletterSavedTemplates)
+      .set({ name: "Monthly news", updatedAt: new Date(Date.now() + 1000) })
+      .where(eq(newsletterSavedTemplates.id, template!.id));
+    await newsletter.changed("the template renamed");
+
+    await db()
+      .delete(newsletterSavedTemplates)
+      .where(eq(newsletterSavedTemplates.id, template!.id));
+    await newsletter.changed("the template deleted");
   });
 
   it("Social Media: moves with an account linked, its profile renamed and unlinked; not with another page's change", async () => {

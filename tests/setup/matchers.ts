@@ -30,6 +30,16 @@ export async function toastOf(res: Response): Promise<Toast | null> {
   return (await readToast(makeRequest("/", { cookie }))).toast;
 }
 
+/** Every toast a response flashes (a redirect may carry an answer and a note beside it). */
+export async function toastsOf(res: Response): Promise<Toast[]> {
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  if (!cookie) return [];
+  return (await readToast(makeRequest("/", { cookie }))).toasts;
+}
+
 function isResponse(value: unknown): value is Response {
   return value instanceof Response;
 }

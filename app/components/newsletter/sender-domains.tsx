@@ -9,6 +9,8 @@ import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { raiseToast } from "~/components/ui/toaster";
+import { useEffect } from "react";
 
 export const DOMAIN_ADD_INTENT = "sender-domain-add";
 export const DOMAIN_VERIFY_INTENT = "sender-domain-verify";
@@ -37,6 +39,11 @@ export function SenderDomains({
   const navigate = useNavigate();
   const adding = useIsPending({ intent: DOMAIN_ADD_INTENT });
   const verifying = useIsPending({ intent: DOMAIN_VERIFY_INTENT });
+  // The specification's toast while verifying; the server's answer repeats it while the domain
+  // stays pending (the job keeps checking), which is what a page without JavaScript shows.
+  useEffect(() => {
+    if (verifying) raiseToast({ type: "info", title: NEWSLETTER_MESSAGES.verifying });
+  }, [verifying]);
   const deleting = domains.find((d) => d.id === searchParams.get("deleteDomain"));
   const back = urlWith(location.pathname, location.search, { deleteDomain: null });
   const close = () => navigate(back, { replace: true, preventScrollReset: true });

@@ -31,19 +31,25 @@ function Body({ toast }: { toast: Toast }) {
 }
 
 /**
- * Shows the flashed toast. Before JavaScript runs it is a plain status message on the page; once
+ * Shows the flashed toasts. Before JavaScript runs they are a plain status message on the page; once
  * Radix is loaded after hydration it takes over (timed dismissal, swipe, F8 to focus the region)
  * and shows the toasts raised meanwhile.
  */
-export function Toaster({ toast }: { toast: Toast | null }) {
+export function Toaster({ flashed }: { flashed: Toast[] }) {
   const popups = usePopups();
-  const [toasts, setToasts] = useState<Toast[]>(toast ? [toast] : []);
+  const [toasts, setToasts] = useState<Toast[]>(flashed);
   useEffect(() => {
-    if (toast)
-      setToasts((current) =>
-        current.some((t) => t.id === toast.id) ? current : [...current, toast],
-      );
-  }, [toast]);
+    setToasts((current) => {
+      const fresh = flashed.filter((f) => !current.some((t) => t.id === f.id));
+      if (!fresh.length) return current;
+      // A progress note raised while a form was on its way ('Verification in progress') gives
+      // way to the server's answer, which repeats it while the work goes on.
+      return [
+        ...current.filter((c) => !(c.id.startsWith("raised-") && c.type === "info")),
+        ...fresh,
+      ];
+    });
+  }, [flashed]);
   useEffect(() => {
     // A form's new failure replaces the one before it: a person who tries again sees one answer,
     // not a stack of the same words.
@@ -56,12 +62,17 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   }, []);
 
   if (!popups) {
-    return toast ? (
-      // Without JavaScript nothing dismisses it: clicks pass through to what it covers.
-      <div role="status" className="pointer-events-none fixed bottom-4 right-4 z-50">
-        <div className={`${box} ${toneClass[toast.type]}`}>
-          <Body toast={toast} />
-        </div>
+    return flashed.length ? (
+      // Without JavaScript nothing dismisses them: clicks pass through to what they cover.
+      <div
+        role="status"
+        className="pointer-events-none fixed bottom-4 right-4 z-50 flex flex-col gap-2"
+      >
+        {flashed.map((toast) => (
+          <div key={toast.id} className={`${box} ${toneClass[toast.type]}`}>
+            <Body toast={toast} />
+          </div>
+        ))}
       </div>
     ) : null;
   }

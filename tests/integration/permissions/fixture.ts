@@ -16,6 +16,7 @@ import {
   accessRequests,
   apiTokens,
   eventLogs,
+  newsletterSavedTemplates,
   formSubmissions,
   localDeploys,
   localNewsletterDomains,
@@ -50,6 +51,7 @@ export const held = {
   contactFormIdB: "",
   analyticsKeyA: "",
   ownerInviteId: "",
+  templateIdA: "",
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -91,6 +93,16 @@ export async function contactFormA(f: Fixture) {
   await db()
     .insert(formSubmissions)
     .values({ formId: held.contactFormIdA, data: { name: "Ada" }, searchText: "ada" });
+}
+
+/** Project A's one saved newsletter template (held.templateIdA). */
+export async function savedTemplateA(f: Fixture) {
+  await db().delete(newsletterSavedTemplates).where(eq(newsletterSavedTemplates.projectId, f.a.id));
+  const [row] = await db()
+    .insert(newsletterSavedTemplates)
+    .values({ projectId: f.a.id, name: "A weekly", subject: "A news", body: "<p>A</p>" })
+    .returning({ id: newsletterSavedTemplates.id });
+  held.templateIdA = row.id;
 }
 
 /** Project A's newsletter sender (its domain not added yet, here or at the local provider). */

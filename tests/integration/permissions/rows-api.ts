@@ -23,6 +23,7 @@ import {
   failA,
   held,
   paymentAccountA,
+  savedTemplateA,
   senderSettingsA,
   socialAccountA,
 } from "./fixture";
@@ -123,10 +124,80 @@ export const ROWS_API: Row[] = [
     studioId: f.a.studioId,
     value: "true",
   })),
-  addonApiRow("api.app.newsletter.ts", "/api/app/newsletter", (f) => ({
-    studioId: f.a.studioId,
-    action: "enable",
-  })),
+  {
+    file: "api.app.newsletter.ts",
+    cases: [
+      {
+        name: "GET A's newsletter settings with savedTemplates",
+        fn: "loader",
+        request: (f) => ({ path: `/api/app/newsletter?studioId=${f.a.studioId}` }),
+        expect: VIEWERS,
+      },
+      ...addonApiRow("api.app.newsletter.ts", "/api/app/newsletter", (f) => ({
+        studioId: f.a.studioId,
+        action: "enable",
+      })).cases.filter((c) => c.fn === "action"),
+    ],
+  },
+  {
+    file: "api.app.newsletter.templates.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/newsletter/templates" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST save a template to A",
+        fn: "action",
+        setup: savedTemplateA,
+        request: (f) => ({
+          path: "/api/app/newsletter/templates",
+          json: { studioId: f.a.studioId, name: `T ${next()}`, body: "<p>Hi</p>" },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.newsletter.templates.$templateId.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        setup: savedTemplateA,
+        request: () => ({
+          path: `/api/app/newsletter/templates/${held.templateIdA}`,
+          params: { templateId: held.templateIdA },
+        }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "PATCH rename A's template",
+        fn: "action",
+        setup: savedTemplateA,
+        request: () => ({
+          path: `/api/app/newsletter/templates/${held.templateIdA}`,
+          method: "PATCH",
+          params: { templateId: held.templateIdA },
+          json: { name: `Renamed ${next()}` },
+        }),
+        expect: MANAGERS,
+      },
+      {
+        name: "DELETE A's template",
+        fn: "action",
+        setup: savedTemplateA,
+        request: () => ({
+          path: `/api/app/newsletter/templates/${held.templateIdA}`,
+          method: "DELETE",
+          params: { templateId: held.templateIdA },
+        }),
+        expect: MANAGERS,
+      },
+    ],
+  },
   addonApiRow("api.app.studios.social-media.ts", "/api/app/studios/social-media", (f) => ({
     studioId: f.a.studioId,
     action: "enable",

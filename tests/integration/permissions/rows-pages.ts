@@ -26,6 +26,7 @@ import {
   contactFormA,
   failA,
   held,
+  savedTemplateA,
   senderSettingsA,
   socialAccountA,
   ticketA,
@@ -636,6 +637,41 @@ export const ROWS_PAGES: Row[] = [
           form: { intent: "newsletter-test" },
         }),
         expect: VIEWERS,
+      },
+      {
+        name: "POST template-save on A",
+        fn: "action",
+        setup: savedTemplateA,
+        request: (f) => ({
+          path: `/sites/newsletter/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "template-save", name: "A monthly", body: "<p>A</p>" },
+        }),
+        // The form's own 403 reply (its message as the form's toast), not a redirect.
+        expect: MANAGERS,
+      },
+      {
+        name: "POST template-rename of A's template",
+        fn: "action",
+        setup: savedTemplateA,
+        request: (f) => ({
+          path: `/sites/newsletter/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "template-rename", templateId: held.templateIdA, name: "A renamed" },
+        }),
+        // The form's own 403 reply (its message as the form's toast), not a redirect.
+        expect: MANAGERS,
+      },
+      {
+        name: "POST template-delete of A's template",
+        fn: "action",
+        setup: savedTemplateA,
+        request: (f) => ({
+          path: `/sites/newsletter/${f.a.studioId}`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "template-delete", templateId: held.templateIdA },
+        }),
+        expect: MANAGERS_FORM,
       },
       {
         name: "POST sender-domain-add on A",
