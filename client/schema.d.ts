@@ -469,20 +469,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
-                            id: string;
-                            studioId: string;
+                        data: {
+                            _id: string;
                             name: string;
-                            /** @enum {string} */
-                            siteType: "business" | "enterprise";
-                            siteCreationStatus: string;
-                            studioCreationStatus: string;
+                            owner: {
+                                name: string;
+                                email: string;
+                            };
+                            _createdAt: string;
+                            _updatedAt: string;
                             siteCustomDomain: string | null;
                             siteUrl: string | null;
-                            createdAt: string;
-                            isOwner: boolean;
+                            studioCustomDomain: string | null;
+                            studioUrl: string | null;
+                            studioSanityId: string | null;
+                            studioId: string;
+                            siteId: string | null;
+                            idempotencyKey: string;
+                            /** @enum {string} */
+                            studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
+                            /** @enum {string} */
+                            siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
+                            studioDetails: ({
+                                state?: string;
+                                ssl?: boolean;
+                                published_deploy?: ({
+                                    id?: string;
+                                    published_at?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                custom_domain?: string | null;
+                                domain_aliases?: string[];
+                                build_settings?: {
+                                    repo_url?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                targets?: {
+                                    production?: {
+                                        readyState?: string;
+                                        alias?: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            siteDetails: ({
+                                state?: string;
+                                ssl?: boolean;
+                                published_deploy?: ({
+                                    id?: string;
+                                    published_at?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                custom_domain?: string | null;
+                                domain_aliases?: string[];
+                                build_settings?: {
+                                    repo_url?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                targets?: {
+                                    production?: {
+                                        readyState?: string;
+                                        alias?: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            isSiteOnVercel: boolean;
+                            /** @enum {string} */
+                            siteType: "business" | "enterprise";
+                            schemaVersion: number;
+                            version: string | null;
+                            stackshiftVersion: string | null;
+                            inviteToProjectAccepted: boolean;
+                            studioAndSitePreviewToken: string | null;
+                            isWStudioV2: boolean;
+                            publishForgeSiteUrl: string | null;
+                            sites: {
+                                /** @enum {string} */
+                                provider: "netlify" | "vercel";
+                                siteId: string | null;
+                                url: string | null;
+                                customDomain: string | null;
+                            }[];
+                            isCStudioEnabled: boolean;
+                            isAINewsletterEnabled: boolean;
+                            isSocialMediaEnabled: boolean;
+                            isGPT3Enabled: boolean;
+                            isVisualTestsEnabled: boolean;
+                            isEndToEndTestsEnabled: boolean;
+                            hasChromaticProjectToken: boolean;
+                            netlifyAccountId: string | null;
                             /** @enum {string} */
                             role: "owner" | "admin" | "developer" | "editor" | "support";
+                            isOwner: boolean;
                             badge: {
                                 /** @enum {string} */
                                 state: "building" | "getting-ready" | "ready" | "error";
@@ -492,9 +585,7 @@ export interface operations {
                             };
                             live: boolean;
                             upgradeTo: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        }[];
                         nextCursor: string | null;
                     };
                 };
@@ -583,12 +674,64 @@ export interface operations {
                         studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
                         /** @enum {string} */
                         siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
-                        studioDetails: {
+                        studioDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
-                        siteDetails: {
+                        }) | null;
+                        siteDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
+                        }) | null;
                         isSiteOnVercel: boolean;
                         /** @enum {string} */
                         siteType: "business" | "enterprise";
@@ -637,8 +780,8 @@ export interface operations {
                             type: string;
                             content: string;
                             metadata: {
-                                role?: string;
-                                email?: string;
+                                role: string | null;
+                                email: string | null;
                             };
                             timestamp: string;
                             label: string;
@@ -651,6 +794,7 @@ export interface operations {
                             /** @constant */
                             predefined: true;
                             content: string;
+                            logo: string;
                             accounts: {
                                 id: string;
                                 accountName: string;
@@ -665,8 +809,19 @@ export interface operations {
                             /** @constant */
                             predefined: true;
                             content: string;
+                            logo: string;
                             /** @constant */
                             isSocialMedia: true;
+                            account: {
+                                id: string;
+                                /** @constant */
+                                platform: "instagram";
+                                userName: string;
+                                profileName: string | null;
+                                profilePictureUrl: string | null;
+                                dateAdded: string;
+                                baseUrl: string;
+                            };
                             accounts: {
                                 id: string;
                                 /** @constant */
@@ -683,8 +838,11 @@ export interface operations {
                             name: string;
                             /** @constant */
                             predefined: true;
+                            content: string;
+                            logo: string;
                             newsletterAccount: {
                                 id: string;
+                                api_key: string;
                             };
                         })[];
                     };
@@ -779,12 +937,64 @@ export interface operations {
                         studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
                         /** @enum {string} */
                         siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
-                        studioDetails: {
+                        studioDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
-                        siteDetails: {
+                        }) | null;
+                        siteDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
+                        }) | null;
                         isSiteOnVercel: boolean;
                         /** @enum {string} */
                         siteType: "business" | "enterprise";
@@ -843,12 +1053,64 @@ export interface operations {
                         studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
                         /** @enum {string} */
                         siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
-                        studioDetails: {
+                        studioDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
-                        siteDetails: {
+                        }) | null;
+                        siteDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
+                        }) | null;
                         isSiteOnVercel: boolean;
                         /** @enum {string} */
                         siteType: "business" | "enterprise";
@@ -2270,7 +2532,11 @@ export interface operations {
                     };
                     account: {
                         /** Format: uuid */
-                        id: string;
+                        id?: string;
+                        accountName?: string;
+                        stripePKey?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -3827,7 +4093,27 @@ export interface operations {
                         /** @constant */
                         statusCode: 200;
                         data: {
-                            [key: string]: unknown;
+                            id: string;
+                            name: string;
+                            active: boolean;
+                            created: number;
+                            updated: number;
+                            price: {
+                                /** @enum {string} */
+                                type: "one_time" | "recurring";
+                                unit_amount: number | null;
+                                product: string;
+                            } | null;
+                        }[] | {
+                            id: string;
+                            product: string;
+                            productName: string | null;
+                            active: boolean;
+                            /** @enum {string} */
+                            type: "one_time" | "recurring";
+                            unit_amount: number | null;
+                            currency: string;
+                            created: number;
                         }[];
                         hasMore: boolean;
                     };
