@@ -18,19 +18,22 @@ import {
 import { ENTITIES, type EntityName } from "../spec-client/entities";
 import { actor, ownedProject } from "./members-support";
 
+type SchemaDef = { type: string; innerType?: z.ZodType; element?: z.ZodType };
+
 /** The schema a dotted path names in an entity (undefined when it names nothing). */
 function fieldSchema(entity: EntityName, dotted: string[]): z.ZodType | undefined {
   let schema: z.ZodType | undefined = ENTITIES[entity];
   for (const key of dotted) {
     // Through nullable, optional and arrays to the object that holds the key.
     for (;;) {
-      const def = (schema as { def?: { type: string; innerType?: z.ZodType; element?: z.ZodType } })
-        ?.def;
+      const def: SchemaDef | undefined = (schema as { def?: SchemaDef } | undefined)?.def;
       if (def?.innerType) schema = def.innerType;
       else if (def?.type === "array") schema = def.element;
       else break;
     }
-    const shape = (schema as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
+    const shape: Record<string, z.ZodType> | undefined = (
+      schema as { shape?: Record<string, z.ZodType> } | undefined
+    )?.shape;
     schema = shape?.[key];
     if (!schema) return undefined;
   }
