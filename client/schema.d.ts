@@ -5112,11 +5112,11 @@ export interface operations {
                             deploy_ssl_url: string | null;
                             updated_at: string;
                             meta: {
-                                githubCommitMessage?: string;
-                                githubRepo?: string;
-                                githubCommitRef?: string;
-                                branchAlias?: string;
-                                deployHookName?: string;
+                                githubCommitMessage: string | null;
+                                githubRepo: string | null;
+                                githubCommitRef: string | null;
+                                branchAlias: string | null;
+                                deployHookName: string | null;
                             } | null;
                             framework: ("next" | "gatsby") | null;
                             screenshot_url: string | null;
@@ -5141,11 +5141,11 @@ export interface operations {
                             deploy_ssl_url: string | null;
                             updated_at: string;
                             meta: {
-                                githubCommitMessage?: string;
-                                githubRepo?: string;
-                                githubCommitRef?: string;
-                                branchAlias?: string;
-                                deployHookName?: string;
+                                githubCommitMessage: string | null;
+                                githubRepo: string | null;
+                                githubCommitRef: string | null;
+                                branchAlias: string | null;
+                                deployHookName: string | null;
                             } | null;
                             framework: ("next" | "gatsby") | null;
                             screenshot_url: string | null;

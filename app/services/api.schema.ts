@@ -221,13 +221,14 @@ const deployment = z.strictObject({
   links: z.strictObject({ permalink: maybe }),
   deploy_ssl_url: maybe,
   updated_at: text,
+  /** Vercel's; null on Netlify. Each field null when the deployment has none. */
   meta: z
     .strictObject({
-      githubCommitMessage: text.optional(),
-      githubRepo: text.optional(),
-      githubCommitRef: text.optional(),
-      branchAlias: text.optional(),
-      deployHookName: text.optional(),
+      githubCommitMessage: maybe,
+      githubRepo: maybe,
+      githubCommitRef: maybe,
+      branchAlias: maybe,
+      deployHookName: maybe,
     })
     .nullable(),
   framework: z.enum(["next", "gatsby"]).nullable(),
