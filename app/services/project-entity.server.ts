@@ -216,5 +216,8 @@ function newsletterSendingKey(): string {
   return PROVIDERS === "live" ? (RESEND_API_KEY ?? "") : "";
 }
 
-/** A key as the API shows it: its last 4 characters only ("••••" alone without a key). */
-export const maskedKey = (key: string) => `••••${key.trim() ? lastFour(key) : ""}`;
+/**
+ * A key as the API shows it: its last 4 characters only; "••••" alone without a key, or with
+ * one too short for 4 characters to leave most of it hidden.
+ */
+export const maskedKey = (key: string) => `••••${key.trim().length >= 12 ? lastFour(key) : ""}`;

@@ -276,7 +276,7 @@ export async function listProjectEntities(
   opts: Parameters<typeof listProjects>[1],
 ): Promise<{ data: ProjectListRow[]; nextCursor: string | null }> {
   const page = await listProjects(user, opts);
-  if (page.data.length === 0) return page as { data: []; nextCursor: string | null };
+  if (page.data.length === 0) return { data: [], nextCursor: page.nextCursor };
   const rows = await db()
     .select({ ...getTableColumns(projects), ...ownerAndSitesColumns })
     .from(projects)
