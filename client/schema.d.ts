@@ -505,20 +505,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
-                            id: string;
-                            studioId: string;
+                        data: {
+                            _id: string;
                             name: string;
-                            /** @enum {string} */
-                            siteType: "business" | "enterprise";
-                            siteCreationStatus: string;
-                            studioCreationStatus: string;
+                            owner: {
+                                name: string;
+                                email: string;
+                            };
+                            _createdAt: string;
+                            _updatedAt: string;
                             siteCustomDomain: string | null;
                             siteUrl: string | null;
-                            createdAt: string;
-                            isOwner: boolean;
+                            studioCustomDomain: string | null;
+                            studioUrl: string | null;
+                            studioSanityId: string | null;
+                            studioId: string;
+                            siteId: string | null;
+                            idempotencyKey: string;
+                            /** @enum {string} */
+                            studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
+                            /** @enum {string} */
+                            siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
+                            studioDetails: ({
+                                state?: string;
+                                ssl?: boolean;
+                                published_deploy?: ({
+                                    id?: string;
+                                    published_at?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                custom_domain?: string | null;
+                                domain_aliases?: string[];
+                                build_settings?: {
+                                    repo_url?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                targets?: {
+                                    production?: {
+                                        readyState?: string;
+                                        alias?: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            siteDetails: ({
+                                state?: string;
+                                ssl?: boolean;
+                                published_deploy?: ({
+                                    id?: string;
+                                    published_at?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                custom_domain?: string | null;
+                                domain_aliases?: string[];
+                                build_settings?: {
+                                    repo_url?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                targets?: {
+                                    production?: {
+                                        readyState?: string;
+                                        alias?: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            isSiteOnVercel: boolean;
+                            /** @enum {string} */
+                            siteType: "business" | "enterprise";
+                            schemaVersion: number;
+                            version: string | null;
+                            stackshiftVersion: string | null;
+                            inviteToProjectAccepted: boolean;
+                            studioAndSitePreviewToken: string | null;
+                            isWStudioV2: boolean;
+                            publishForgeSiteUrl: string | null;
+                            sites: {
+                                /** @enum {string} */
+                                provider: "netlify" | "vercel";
+                                siteId: string | null;
+                                url: string | null;
+                                customDomain: string | null;
+                            }[];
+                            isCStudioEnabled: boolean;
+                            isAINewsletterEnabled: boolean;
+                            isSocialMediaEnabled: boolean;
+                            isGPT3Enabled: boolean;
+                            isVisualTestsEnabled: boolean;
+                            isEndToEndTestsEnabled: boolean;
+                            hasChromaticProjectToken: boolean;
+                            netlifyAccountId: string | null;
                             /** @enum {string} */
                             role: "owner" | "admin" | "developer" | "editor" | "support";
+                            isOwner: boolean;
                             badge: {
                                 /** @enum {string} */
                                 state: "building" | "getting-ready" | "ready" | "error";
@@ -528,9 +621,7 @@ export interface operations {
                             };
                             live: boolean;
                             upgradeTo: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        }[];
                         nextCursor: string | null;
                     };
                 };
@@ -619,12 +710,64 @@ export interface operations {
                         studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
                         /** @enum {string} */
                         siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
-                        studioDetails: {
+                        studioDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
-                        siteDetails: {
+                        }) | null;
+                        siteDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
+                        }) | null;
                         isSiteOnVercel: boolean;
                         /** @enum {string} */
                         siteType: "business" | "enterprise";
@@ -673,8 +816,8 @@ export interface operations {
                             type: string;
                             content: string;
                             metadata: {
-                                role?: string;
-                                email?: string;
+                                role: string | null;
+                                email: string | null;
                             };
                             timestamp: string;
                             label: string;
@@ -687,6 +830,7 @@ export interface operations {
                             /** @constant */
                             predefined: true;
                             content: string;
+                            logo: string;
                             accounts: {
                                 id: string;
                                 accountName: string;
@@ -701,8 +845,19 @@ export interface operations {
                             /** @constant */
                             predefined: true;
                             content: string;
+                            logo: string;
                             /** @constant */
                             isSocialMedia: true;
+                            account: {
+                                id: string;
+                                /** @constant */
+                                platform: "instagram";
+                                userName: string;
+                                profileName: string | null;
+                                profilePictureUrl: string | null;
+                                dateAdded: string;
+                                baseUrl: string;
+                            };
                             accounts: {
                                 id: string;
                                 /** @constant */
@@ -719,8 +874,11 @@ export interface operations {
                             name: string;
                             /** @constant */
                             predefined: true;
+                            content: string;
+                            logo: string;
                             newsletterAccount: {
                                 id: string;
+                                api_key: string;
                             };
                         })[];
                     };
@@ -815,12 +973,64 @@ export interface operations {
                         studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
                         /** @enum {string} */
                         siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
-                        studioDetails: {
+                        studioDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
-                        siteDetails: {
+                        }) | null;
+                        siteDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
+                        }) | null;
                         isSiteOnVercel: boolean;
                         /** @enum {string} */
                         siteType: "business" | "enterprise";
@@ -879,12 +1089,64 @@ export interface operations {
                         studioCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
                         /** @enum {string} */
                         siteCreationStatus: "pending" | "created" | "deployed" | "success" | "failed";
-                        studioDetails: {
+                        studioDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
-                        siteDetails: {
+                        }) | null;
+                        siteDetails: ({
+                            state?: string;
+                            ssl?: boolean;
+                            published_deploy?: ({
+                                id?: string;
+                                published_at?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            custom_domain?: string | null;
+                            domain_aliases?: string[];
+                            build_settings?: {
+                                repo_url?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            targets?: {
+                                production?: {
+                                    readyState?: string;
+                                    alias?: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
                             [key: string]: unknown;
-                        } | null;
+                        }) | null;
                         isSiteOnVercel: boolean;
                         /** @enum {string} */
                         siteType: "business" | "enterprise";
@@ -2771,7 +3033,11 @@ export interface operations {
                     };
                     account: {
                         /** Format: uuid */
-                        id: string;
+                        id?: string;
+                        accountName?: string;
+                        stripePKey?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -4328,7 +4594,27 @@ export interface operations {
                         /** @constant */
                         statusCode: 200;
                         data: {
-                            [key: string]: unknown;
+                            id: string;
+                            name: string;
+                            active: boolean;
+                            created: number;
+                            updated: number;
+                            price: {
+                                /** @enum {string} */
+                                type: "one_time" | "recurring";
+                                unit_amount: number | null;
+                                product: string;
+                            } | null;
+                        }[] | {
+                            id: string;
+                            product: string;
+                            productName: string | null;
+                            active: boolean;
+                            /** @enum {string} */
+                            type: "one_time" | "recurring";
+                            unit_amount: number | null;
+                            currency: string;
+                            created: number;
                         }[];
                         hasMore: boolean;
                     };
@@ -5327,11 +5613,11 @@ export interface operations {
                             deploy_ssl_url: string | null;
                             updated_at: string;
                             meta: {
-                                githubCommitMessage?: string;
-                                githubRepo?: string;
-                                githubCommitRef?: string;
-                                branchAlias?: string;
-                                deployHookName?: string;
+                                githubCommitMessage: string | null;
+                                githubRepo: string | null;
+                                githubCommitRef: string | null;
+                                branchAlias: string | null;
+                                deployHookName: string | null;
                             } | null;
                             framework: ("next" | "gatsby") | null;
                             screenshot_url: string | null;
@@ -5356,11 +5642,11 @@ export interface operations {
                             deploy_ssl_url: string | null;
                             updated_at: string;
                             meta: {
-                                githubCommitMessage?: string;
-                                githubRepo?: string;
-                                githubCommitRef?: string;
-                                branchAlias?: string;
-                                deployHookName?: string;
+                                githubCommitMessage: string | null;
+                                githubRepo: string | null;
+                                githubCommitRef: string | null;
+                                branchAlias: string | null;
+                                deployHookName: string | null;
                             } | null;
                             framework: ("next" | "gatsby") | null;
                             screenshot_url: string | null;

@@ -127,7 +127,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       [PAYMENT_REMOVE_INTENT]: async ({ formData }) => {
         const submission = parseWithZod(formData, { schema: removePaymentAccountSchema });
         if (submission.status !== "success") throw new NotFoundError("Unknown account");
-        await removePaymentAccount(user, studioId, submission.value.accountId);
+        await removePaymentAccount(user, studioId, { id: submission.value.accountId });
         return redirectWithToast(page, { type: "success", title: PAYMENT_MESSAGES.removed });
       },
     },

@@ -1,15 +1,16 @@
-import { listProjects } from "~/services/projects.server";
+import { listProjectEntities } from "~/services/projects.server";
 import { listProjectsSchema } from "~/services/projects.schema";
 import { apiRoute, queryInput } from "~/web/api.server";
 
 /**
  * GET /api/app?cursor&limit&query[&scope=all] -> { data, nextCursor } (the project list, read
- * page by page as it scrolls; scope=all lists every project for platform admins).
+ * page by page as it scrolls; scope=all lists every project for platform admins). Each row is the
+ * Project entity (`_id`, `_createdAt`, `_updatedAt`, ...) with the list's badge.
  */
 const api = apiRoute({
   GET: async ({ request, user }) => {
     const input = queryInput(request, listProjectsSchema, ["cursor", "limit", "query", "scope"]);
-    return Response.json(await listProjects(user, input));
+    return Response.json(await listProjectEntities(user, input));
   },
 });
 

@@ -72,7 +72,8 @@ async function getAccounts({ request, params, user }: ApiArgs) {
  * stripePKey, stripeSKey, apiVersion}} -> 201 {ok, account}, 400 with the field's message when
  * Stripe refuses the key; `connect-account` {studio, authorizationCode, state} -> 201 (the Stripe
  * Connect return page's exchange; 409 when that account is linked already); `remove-account`
- * {studio, account: {id}} -> 200 {ok}. The owner, member admins and platform admins; 403 for
+ * {studio, account: {stripePKey | accountName | id}} -> 200 {ok} (404 when no account fits, 400
+ * when several share the name). The owner, member admins and platform admins; 403 for
  * other members, 404 for everyone else.
  *
  * POST /api/app/integrations/social-accounts: `exchange_token` {integration: {platform:
@@ -99,7 +100,8 @@ async function post({ request, params, user }: ApiArgs) {
     studioSanityId: input.studio.projectId,
   });
   if (input.action === "remove-account") {
-    await removePaymentAccount(user, studioId, input.account.id);
+    const { id, accountName, stripePKey } = input.account;
+    await removePaymentAccount(user, studioId, { id, accountName, stripePKey });
     return Response.json({ ok: true });
   }
   if (input.action === "connect-account") {

@@ -19,7 +19,8 @@ export type ActivityEntry = {
   _key: string;
   type: string;
   content: string;
-  metadata: { role?: string; email?: string };
+  /** The specification's metadata{role,email}: null when the event has none (a key added). */
+  metadata: { role: string | null; email: string | null };
   /** ISO 8601. */
   timestamp: string;
   /** Human-readable type, e.g. 'Invitation sent'. */
@@ -188,7 +189,7 @@ function toEntry(row: typeof eventLogs.$inferSelect): ActivityEntry {
 }
 
 function pickMetadata(value: unknown): ActivityEntry["metadata"] {
-  const out: ActivityEntry["metadata"] = {};
+  const out: ActivityEntry["metadata"] = { role: null, email: null };
   if (value && typeof value === "object") {
     const { role, email } = value as Record<string, unknown>;
     if (typeof role === "string") out.role = role;

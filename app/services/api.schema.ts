@@ -18,8 +18,30 @@ export const errorBody = z.object({
   fieldErrors: z.record(z.string(), z.array(text)).optional(),
 });
 
-/** The hosting provider's own record, passed through (`HostingDetails` in app/db/schema.ts). */
-const hostingDetails = z.looseObject({}).nullable();
+/**
+ * The hosting provider's own record (`HostingDetails` in app/db/schema.ts), with the fields the
+ * specification names typed; each provider fills its own part (a Netlify site has no `targets`).
+ */
+const hostingDetails = z
+  .looseObject({
+    state: text.optional(),
+    ssl: z.boolean().optional(),
+    published_deploy: z
+      .looseObject({ id: text.optional(), published_at: text.optional() })
+      .nullable()
+      .optional(),
+    custom_domain: maybe.optional(),
+    domain_aliases: z.array(text).optional(),
+    build_settings: z.looseObject({ repo_url: text.optional() }).optional(),
+    targets: z
+      .looseObject({
+        production: z
+          .looseObject({ readyState: text.optional(), alias: z.array(text).optional() })
+          .optional(),
+      })
+      .optional(),
+  })
+  .nullable();
 
 export const projectBody = z.strictObject({
   _id: text,
@@ -82,9 +104,31 @@ const eventLog = z.strictObject({
   _key: text,
   type: text,
   content: text,
-  metadata: z.strictObject({ role: text.optional(), email: text.optional() }),
+  metadata: z.strictObject({ role: maybe, email: maybe }),
   timestamp: text,
   label: text,
+});
+
+/** What every integration of the entity carries (the Integration entity's fields). */
+const integrationFields = {
+  name: text,
+  predefined: z.literal(true),
+  /** Plain text: what the integration does, as its catalogue card says it. */
+  content: text,
+  /** The integration's mark, a path on this dashboard: /integrations/{id}.svg. */
+  logo: text,
+};
+
+/** A linked social account as the social integration entry shows it. */
+const socialAccount = z.strictObject({
+  /** Ours (an addition): what `unlink_account`'s `accountId` takes. */
+  id: text,
+  platform: z.literal("instagram"),
+  userName: text,
+  profileName: maybe,
+  profilePictureUrl: maybe,
+  dateAdded: text,
+  baseUrl: text,
 });
 
 export const projectEntityBody = projectBody.extend({
@@ -110,9 +154,7 @@ export const projectEntityBody = projectBody.extend({
     z.discriminatedUnion("id", [
       z.strictObject({
         id: z.literal("payments"),
-        name: text,
-        predefined: z.literal(true),
-        content: text,
+        ...integrationFields,
         accounts: z.array(
           z.strictObject({
             id: text,
@@ -125,45 +167,31 @@ export const projectEntityBody = projectBody.extend({
       }),
       z.strictObject({
         id: z.literal("social-accounts"),
-        name: text,
-        predefined: z.literal(true),
-        content: text,
+        ...integrationFields,
         isSocialMedia: z.literal(true),
-        accounts: z.array(
-          z.strictObject({
-            id: text,
-            platform: z.literal("instagram"),
-            userName: text,
-            profileName: maybe,
-            profilePictureUrl: maybe,
-            dateAdded: text,
-            baseUrl: text,
-          }),
-        ),
+        /** The first linked account, as the specification's entry has one. */
+        account: socialAccount,
+        /** Every linked account, the first included (an addition: a project may link several). */
+        accounts: z.array(socialAccount),
       }),
       z.strictObject({
         id: z.literal("newsletter"),
-        name: text,
-        predefined: z.literal(true),
-        newsletterAccount: z.strictObject({ id: text }),
+        ...integrationFields,
+        /**
+         * `id`: the project's; `api_key`: the key the newsletter sends with, masked (only its last
+         * 4 characters; "••••" alone when the server sends without one). Decision 032.
+         */
+        newsletterAccount: z.strictObject({ id: text, api_key: text }),
       }),
     ]),
   ),
 });
 
-/** One row of GET /api/app (the list and the picker); more fields may follow. */
-export const projectSummaryBody = z.looseObject({
-  id: text,
-  studioId: text,
-  name: text,
-  siteType: z.enum(["business", "enterprise"]),
-  siteCreationStatus: text,
-  studioCreationStatus: text,
-  siteCustomDomain: maybe,
-  siteUrl: maybe,
-  createdAt: text,
-  isOwner: z.boolean(),
-  role,
+/**
+ * One row of GET /api/app: the Project entity (without members[], eventLogs[] and
+ * integrations[], which GET /api/app/{id} adds) and the list's derived state.
+ */
+export const projectListRowBody = projectBody.extend({
   /** The derived project badge (project-status.ts), as the list and the dashboard show it. */
   badge: z.strictObject({
     state: z.enum(["building", "getting-ready", "ready", "error"]),
@@ -176,7 +204,7 @@ export const projectSummaryBody = z.looseObject({
 });
 
 export const projectListBody = z.strictObject({
-  data: z.array(projectSummaryBody),
+  data: z.array(projectListRowBody),
   nextCursor: maybe,
 });
 
@@ -193,13 +221,14 @@ const deployment = z.strictObject({
   links: z.strictObject({ permalink: maybe }),
   deploy_ssl_url: maybe,
   updated_at: text,
+  /** Vercel's; null on Netlify. Each field null when the deployment has none. */
   meta: z
     .strictObject({
-      githubCommitMessage: text.optional(),
-      githubRepo: text.optional(),
-      githubCommitRef: text.optional(),
-      branchAlias: text.optional(),
-      deployHookName: text.optional(),
+      githubCommitMessage: maybe,
+      githubRepo: maybe,
+      githubCommitRef: maybe,
+      branchAlias: maybe,
+      deployHookName: maybe,
     })
     .nullable(),
   framework: z.enum(["next", "gatsby"]).nullable(),
@@ -312,10 +341,38 @@ export const socialAccountLinkedBody = z.strictObject({
   account: z.strictObject({ id: text, userName: text }),
 });
 
+/** A price in Stripe's names (amounts in cents; `unit_amount` null: the customer chooses). */
+const priceType = z.enum(["one_time", "recurring"]);
+
+/** A product with its first price, as the specification's Payment product (Unix seconds). */
+export const stripeProductBody = z.strictObject({
+  id: text,
+  name: text,
+  active: z.boolean(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  /** null when the product has no price ('N/A'). */
+  price: z
+    .strictObject({ type: priceType, unit_amount: z.number().int().nullable(), product: text })
+    .nullable(),
+});
+
+/** A price with its product's id (`product`) and, an addition, the product's name. */
+export const stripePriceBody = z.strictObject({
+  id: text,
+  product: text,
+  productName: maybe,
+  active: z.boolean(),
+  type: priceType,
+  unit_amount: z.number().int().nullable(),
+  currency: text,
+  created: z.number().int(),
+});
+
 /** A page of a Stripe account's products or prices (POST /api/payments/stripe). */
 export const stripeListBody = z.strictObject({
   statusCode: z.literal(200),
-  data: z.array(z.record(z.string(), z.unknown())),
+  data: z.union([z.array(stripeProductBody), z.array(stripePriceBody)]),
   hasMore: z.boolean(),
 });
 

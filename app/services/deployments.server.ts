@@ -83,7 +83,8 @@ export type DeploymentEntity = {
   links: { permalink: string | null };
   deploy_ssl_url: string | null;
   updated_at: string;
-  meta: NonNullable<Deployment["meta"]> | null;
+  /** The specification's five meta fields, each null when the provider sent none. */
+  meta: { [K in keyof NonNullable<Deployment["meta"]>]-?: string | null } | null;
   framework: Deployment["framework"];
   screenshot_url: string | null;
   /** Vercel's deployment id; Netlify has none. */
@@ -114,7 +115,13 @@ export function toDeploymentEntity(d: DeploymentView, onVercel: boolean): Deploy
     links: { permalink: d.permalink },
     deploy_ssl_url: d.deploySslUrl,
     updated_at: d.updatedAt,
-    meta: d.meta,
+    meta: d.meta && {
+      githubCommitMessage: d.meta.githubCommitMessage ?? null,
+      githubRepo: d.meta.githubRepo ?? null,
+      githubCommitRef: d.meta.githubCommitRef ?? null,
+      branchAlias: d.meta.branchAlias ?? null,
+      deployHookName: d.meta.deployHookName ?? null,
+    },
     framework: d.framework,
     screenshot_url: d.screenshotUrl,
     uid: onVercel ? d.id : null,

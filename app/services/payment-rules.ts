@@ -15,6 +15,8 @@ export const PAYMENT_MESSAGES = {
   alreadyLinked: "Stripe Account is already linked!",
   connectFailed: "Stripe could not complete the connection. Try again in a moment.",
   connectUnavailable: "Connect with Stripe is not available right now.",
+  removeWhich:
+    "Several Stripe accounts of the project have this name: send account.stripePKey or account.id",
 } as const;
 
 /** A Stripe API version has exactly two hyphens (2020-08-27, 2024-06-20.acacia); blank is fine. */

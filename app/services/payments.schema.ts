@@ -50,7 +50,22 @@ const studioRef = z
     message: "studio.pagebuilderId or studio.projectId is required",
   });
 
-/** POST /api/app/integrations/payments: add-account or remove-account. */
+/**
+ * remove-account's `account`: the specification's payment account fields (`stripePKey`, one per
+ * project, or `accountName`), or our `id`; each one given must fit the same account.
+ */
+const removeAccountRef = z
+  .object({
+    id: z.uuid({ error: "account.id must be an account's id" }).optional(),
+    accountName: z.string().trim().min(1).max(100).optional(),
+    stripePKey: z.string().trim().min(1).max(255).optional(),
+  })
+  .loose()
+  .refine((a) => Boolean(a.id || a.accountName || a.stripePKey), {
+    message: "account.stripePKey, account.accountName or account.id is required",
+  });
+
+/** POST /api/app/integrations/payments: add-account, connect-account or remove-account. */
 export const paymentsApiSchema = z.discriminatedUnion(
   "action",
   [
@@ -78,7 +93,7 @@ export const paymentsApiSchema = z.discriminatedUnion(
     z.object({
       action: z.literal("remove-account"),
       studio: studioRef,
-      account: z.object({ id: z.uuid({ error: "account.id must be an account's id" }) }),
+      account: removeAccountRef,
     }),
   ],
   { error: "action must be connect-account, add-account or remove-account" },

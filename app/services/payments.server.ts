@@ -139,16 +139,42 @@ export async function addPaymentAccount(
   }
 }
 
-/** Removes one account of the project (admins, the owner, platform admins). */
+/**
+ * Which account to remove: its id (the dashboard's form), or the specification's payment account
+ * fields, `stripePKey` (one per project) or `accountName`. Each field given must fit the account.
+ */
+export type PaymentAccountRef = { id?: string; accountName?: string; stripePKey?: string };
+
+/**
+ * Removes one account of the project (admins, the owner, platform admins). An account no field
+ * names is a 404; a name several accounts share, without `id` or `stripePKey`, is refused (400).
+ */
 export async function removePaymentAccount(
   user: User,
   studioId: string,
-  accountId: string,
+  ref: PaymentAccountRef,
 ): Promise<{ accountName: string }> {
   return withProjectAction(user, studioId, "payments.remove", async ({ project, tx }) => {
+    const named = [
+      eq(paymentAccounts.projectId, project.id),
+      ref.id ? eq(paymentAccounts.id, ref.id) : undefined,
+      ref.stripePKey ? eq(paymentAccounts.publishableKey, ref.stripePKey) : undefined,
+      ref.accountName ? eq(paymentAccounts.accountName, ref.accountName) : undefined,
+    ];
+    const found = await tx
+      .select({ id: paymentAccounts.id })
+      .from(paymentAccounts)
+      .where(and(...named))
+      .limit(2);
+    if (found.length === 0) throw new NotFoundError("This Stripe account is not in the project");
+    if (found.length > 1) {
+      throw new InvalidError(PAYMENT_MESSAGES.removeWhich, {
+        "account.accountName": [PAYMENT_MESSAGES.removeWhich],
+      });
+    }
     const [removed] = await tx
       .delete(paymentAccounts)
-      .where(and(eq(paymentAccounts.id, accountId), eq(paymentAccounts.projectId, project.id)))
+      .where(eq(paymentAccounts.id, found[0].id))
       .returning({ accountName: paymentAccounts.accountName });
     if (!removed) throw new NotFoundError("This Stripe account is not in the project");
     await logEvent(tx, {
@@ -197,9 +223,9 @@ export function toProductRow(product: PaymentProduct): ProductRow {
     name: product.name,
     type: !price ? "N/A" : price.type === "recurring" ? "Recurring" : "One Time",
     price:
-      price?.unitAmount == null
+      price?.unit_amount == null
         ? "N/A"
-        : `$${(price.unitAmount / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`,
+        : `$${(price.unit_amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`,
     created: product.created,
     updated: product.updated,
   };

@@ -8,7 +8,9 @@ import { members, newsletterSettings, paymentAccounts, socialAccounts, users } f
 import { socialProvider } from "~/providers/social/index.server";
 import type { User } from "./accounts.server";
 import { EVENT_LOG_PAGE, listActivityPage, type ActivityEntry } from "./activity-log.server";
+import { env } from "~/utils/env.server";
 import { integrationBySlug } from "./integration-catalog";
+import { lastFour } from "./payment-rules";
 import { can, projectForAction } from "./permissions.server";
 import { getProject, type Project } from "./projects.server";
 
@@ -21,18 +23,36 @@ export type MemberEntity = {
   invitationKey: string | null;
 };
 
+/** A linked social account in the social integration entry (`id`: ours, an addition). */
+export type SocialAccountEntity = {
+  id: string;
+  platform: "instagram";
+  userName: string;
+  profileName: string | null;
+  profilePictureUrl: string | null;
+  dateAdded: string;
+  baseUrl: string;
+};
+
+/** What every integration of the entity carries: the Integration entity's fields. */
+type IntegrationBase = {
+  name: string;
+  predefined: true;
+  /** Plain text: what the integration does (its catalogue card's text). */
+  content: string;
+  /** The integration's mark: /integrations/{id}.svg, served from public/integrations/. */
+  logo: string;
+};
+
 /**
  * An integration the project has set up, in the specification's shapes (section 3): the Stripe
- * accounts (never a secret key), the linked social accounts (`isSocialMedia`, each with the
- * profile's `baseUrl`), and the AI Newsletter once its settings are saved (`newsletterAccount`
- * without a key: the platform's mail provider sends for every project).
+ * accounts (never a secret key), the social entry (`isSocialMedia`, its first linked `account`,
+ * and every linked one in `accounts`), and the AI Newsletter once its settings are saved
+ * (`newsletterAccount` with the sending key masked; decision 032).
  */
 export type IntegrationEntity =
-  | {
+  | (IntegrationBase & {
       id: "payments";
-      name: string;
-      predefined: true;
-      content: string;
       accounts: {
         id: string;
         accountName: string;
@@ -40,24 +60,24 @@ export type IntegrationEntity =
         apiVersion: string;
         dateAdded: string;
       }[];
-    }
-  | {
+    })
+  | (IntegrationBase & {
       id: "social-accounts";
-      name: string;
-      predefined: true;
-      content: string;
       isSocialMedia: true;
-      accounts: {
-        id: string;
-        platform: "instagram";
-        userName: string;
-        profileName: string | null;
-        profilePictureUrl: string | null;
-        dateAdded: string;
-        baseUrl: string;
-      }[];
-    }
-  | { id: "newsletter"; name: string; predefined: true; newsletterAccount: { id: string } };
+      account: SocialAccountEntity;
+      accounts: SocialAccountEntity[];
+    })
+  | (IntegrationBase & {
+      id: "newsletter";
+      newsletterAccount: { id: string; api_key: string };
+    });
+
+/** The newsletter entry's text (the catalogue has no card for it: it is an add-on). */
+export const NEWSLETTER_INTEGRATION_CONTENT =
+  "Send newsletters drafted with AI from your site's content, from your own sender domain.";
+
+/** Where an integration's mark is served (the SVG files in public/integrations/). */
+export const integrationLogo = (id: IntegrationEntity["id"]) => `/integrations/${id}.svg`;
 
 export type ProjectEntity = Project & {
   members: MemberEntity[];
@@ -147,6 +167,7 @@ async function integrationsOf(projectId: string): Promise<IntegrationEntity[]> {
       name: stripe.name,
       predefined: true,
       content: stripe.text,
+      logo: integrationLogo("payments"),
       accounts: payments.map(({ createdAt, ...a }) => ({
         ...a,
         dateAdded: createdAt.toISOString(),
@@ -155,18 +176,21 @@ async function integrationsOf(projectId: string): Promise<IntegrationEntity[]> {
   }
   if (social.length) {
     const baseUrl = socialProvider().profileBaseUrl;
+    const accounts = social.map(({ createdAt, ...a }): SocialAccountEntity => ({
+      ...a,
+      platform: "instagram",
+      dateAdded: createdAt.toISOString(),
+      baseUrl,
+    }));
     found.push({
       id: "social-accounts",
       name: socialEntry.name,
       predefined: true,
       content: socialEntry.text,
+      logo: integrationLogo("social-accounts"),
       isSocialMedia: true,
-      accounts: social.map(({ createdAt, ...a }) => ({
-        ...a,
-        platform: "instagram",
-        dateAdded: createdAt.toISOString(),
-        baseUrl,
-      })),
+      account: accounts[0],
+      accounts,
     });
   }
   if (newsletter.length) {
@@ -174,8 +198,26 @@ async function integrationsOf(projectId: string): Promise<IntegrationEntity[]> {
       id: "newsletter",
       name: "AI Newsletter",
       predefined: true,
-      newsletterAccount: { id: projectId },
+      content: NEWSLETTER_INTEGRATION_CONTENT,
+      logo: integrationLogo("newsletter"),
+      newsletterAccount: { id: projectId, api_key: maskedKey(newsletterSendingKey()) },
     });
   }
   return found;
 }
+
+/**
+ * The key every project's newsletter is sent with: the platform's Resend key (RESEND_API_KEY)
+ * when PROVIDERS=live (app/providers/newsletter/index.server.ts); there is no key of a project's
+ * own, and the local provider sends with none.
+ */
+function newsletterSendingKey(): string {
+  const { PROVIDERS, RESEND_API_KEY } = env();
+  return PROVIDERS === "live" ? (RESEND_API_KEY ?? "") : "";
+}
+
+/**
+ * A key as the API shows it: its last 4 characters only; "••••" alone without a key, or with
+ * one too short for 4 characters to leave most of it hidden.
+ */
+export const maskedKey = (key: string) => `••••${key.trim().length >= 12 ? lastFour(key) : ""}`;

@@ -267,6 +267,48 @@ export async function listProjects(
   };
 }
 
+/** One row of GET /api/app: the Project entity (section 3) with the list's derived state. */
+export type ProjectListRow = Project & Pick<ProjectSummary, "badge" | "live" | "upgradeTo">;
+
+/**
+ * `listProjects` for the JSON API: each row the whole Project entity under its own names (`_id`,
+ * `_createdAt`, ...), so a client reads a row as it reads GET /api/app/{_id}. The page's rows are
+ * read again in one statement with their owners and sites; one deleted in between is left out.
+ */
+export async function listProjectEntities(
+  user: User,
+  opts: Parameters<typeof listProjects>[1],
+): Promise<{ data: ProjectListRow[]; nextCursor: string | null }> {
+  const page = await listProjects(user, opts);
+  if (page.data.length === 0) return { data: [], nextCursor: page.nextCursor };
+  const rows = await db()
+    .select({ ...getTableColumns(projects), ...ownerAndSitesColumns })
+    .from(projects)
+    .where(
+      inArray(
+        projects.id,
+        page.data.map((summary) => summary.id),
+      ),
+    );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const data = await Promise.all(
+    page.data.flatMap((summary) => {
+      const found = byId.get(summary.id);
+      if (!found) return [];
+      const { owner, sites, ...row } = found;
+      return [
+        toProject(db(), row, summary.role, user.id, { owner, sites }).then((project) => ({
+          ...project,
+          badge: summary.badge,
+          live: summary.live,
+          upgradeTo: summary.upgradeTo,
+        })),
+      ];
+    }),
+  );
+  return { data, nextCursor: page.nextCursor };
+}
+
 /**
  * How many of the user's projects `listProjects` finds for the search, over all its pages,
  * counted up to PICKER_COUNT_CAP + 1 (a bounded cost, whatever the account).

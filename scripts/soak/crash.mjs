@@ -583,7 +583,7 @@ async function waitForProjects(shared, owners, deadline) {
             cookie: owner.cookie,
           }),
         );
-        for (const p of res.body.data) status.set(p.id, p.siteCreationStatus);
+        for (const p of res.body.data) status.set(p._id, p.siteCreationStatus);
         cursor = res.body.nextCursor ? encodeURIComponent(res.body.nextCursor) : "";
       } while (cursor);
     }

@@ -21,6 +21,7 @@ import { authorizeInstagram } from "./instagram-support";
 import { call, insertProject, makeRequest } from "../helpers";
 import { startServer, stopServer, waitForStatus, type Server } from "./lifecycle-support";
 import { actor, api as membersApi, keyOf, memberRow, type Actor } from "./members-support";
+import { specProblems } from "../spec-client/check";
 
 type Document = {
   paths: Record<
@@ -72,6 +73,12 @@ const documented = {
       validate(body),
       `${where} ${response.status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 400)}`,
     ).toBe(true);
+    // ... and read as a client written from the specification reads it (tests/spec-client/).
+    const { status } = response;
+    const url = request.url;
+    expect(specProblems({ method: request.method, path: schemaPath, status, body, url })).toEqual(
+      [],
+    );
     answered.set(operation.operationId, [
       ...(answered.get(operation.operationId) ?? []),
       response.status,

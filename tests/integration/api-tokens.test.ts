@@ -160,8 +160,8 @@ describe("a read token", () => {
 describe("a token limited to chosen projects", () => {
   it("lists and reaches only those, and cannot create projects", async () => {
     const token = await tokenFor(owner, { projectIds: [project._id] });
-    const listed = (await (await list(token)).json()) as { data: { id: string }[] };
-    expect(listed.data.map((p) => p.id)).toEqual([project._id]);
+    const listed = (await (await list(token)).json()) as { data: { _id: string }[] };
+    expect(listed.data.map((p) => p._id)).toEqual([project._id]);
     expect((await getProject(token, project.studioId)).status).toBe(200);
     expect((await getProject(token, other.studioId)).status).toBe(404);
     expect((await create(token, "Not with this token")).status).toBe(403);

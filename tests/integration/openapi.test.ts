@@ -1,7 +1,9 @@
 /**
  * /api/openapi.json and the API cannot drift apart: every JSON API route file is in the document,
  * and every response the calls below get (successes and errors) matches the schema the document
- * gives for its path, method and status.
+ * gives for its path, method and status. Each answer holding one of the specification's entities
+ * is also read by the specification client (tests/spec-client/): a field renamed or left out
+ * without a row in decision 032's table fails.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -23,6 +25,9 @@ import {
 } from "~/routes/api.app.integrations.$integrationId";
 import { action as membersAction } from "~/routes/api.app.members";
 import { action as stripeListAction } from "~/routes/api.payments.stripe";
+import { action as newsletterAction, loader as newsletterLoader } from "~/routes/api.newsletter";
+import { newsletterSettingsSchema } from "~/services/newsletter.schema";
+import { saveNewsletterSettings } from "~/services/newsletter.server";
 import { action as studioInviteAction } from "~/routes/api.app.project-invite";
 import { action as retryAction } from "~/routes/api.app.retry";
 import { loader as deploymentsAction } from "~/routes/api.deployments.$studioId";
@@ -32,6 +37,7 @@ import { authorizeInstagram } from "./instagram-support";
 import { call, makeRequest } from "../helpers";
 import { actor, keyOf, ownedProject, type Actor } from "./members-support";
 import { flatName, routeFiles } from "../route-files";
+import { specProblems } from "../spec-client/check";
 
 type Doc = {
   openapi: string;
@@ -45,8 +51,11 @@ let doc: Doc;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const seen = new Set<string>();
 
-/** Validates one response against the document; returns its body. */
-async function expectDocumented(docPath: string, method: string, res: Response) {
+/**
+ * Validates one response against the document and the specification client; returns its body.
+ * `url`: the request's, for answers whose entity its query names (Stripe products or prices).
+ */
+async function expectDocumented(docPath: string, method: string, res: Response, url?: string) {
   const operation = doc.paths[docPath]?.[method];
   expect(operation, `${method.toUpperCase()} ${docPath} is documented`).toBeDefined();
   const response = operation.responses[String(res.status)];
@@ -61,6 +70,7 @@ async function expectDocumented(docPath: string, method: string, res: Response) 
     valid,
     `${method.toUpperCase()} ${docPath} ${res.status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 400)}`,
   ).toBe(true);
+  expect(specProblems({ method, path: docPath, status: res.status, body, url })).toEqual([]);
   seen.add(`${method.toUpperCase()} ${docPath} ${res.status}`);
   return body;
 }
@@ -319,7 +329,7 @@ describe("/api/openapi.json", () => {
     );
     expect(record).not.toBeNull();
     const text = fs.readFileSync(path.resolve(record![0]), "utf8");
-    for (const topic of ["state", "Stripe", "unlink_account", "savedTemplates"]) {
+    for (const topic of ["state", "Stripe", "unlink_account", "api_key", "_createdAt"]) {
       expect(text).toContain(topic);
     }
   });
@@ -562,6 +572,7 @@ describe("/api/openapi.json", () => {
       listPath,
       "post",
       await list(owner.cookie, query, { accountId: added.account.id, limit: 2 }),
+      `${listPath}?${query}`,
     )) as { data: unknown[] };
     expect(page.data).toHaveLength(2);
     await expectDocumented(listPath, "post", await list(owner.cookie, "resource=x", {}));
@@ -581,5 +592,234 @@ describe("/api/openapi.json", () => {
       `POST ${listPath} 401`,
       `POST ${listPath} 404`,
     ]);
+  });
+  it("answers in the specification's names: a linked Instagram account, a Stripe account with products, a newsletter with a sender domain", async () => {
+    const own = await ownedProject(owner);
+    const { studioId } = own;
+
+    // Instagram, linked through the round trip the return page finishes.
+    const back = await authorizeInstagram(owner.cookie, studioId, `spec.${Date.now()}`);
+    await expectDocumented(
+      "/api/app/integrations/social-accounts",
+      "post",
+      await call(
+        paymentsApi,
+        json(owner.cookie, "/api/app/integrations/social-accounts", "POST", {
+          action: "exchange_token",
+          integration: { platform: "instagram" },
+          pageBuilderId: studioId,
+          authorizationCode: back.searchParams.get("code"),
+          state: back.searchParams.get("state"),
+        }),
+        { integrationId: "social-accounts" },
+      ),
+    );
+
+    // A Stripe account, and its products (active and archived) and prices.
+    const stripePKey = `pk_test_spec${Date.now()}`;
+    const added = (await expectDocumented(
+      "/api/app/integrations/{integrationId}",
+      "post",
+      await call(
+        paymentsApi,
+        json(owner.cookie, "/api/app/integrations/payments", "POST", {
+          action: "add-account",
+          studio: { pagebuilderId: studioId },
+          stripeAccounts: {
+            accountName: "Spec shop",
+            stripePKey,
+            stripeSKey: "sk_test_Spec123456",
+          },
+        }),
+        { integrationId: "payments" },
+      ),
+    )) as { account: { id: string } };
+    const listed = async (resource: "products" | "prices", active: boolean) => {
+      const url = `/api/payments/stripe?resource=${resource}&action=list`;
+      const res = await call(
+        stripeListAction,
+        json(owner.cookie, url, "POST", { accountId: added.account.id, active, limit: 5 }),
+      );
+      return (await expectDocumented("/api/payments/stripe", "post", res, url)) as {
+        data: Record<string, unknown>[];
+      };
+    };
+    const products = await listed("products", true);
+    expect(products.data).toHaveLength(5);
+    expect(products.data[0]).toEqual({
+      id: "pricing-starter",
+      name: "Starter plan",
+      active: true,
+      created: expect.any(Number),
+      updated: expect.any(Number),
+      price: { type: "recurring", unit_amount: 900, product: "pricing-starter" },
+    });
+    expect((await listed("products", false)).data.every((p) => p.active === false)).toBe(true);
+    const prices = await listed("prices", true);
+    expect(prices.data[0]).toMatchObject({ product: "pricing-starter", unit_amount: 900 });
+
+    // The newsletter's settings and a sender domain with its DNS records.
+    await saveNewsletterSettings(
+      owner.user,
+      studioId,
+      newsletterSettingsSchema.parse({ fromName: "Spec news", fromEmail: "news@spec.example" }),
+    );
+    const newsletter = async (method: string, query: string, body?: unknown) => {
+      const url = `/api/newsletter?${query}`;
+      const request = makeRequest(url, {
+        cookie: owner.cookie,
+        method,
+        ...(body === undefined ? {} : { json: body }),
+      });
+      const res = await call(method === "GET" ? newsletterLoader : newsletterAction, request);
+      return expectDocumented("/api/newsletter", method.toLowerCase(), res, url);
+    };
+    const domain = `spec${Date.now().toString(36)}.example`;
+    const created = (await newsletter("POST", "path=domains", {
+      studioId,
+      domain,
+      region: "us-east-1",
+    })) as { data: { id: string } };
+    const domains = (await newsletter("GET", `path=domains&studioId=${studioId}`)) as {
+      data: { domain: string }[];
+    };
+    expect(domains.data.map((d) => d.domain)).toEqual([domain]);
+    await newsletter("GET", `path=domains/${created.data.id}/dns-records`);
+
+    // The project entity: every integration with content and logo, in the specification's shapes.
+    const entity = (await expectDocumented(
+      "/api/app/{id}",
+      "get",
+      await call(getAction, makeRequest(`/api/app/${studioId}`, { cookie: owner.cookie }), {
+        id: studioId,
+      }),
+    )) as { _createdAt: string; _updatedAt: string; integrations: Record<string, unknown>[] };
+    const [payments, social, news] = entity.integrations;
+    expect(payments).toMatchObject({
+      id: "payments",
+      content: "Connect your Stripe account to start accepting form payments.",
+      logo: "/integrations/payments.svg",
+      accounts: [{ accountName: "Spec shop", stripePKey }],
+    });
+    const account = {
+      platform: "instagram",
+      userName: expect.stringMatching(/^spec\./),
+      dateAdded: expect.any(String),
+      baseUrl: "https://www.instagram.com/",
+    };
+    expect(social).toMatchObject({
+      id: "social-accounts",
+      content: "Connect your social media accounts to display public feed on your page.",
+      logo: "/integrations/social-accounts.svg",
+      isSocialMedia: true,
+      account,
+      accounts: [account],
+    });
+    // The local provider sends with no key: the mask alone (decision 032).
+    expect(news).toEqual({
+      id: "newsletter",
+      name: "AI Newsletter",
+      predefined: true,
+      content: expect.any(String),
+      logo: "/integrations/newsletter.svg",
+      newsletterAccount: { id: own._id, api_key: "••••" },
+    });
+
+    // The list's row is the same entity under the same names.
+    const list = (await expectDocumented(
+      "/api/app",
+      "get",
+      await call(listAction, makeRequest("/api/app?limit=50", { cookie: owner.cookie })),
+    )) as { data: Record<string, unknown>[] };
+    const row = list.data.find((p) => p._id === own._id);
+    expect(row).toMatchObject({
+      _id: own._id,
+      studioId,
+      _createdAt: entity._createdAt,
+      _updatedAt: entity._updatedAt,
+      badge: expect.any(Object),
+    });
+    expect(row).not.toHaveProperty("id");
+    expect(row).not.toHaveProperty("createdAt");
+  });
+
+  it("removes a Stripe account named by the specification's fields: stripePKey or accountName, 400 when a name is shared, 404 when none fits", async () => {
+    const own = await ownedProject(owner);
+    const path = "/api/app/integrations/{integrationId}";
+    const post = (body: unknown) =>
+      call(paymentsApi, json(owner.cookie, "/api/app/integrations/payments", "POST", body), {
+        integrationId: "payments",
+      });
+    const studio = { pagebuilderId: own.studioId };
+    const keys: string[] = [];
+    for (const name of ["Shared name", "Shared name", "Own name"]) {
+      keys.push(`pk_test_remove${keys.length}x${Date.now()}`);
+      const res = await post({
+        action: "add-account",
+        studio,
+        stripeAccounts: {
+          accountName: name,
+          stripePKey: keys.at(-1),
+          stripeSKey: "sk_test_Remove1234",
+        },
+      });
+      expect(res.status).toBe(201);
+    }
+    const names = async () =>
+      (
+        (await (
+          await call(
+            paymentsLoader,
+            makeRequest(
+              `/api/app/integrations/payments?action=get-accounts&studioId=${own.studioId}`,
+              { cookie: owner.cookie },
+            ),
+            { integrationId: "payments" },
+          )
+        ).json()) as { accounts: { stripePKey: string }[] }
+      ).accounts.map((a) => a.stripePKey);
+
+    const ambiguous = await expectDocumented(
+      path,
+      "post",
+      await post({ action: "remove-account", studio, account: { accountName: "Shared name" } }),
+    );
+    expect(ambiguous.error).toMatch(/Several Stripe accounts/);
+    const unknown = await expectDocumented(
+      path,
+      "post",
+      await post({ action: "remove-account", studio, account: { accountName: "Nobody" } }),
+    );
+    expect(unknown.error).toBe("This Stripe account is not in the project");
+    // Two fields that name different accounts fit none.
+    expect(
+      (
+        await post({
+          action: "remove-account",
+          studio,
+          account: { accountName: "Own name", stripePKey: keys[0] },
+        })
+      ).status,
+    ).toBe(404);
+    const empty = await expectDocumented(
+      path,
+      "post",
+      await post({ action: "remove-account", studio, account: {} }),
+    );
+    expect(empty.fieldErrors).toHaveProperty("account");
+    expect(await names()).toEqual(keys);
+
+    await expectDocumented(
+      path,
+      "post",
+      await post({ action: "remove-account", studio, account: { stripePKey: keys[0] } }),
+    );
+    expect(await names()).toEqual([keys[1], keys[2]]);
+    await expectDocumented(
+      path,
+      "post",
+      await post({ action: "remove-account", studio, account: { accountName: "Own name" } }),
+    );
+    expect(await names()).toEqual([keys[1]]);
   });
 });

@@ -48,17 +48,17 @@ function stripeDriver(): PaymentsDriver {
       stripe = await startStripeStandIn();
       // Enough of both states, prices of both types and none, to page through.
       stripe.addProducts([
-        { name: "Old plan", active: false, price: { type: "recurring", unitAmount: 900 } },
-        { name: "Old mug", active: false, price: { type: "one_time", unitAmount: 1200 } },
+        { name: "Old plan", active: false, price: { type: "recurring", unit_amount: 900 } },
+        { name: "Old mug", active: false, price: { type: "one_time", unit_amount: 1200 } },
       ]);
       stripe.addProducts([
-        { name: "Pro plan", price: { type: "recurring", unitAmount: 2900 } },
-        { name: "T-shirt", price: { type: "one_time", unitAmount: 2500 } },
+        { name: "Pro plan", price: { type: "recurring", unit_amount: 2900 } },
+        { name: "T-shirt", price: { type: "one_time", unit_amount: 2500 } },
         { name: "Custom quote", price: null },
-        { name: "Mug", price: { type: "one_time", unitAmount: 1500 } },
-        { name: "Team plan", price: { type: "recurring", unitAmount: 9900 } },
-        { name: "Sticker", price: { type: "one_time", unitAmount: 300 } },
-        { name: "Poster", price: { type: "one_time", unitAmount: 1900 } },
+        { name: "Mug", price: { type: "one_time", unit_amount: 1500 } },
+        { name: "Team plan", price: { type: "recurring", unit_amount: 9900 } },
+        { name: "Sticker", price: { type: "one_time", unit_amount: 300 } },
+        { name: "Poster", price: { type: "one_time", unit_amount: 1900 } },
       ]);
       return createStripePayments(stripeApiOptions(stripe.url));
     },

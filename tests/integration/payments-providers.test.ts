@@ -55,16 +55,16 @@ describe("the Stripe adapter against a stand-in", () => {
       {
         name: "Old plan",
         active: false,
-        price: { type: "recurring", unitAmount: 900, active: false },
+        price: { type: "recurring", unit_amount: 900, active: false },
       },
-      { name: "Old mug", active: false, price: { type: "one_time", unitAmount: 1200 } },
+      { name: "Old mug", active: false, price: { type: "one_time", unit_amount: 1200 } },
     ]);
     active = stripe.addProducts([
-      { name: "Pro plan", price: { type: "recurring", unitAmount: 2900 } },
-      { name: "T-shirt", price: { type: "one_time", unitAmount: 2500 } },
+      { name: "Pro plan", price: { type: "recurring", unit_amount: 2900 } },
+      { name: "T-shirt", price: { type: "one_time", unit_amount: 2500 } },
       { name: "Custom quote", price: null },
-      { name: "Retired price", price: { type: "one_time", unitAmount: 100, active: false } },
-      { name: "Tip jar", price: { type: "one_time", unitAmount: null } },
+      { name: "Retired price", price: { type: "one_time", unit_amount: 100, active: false } },
+      { name: "Tip jar", price: { type: "one_time", unit_amount: null } },
     ]);
   });
   afterAll(async () => {
@@ -179,15 +179,15 @@ describe("the Stripe adapter against a stand-in", () => {
       active: true,
       created: active[0].created,
       updated: active[0].updated,
-      price: { type: "recurring", unitAmount: 2900 },
+      price: { type: "recurring", unit_amount: 2900, product: active[0].id },
     });
     expect(page.products.map((p) => p.price)).toEqual([
-      { type: "recurring", unitAmount: 2900 },
-      { type: "one_time", unitAmount: 2500 },
+      { type: "recurring", unit_amount: 2900, product: active[0].id },
+      { type: "one_time", unit_amount: 2500, product: active[1].id },
       null,
       // Its only price is archived.
       null,
-      { type: "one_time", unitAmount: null },
+      { type: "one_time", unit_amount: null, product: active[4].id },
     ]);
 
     const listCall = stripe.requests.filter((r) => r.path === "/v1/products").at(-1)!;
@@ -209,7 +209,7 @@ describe("the Stripe adapter against a stand-in", () => {
         expect.objectContaining({
           id: archived[0].id,
           active: false,
-          price: { type: "recurring", unitAmount: 900 },
+          price: { type: "recurring", unit_amount: 900, product: archived[0].id },
         }),
         // Its price is still active: not one of the archived product's archived prices.
         expect.objectContaining({ id: archived[1].id, active: false, price: null }),

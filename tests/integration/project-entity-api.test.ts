@@ -3,11 +3,14 @@
  * integrations[], each filtered by what the caller may see (as on the dashboard).
  */
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, users } from "~/db/schema";
 import { loader } from "~/routes/api.app.$id";
+import { newsletterSettingsSchema } from "~/services/newsletter.schema";
+import { saveNewsletterSettings } from "~/services/newsletter.server";
 import type { ProjectEntity } from "~/services/project-entity.server";
+import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest, sessionCookie } from "../helpers";
 import { acceptedMember, actor, invite, keyOf, ownedProject, type Actor } from "./members-support";
 
@@ -128,5 +131,42 @@ describe("GET /api/app/{id}", () => {
     expect(await res.json()).toMatchObject({
       fieldErrors: { eventLogsCursor: ["Invalid cursor"] },
     });
+  });
+});
+
+describe("the newsletter integration's newsletterAccount", () => {
+  const saved = { PROVIDERS: process.env.PROVIDERS, RESEND_API_KEY: process.env.RESEND_API_KEY };
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetEnv();
+  });
+
+  it("shows the key the newsletter sends with, masked to its last 4 characters, and never the key", async () => {
+    const own = await ownedProject(owner);
+    await saveNewsletterSettings(
+      owner.user,
+      own.studioId,
+      newsletterSettingsSchema.parse({ fromName: "Masked", fromEmail: "news@masked.example" }),
+    );
+    const newsletterAccount = async () => {
+      const body = (await (await get(owner.cookie, own.studioId)).json()) as ProjectEntity;
+      const entry = body.integrations.find((i) => i.id === "newsletter");
+      return { entry, text: JSON.stringify(body) };
+    };
+    // The local provider sends with no key: nothing to show but the mask.
+    expect((await newsletterAccount()).entry).toMatchObject({
+      newsletterAccount: { id: own._id, api_key: "••••" },
+    });
+    // With Resend, the platform's key: its last 4 characters only.
+    const key = "re_Platform0123456789Abcd";
+    process.env.PROVIDERS = "live";
+    process.env.RESEND_API_KEY = key;
+    resetEnv();
+    const live = await newsletterAccount();
+    expect(live.entry).toMatchObject({ newsletterAccount: { id: own._id, api_key: "••••Abcd" } });
+    expect(live.text).not.toContain(key.slice(0, -4));
   });
 });

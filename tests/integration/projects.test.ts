@@ -7,7 +7,8 @@ import { loader as listApi } from "~/routes/api.app._index";
 import { action as createApi, loader as createApiGet } from "~/routes/api.app.create";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 
-type Summary = { id: string; name: string; createdAt: string; role: string; isOwner: boolean };
+/** A row of GET /api/app: the Project entity under its own names. */
+type Summary = { _id: string; name: string; _createdAt: string; role: string; isOwner: boolean };
 type Page = { data: Summary[]; nextCursor: string | null };
 
 // One platform admin per test database (the e-mail is unique).
@@ -92,10 +93,10 @@ describe("GET /api/app (listProjects)", () => {
     await addMember(invitedOnly.id, me, "invited");
 
     const { seen } = await listAll(await sessionCookie(me.id));
-    expect(seen.map((p) => p.id).sort()).toEqual([mine.id, asAdmin.id].sort());
-    expect(seen.find((p) => p.id === mine.id)).toMatchObject({ role: "owner", isOwner: true });
-    expect(seen.find((p) => p.id === asAdmin.id)).toMatchObject({ role: "admin", isOwner: false });
-    expect(seen.some((p) => p.id === notMine.id || p.id === invitedOnly.id)).toBe(false);
+    expect(seen.map((p) => p._id).sort()).toEqual([mine.id, asAdmin.id].sort());
+    expect(seen.find((p) => p._id === mine.id)).toMatchObject({ role: "owner", isOwner: true });
+    expect(seen.find((p) => p._id === asAdmin.id)).toMatchObject({ role: "admin", isOwner: false });
+    expect(seen.some((p) => p._id === notMine.id || p._id === invitedOnly.id)).toBe(false);
   });
 
   it("shows a platform admin only their own projects too", async () => {
@@ -104,7 +105,7 @@ describe("GET /api/app (listProjects)", () => {
     const own = await insertProject(admin.id);
     await insertProject(other.id);
     const { seen } = await listAll(await sessionCookie(admin.id));
-    expect(seen.map((p) => p.id)).toEqual([own.id]);
+    expect(seen.map((p) => p._id)).toEqual([own.id]);
   });
 
   it("pages through many projects newest first, ties on createdAt broken by id, with no duplicates or gaps", async () => {
@@ -128,9 +129,9 @@ describe("GET /api/app (listProjects)", () => {
     const cookie = await sessionCookie(me.id);
     const { seen, pages } = await listAll(cookie, { limit: "7" });
     expect(pages).toBe(Math.ceil(66 / 7));
-    expect(seen.map((p) => p.id)).toEqual(expected.map((r) => r.id));
-    expect(new Set(seen.map((p) => p.id)).size).toBe(66);
-    const times = seen.map((p) => Date.parse(p.createdAt));
+    expect(seen.map((p) => p._id)).toEqual(expected.map((r) => r.id));
+    expect(new Set(seen.map((p) => p._id)).size).toBe(66);
+    const times = seen.map((p) => Date.parse(p._createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
@@ -156,8 +157,8 @@ describe("GET /api/app (listProjects)", () => {
       .where(inArray(projects.id, ids))
       .orderBy(sql`${projects.createdAt} desc, ${projects.id} desc`);
     const { seen } = await listAll(await sessionCookie(me.id), { limit: "4" });
-    expect(seen.map((p) => p.id)).toEqual(expected.map((r) => r.id));
-    expect(seen.find((p) => p.id === ids[0])).toMatchObject({ role: "owner" });
+    expect(seen.map((p) => p._id)).toEqual(expected.map((r) => r.id));
+    expect(seen.find((p) => p._id === ids[0])).toMatchObject({ role: "owner" });
   });
 
   it("defaults to 20 per page and clamps the limit to 50", async () => {

@@ -214,7 +214,7 @@ describe("POST /api/payments/stripe", () => {
     });
     expect(await prices.json()).toMatchObject({
       statusCode: 200,
-      data: [{ productId: "pricing-starter", type: "recurring", unitAmount: 900, currency: "usd" }],
+      data: [{ product: "pricing-starter", type: "recurring", unit_amount: 900, currency: "usd" }],
       hasMore: false,
     });
   });

@@ -157,8 +157,8 @@ describe("support access", () => {
     expect(body).toMatchObject({ scope: "mine", canSeeAll: false });
     expect(body.data.map((p) => p.id)).not.toContain(stranger.id);
     const api = await call(apiList, makeRequest("/api/app?scope=all", { cookie: ownerCookie }));
-    const listed = (await api.json()) as { data: { id: string }[] };
-    expect(listed.data.map((p) => p.id)).not.toContain(stranger.id);
+    const listed = (await api.json()) as { data: { _id: string }[] };
+    expect(listed.data.map((p) => p._id)).not.toContain(stranger.id);
   });
 
   it("a scope the API does not know is a 400 with the field named", async () => {

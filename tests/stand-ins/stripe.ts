@@ -118,7 +118,7 @@ export type ProductSeed = {
   /** null: a product without a price. */
   price?: {
     type: "one_time" | "recurring";
-    unitAmount: number | null;
+    unit_amount: number | null;
     active?: boolean;
   } | null;
 };
@@ -273,9 +273,9 @@ export async function startStripeStandIn() {
             active: seed.price.active ?? true,
             type: seed.price.type,
             recurring: recurring ? structuredClone(PRICE_FIXTURE.recurring) : null,
-            unit_amount: seed.price.unitAmount,
+            unit_amount: seed.price.unit_amount,
             unit_amount_decimal:
-              seed.price.unitAmount === null ? null : String(seed.price.unitAmount),
+              seed.price.unit_amount === null ? null : String(seed.price.unit_amount),
           });
         }
         const product: StripeProduct = {

@@ -4,10 +4,11 @@ import { ProviderError } from "../errors";
 import { redeemLocalCode } from "../local-oauth.server";
 import type { PaymentProduct, PaymentsProvider } from "./types";
 
-type Seed = [id: string, name: string, price: PaymentProduct["price"], active?: false];
+type SeedPrice = { type: "one_time" | "recurring"; unit_amount: number | null };
+type Seed = [id: string, name: string, price: SeedPrice | null, active?: false];
 
-const recurring = (unitAmount: number | null) => ({ type: "recurring" as const, unitAmount });
-const oneTime = (unitAmount: number | null) => ({ type: "one_time" as const, unitAmount });
+const recurring = (cents: number | null): SeedPrice => ({ type: "recurring", unit_amount: cents });
+const oneTime = (cents: number | null): SeedPrice => ({ type: "one_time", unit_amount: cents });
 
 /**
  * The catalogue every valid key sees, newest first: products under each recognised prefix,
@@ -68,7 +69,7 @@ export const LOCAL_CATALOGUE: readonly PaymentProduct[] = SEEDS.map(
       active: active ?? true,
       created,
       updated: created + (i % 4) * 86_400,
-      price,
+      price: price && { ...price, product: id },
     };
   },
 );
@@ -120,11 +121,11 @@ export function createLocalPayments(): PaymentsProvider {
         (p) => p.price && p.active === active && (!product || p.id === product),
       ).map((p) => ({
         id: `price_${p.id.replace(/[^A-Za-z0-9]/g, "")}`,
-        productId: p.id,
+        product: p.id,
         productName: p.name,
         active: p.active,
         type: p.price!.type,
-        unitAmount: p.price!.unitAmount,
+        unit_amount: p.price!.unit_amount,
         currency: "usd",
         created: p.created,
       }));

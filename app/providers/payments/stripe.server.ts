@@ -89,7 +89,8 @@ export function createStripePayments(
                 ? {
                     // The SDK allows for types added later; anything not recurring is paid once.
                     type: price.type === "recurring" ? "recurring" : "one_time",
-                    unitAmount: price.unit_amount ?? null,
+                    unit_amount: price.unit_amount ?? null,
+                    product: product.id,
                   }
                 : null,
             };
@@ -114,11 +115,11 @@ export function createStripePayments(
             const expanded = typeof owner === "object" && owner !== null && "name" in owner;
             return {
               id: price.id,
-              productId: typeof owner === "string" ? owner : owner.id,
+              product: typeof owner === "string" ? owner : owner.id,
               productName: expanded ? owner.name : null,
               active: price.active,
               type: price.type === "recurring" ? ("recurring" as const) : ("one_time" as const),
-              unitAmount: price.unit_amount ?? null,
+              unit_amount: price.unit_amount ?? null,
               currency: price.currency,
               created: price.created,
             };

@@ -5,27 +5,30 @@
  * otherwise. Vendor refusals are ProviderError (401: the key is invalid).
  */
 
-/** A product with its first price, vendor-neutral (Stripe's fields, seconds since the epoch). */
+/**
+ * A product with its first price, in Stripe's names (the specification's Payment product): seconds
+ * since the epoch, amounts in cents, `product` the price's product id.
+ */
 export type PaymentProduct = {
   id: string;
   name: string;
   active: boolean;
   created: number;
   updated: number;
-  /** null when the product has no price. */
-  price: { type: "one_time" | "recurring"; unitAmount: number | null } | null;
+  /** null when the product has no price; `unit_amount` null when the customer chooses it. */
+  price: { type: "one_time" | "recurring"; unit_amount: number | null; product: string } | null;
 };
 
 export type ProductPage = { products: PaymentProduct[]; hasMore: boolean };
 
-/** A price with its product's id and name (Stripe's fields, amounts in cents). */
+/** A price with its product's id (`product`) and name (Stripe's fields, amounts in cents). */
 export type PaymentPrice = {
   id: string;
-  productId: string;
+  product: string;
   productName: string | null;
   active: boolean;
   type: "one_time" | "recurring";
-  unitAmount: number | null;
+  unit_amount: number | null;
   currency: string;
   created: number;
 };

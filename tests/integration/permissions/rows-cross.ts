@@ -288,6 +288,36 @@ export const CROSS: CrossCase[] = [
     }),
   },
   {
+    name: "remove-account of B's account named by its stripePKey, through B",
+    file: "api.app.integrations.$integrationId.ts",
+    fn: "action",
+    setup: accountsOfB,
+    request: (f) => ({
+      path: "/api/app/integrations/payments",
+      params: { integrationId: "payments" },
+      json: {
+        action: "remove-account",
+        studio: { pagebuilderId: f.b.studioId },
+        account: { stripePKey: "pk_test_shopb" },
+      },
+    }),
+  },
+  {
+    name: "remove-account of B's account named by its accountName, through A",
+    file: "api.app.integrations.$integrationId.ts",
+    fn: "action",
+    setup: accountsOfB,
+    request: (f) => ({
+      path: "/api/app/integrations/payments",
+      params: { integrationId: "payments" },
+      json: {
+        action: "remove-account",
+        studio: { pagebuilderId: f.a.studioId },
+        account: { accountName: "Shop B" },
+      },
+    }),
+  },
+  {
     name: "unlink B's Instagram account through the API",
     file: "api.app.integrations.$integrationId.ts",
     fn: "action",
