@@ -96,6 +96,8 @@ function partsOf({ method, path: docPath, status, body, url }: Answer): Part[] {
         ...each(entity, field(body, "data"), "data"),
       ];
     }
+    case "GET /api/app/newsletter":
+      return [{ entity: "NewsletterSettings", value: body, where: "body" }];
     case "GET /api/user":
       return [{ entity: "User", value: body, where: "body" }];
     case "GET /api/app/e2e-test-runs":
