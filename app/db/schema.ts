@@ -1031,3 +1031,94 @@ export const externalDeletions = pgTable(
     index("external_deletions_due_idx").on(t.nextAttemptAt),
   ],
 );
+
+/**
+ * What happened to a project, for the outside world (webhooks now, personal notifications
+ * next): one row per event of the catalogue (app/services/events/catalog.ts), written by
+ * emitProjectEvent in the transaction of the change it reports, with the job that fans it out.
+ * No foreign key to projects: `project.deleted` is written as the project row goes, and its
+ * fan-out runs after. `dedupeKey` makes a re-run job (a deployment polled twice) write its
+ * event once. docs/decisions/047-project-events-and-webhooks.md.
+ */
+export const projectEvents = pgTable(
+  "project_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id").notNull(),
+    /** The project's studioId and name when it happened (the project may be gone since). */
+    studioId: text("studio_id").notNull(),
+    projectName: text("project_name").notNull(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    dedupeKey: text("dedupe_key"),
+    createdAt: createdAt(),
+    /** Set once every consumer has taken the event (the fan-out job ran to its end). */
+    fannedOutAt: timestamp("fanned_out_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("project_events_project_idx").on(t.projectId, t.createdAt),
+    uniqueIndex("project_events_dedupe_key").on(t.projectId, t.type, t.dedupeKey),
+  ],
+);
+
+/**
+ * A project's outgoing webhook: an https address that gets a signed POST (Standard Webhooks
+ * 1.0) for each event it subscribes to. No foreign key to projects either: a deleted project's
+ * webhooks still receive `project.deleted`; the purge job removes them a day later. The signing
+ * secret (`whsec_...`) is shown once and kept encrypted (SECRET_COLUMNS).
+ */
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id").notNull(),
+    url: text("url").notNull(),
+    format: text("format", { enum: ["standard", "slack"] })
+      .notNull()
+      .default("standard"),
+    events: text("events").array().notNull(),
+    secretEncrypted: text("secret_encrypted").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Why it was switched off (failing for 3 days), shown on the page. */
+    disabledReason: text("disabled_reason"),
+    /** The first failed delivery since the last success: 3 days of it switch the webhook off. */
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhooks_project_idx").on(t.projectId, t.createdAt)],
+);
+
+/**
+ * One event sent (or to be sent) to one webhook: its log line. Its id is the `webhook-id`
+ * header, the same across retries and 'Redeliver', so a receiver can drop duplicates.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    webhookId: uuid("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => projectEvents.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed", "skipped"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms"),
+    /** The response's first 1 KB, or why no response came (timeout, refused address). */
+    responseBody: text("response_body"),
+    createdAt: createdAt(),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_key").on(t.webhookId, t.eventId),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
+  ],
+);

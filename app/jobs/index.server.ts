@@ -13,6 +13,8 @@ import { socialJobs } from "~/services/social-accounts.server";
 import { newsletterJobs } from "~/services/newsletter-domains.server";
 import { externalDeletionJobs } from "~/services/external-deletions.server";
 import { projectDeletionJobs } from "~/services/project-deletion.server";
+import { eventJobs } from "~/services/events/index.server";
+import { webhookJobs } from "~/services/webhooks/index.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, watchOrphanedJobs, work } from "./queue.server";
 import type { JobDefinition } from "./types";
@@ -39,6 +41,8 @@ export const JOBS: JobDefinition[] = [
   ...projectDeletionJobs,
   ...externalDeletionJobs,
   ...keyRotationJobs,
+  ...eventJobs,
+  ...webhookJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 

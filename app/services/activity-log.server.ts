@@ -82,6 +82,9 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "support.viewed": "Support access",
   "support.changed": "Support access",
   "studio.tokens.revoked": "Studio API tokens revoked",
+  "webhooks.added": "Webhook added",
+  "webhooks.removed": "Webhook removed",
+  "webhooks.enabled": "Webhook switched on",
 };
 
 const KNOWN = new Set<string>(EVENT_TYPES);

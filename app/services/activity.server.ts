@@ -54,6 +54,9 @@ export const EVENT_TYPES = [
   "support.viewed",
   "support.changed",
   "studio.tokens.revoked",
+  "webhooks.added",
+  "webhooks.removed",
+  "webhooks.enabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -12,6 +12,7 @@ import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import type { DomainState } from "~/providers/hosting/types";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { UNVERIFIED_DOMAIN_DAYS, type DomainProvider } from "./domains.schema";
 
 export const DOMAIN_APPLY_JOB = "domains.apply";
@@ -76,23 +77,42 @@ async function currentRow(data: DomainJob) {
 
 async function saveState(data: DomainJob, state: DomainState) {
   const now = new Date();
-  await db()
-    .update(projectSites)
-    .set({
-      domainStatus: state.verified ? "verified" : "pending",
-      domainSsl: state.ssl,
-      domainRecords: state.records,
-      domainCheckedAt: now,
-      domainVerifiedAt: state.verified ? now : null,
-      domainError: null,
-    })
-    .where(
-      and(
-        eq(projectSites.projectId, data.projectId),
-        eq(projectSites.provider, data.provider),
-        eq(projectSites.customDomain, data.domain),
-      ),
-    );
+  const holdsDomain = and(
+    eq(projectSites.projectId, data.projectId),
+    eq(projectSites.provider, data.provider),
+    eq(projectSites.customDomain, data.domain),
+  );
+  await db().transaction(async (tx) => {
+    // The state before, locked: each transition is told once, whoever checks concurrently.
+    const [before] = await tx
+      .select({ status: projectSites.domainStatus, ssl: projectSites.domainSsl })
+      .from(projectSites)
+      .where(holdsDomain)
+      .for("update");
+    if (!before) return;
+    await tx
+      .update(projectSites)
+      .set({
+        domainStatus: state.verified ? "verified" : "pending",
+        domainSsl: state.ssl,
+        domainRecords: state.records,
+        domainCheckedAt: now,
+        domainVerifiedAt: state.verified ? now : null,
+        domainError: null,
+      })
+      .where(holdsDomain);
+    const payload = { domain: data.domain, provider: data.provider };
+    if (state.verified && before.status !== "verified") {
+      await emitProjectEvent(tx, { projectId: data.projectId, type: "domain.verified", payload });
+    }
+    if (state.ssl && !before.ssl) {
+      await emitProjectEvent(tx, {
+        projectId: data.projectId,
+        type: "domain.certificateReady",
+        payload,
+      });
+    }
+  });
 }
 
 /** Sets a domain the provider could not take when it was saved; then the checks start. */
@@ -219,6 +239,11 @@ export async function releaseUnverifiedDomains(batch = 100): Promise<number> {
         type: "domains.released",
         content: `The custom domain ${domain} was released: it was not verified within ${UNVERIFIED_DOMAIN_DAYS} days`,
         actorId: null,
+      });
+      await emitProjectEvent(tx, {
+        projectId: row.projectId,
+        type: "domain.released",
+        payload: { domain, provider: row.provider, reason: "unverified" },
       });
       if (row.siteId) {
         await sendJob(

@@ -22,6 +22,7 @@ import { hostingProvider } from "~/providers/hosting/index.server";
 import type { DomainState } from "~/providers/hosting/types";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { DOMAIN_TAKEN_MESSAGE, type DomainProvider } from "./domains.schema";
 import { ConflictError, InvalidError } from "./errors";
 import { can, projectForAction, withProjectAction } from "./permissions.server";
@@ -222,6 +223,18 @@ async function update(
         content: `${user.name || user.email} set the custom domain to ${domain}`,
         actorId: user.id,
       });
+      // Verified (and its certificate issued) at once: a domain already proved at the provider.
+      if (state?.verified) {
+        const payload = { domain, provider: site.provider };
+        await emitProjectEvent(tx, { projectId: project.id, type: "domain.verified", payload });
+        if (state.ssl) {
+          await emitProjectEvent(tx, {
+            projectId: project.id,
+            type: "domain.certificateReady",
+            payload,
+          });
+        }
+      }
       const data = { projectId: project.id, provider: site.provider, domain };
       if (!state) await sendJob(DOMAIN_APPLY_JOB, data, RETRY, tx);
       else if (!state.verified) await scheduleCheck(data, 0, tx);
@@ -273,6 +286,11 @@ async function revert(
       type: "domains.reverted",
       content: `${user.name || user.email} reverted the custom domain ${previous}`,
       actorId: user.id,
+    });
+    await emitProjectEvent(tx, {
+      projectId: project.id,
+      type: "domain.released",
+      payload: { domain: previous, provider: site.provider, reason: "reverted" },
     });
     await sendJob(
       DOMAIN_REMOVE_JOB,

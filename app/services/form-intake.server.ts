@@ -15,6 +15,7 @@ import { mailedRecipients, reserveFormMails } from "./form-notifications.server"
 import { FORM_MESSAGES, HONEYPOT_FIELD, MAX_FIELD_NAMES, OTHER_FIELD } from "./forms.schema";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
 import { consume } from "./rate-limit.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { siteOrigins } from "./site-origins.server";
 
 const MAX_VALUE = 10_000;
@@ -166,6 +167,16 @@ export async function acceptSubmission(
         }),
       );
     }
+    await emitProjectEvent(tx, {
+      projectId: form.projectId,
+      type: "form.submission",
+      payload: {
+        formId: form.id,
+        formName: form.name,
+        submissionId: row.id,
+        submissionsUrl: absoluteUrl(`/sites/forms/${form.studioId}?form=${form.id}`),
+      },
+    });
     return { id: row.id, mailIds };
   });
   await dispatchMail(mailIds);

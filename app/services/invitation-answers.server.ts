@@ -5,6 +5,7 @@ import { members, projects, users } from "~/db/schema";
 import { RETRY, sendJob } from "~/jobs/queue.server";
 import { type User } from "./accounts.server";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "./errors";
 import { INVITATION_KEY_PATTERN, ROLE_LABEL, type MemberRole } from "./members.schema";
 import {
@@ -213,6 +214,11 @@ async function logAcceptance(tx: Tx, user: User, row: MemberRow): Promise<Accept
     label: "Invitation accepted",
     metadata: { role: row.role, email: row.invitedEmail },
     actorId: user.id,
+  });
+  await emitProjectEvent(tx, {
+    projectId: row.projectId,
+    type: "member.joined",
+    payload: { memberId: row.id, email: row.invitedEmail, role: row.role },
   });
   await sendJob(MEMBER_STUDIO_INVITE_JOB, { memberId: row.id }, RETRY, tx);
   return { studioId: project.studioId, projectName: project.name, memberId: row.id };

@@ -12,7 +12,7 @@ import path from "node:path";
 import { and, asc, count, gt, isNotNull, like, notLike, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "~/db/client.server";
-import { paymentAccounts, projects, socialAccounts, totpFactors } from "~/db/schema";
+import { paymentAccounts, projects, socialAccounts, totpFactors, webhooks } from "~/db/schema";
 import type { JobDefinition } from "~/jobs/types";
 import { sendJob } from "~/jobs/queue.server";
 import { env, localSecretsFile, resetEnv } from "~/utils/env.server";
@@ -49,6 +49,12 @@ export const SECRET_COLUMNS: SecretColumn[] = [
     table: projects,
     id: projects.id,
     column: projects.chromaticProjectToken,
+  },
+  {
+    name: "webhooks.secret_encrypted",
+    table: webhooks,
+    id: webhooks.id,
+    column: webhooks.secretEncrypted,
   },
   {
     name: "totp_factors.secret",

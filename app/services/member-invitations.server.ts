@@ -6,6 +6,7 @@ import { type User } from "./accounts.server";
 import { env } from "~/utils/env.server";
 import { consume, POLICIES } from "./rate-limit.server";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
 import { addressProof } from "./address-proof.server";
 import { absoluteUrl, dispatchMail, queueMail } from "./mail.server";
@@ -289,6 +290,11 @@ export async function inviteMember(
         label: "Invitation sent",
         metadata: { role: created.role, email: address },
         actorId: user.id,
+      });
+      await emitProjectEvent(tx, {
+        projectId: project.id,
+        type: "member.invited",
+        payload: { memberId: created.id, email: address, role: created.role },
       });
       const mailId = await sendMail(tx, project, user, {
         to: address,

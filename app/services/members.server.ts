@@ -19,6 +19,7 @@ import { members, type projects, users } from "~/db/schema";
 import { type User } from "./accounts.server";
 import { queueStudioSync } from "./studio-access.server";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { ConflictError, ForbiddenError, NotFoundError } from "./errors";
 import {
   INVITATION_TTL_DAYS,
@@ -220,6 +221,13 @@ export async function removeMember(
       metadata: { role: row.role, email: row.invitedEmail },
       actorId: user.id,
     });
+    if (!revoked) {
+      await emitProjectEvent(tx, {
+        projectId: project.id,
+        type: "member.removed",
+        payload: { memberId: row.id, email: row.invitedEmail, role: row.role },
+      });
+    }
     return { outcome: revoked ? "revoked" : "removed", email: row.invitedEmail };
   });
 }
@@ -246,6 +254,11 @@ export async function leaveProject(user: User, studioId: string): Promise<{ proj
       label: "Member left",
       metadata: { role: row.role, email: row.invitedEmail },
       actorId: user.id,
+    });
+    await emitProjectEvent(tx, {
+      projectId: project.id,
+      type: "member.left",
+      payload: { memberId: row.id, email: row.invitedEmail, role: row.role },
     });
     return { projectName: project.name };
   });
@@ -285,6 +298,16 @@ export async function changeMemberRole(
       label: "Role changed",
       metadata: { role: input.role, email: row.invitedEmail },
       actorId: user.id,
+    });
+    await emitProjectEvent(tx, {
+      projectId: project.id,
+      type: "member.roleChanged",
+      payload: {
+        memberId: row.id,
+        email: row.invitedEmail,
+        role: input.role,
+        previousRole: row.role,
+      },
     });
     return { changed: true, email: row.invitedEmail, role: input.role };
   });

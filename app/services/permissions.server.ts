@@ -50,6 +50,7 @@
  *   project.delete         -     -        -       -       -       -     x    x    (11)
  *   site.redeploy          -     -        -       -       x       x     x    -    (12)
  *   site.rollback          -     -        -       -       x       x     x    -    (12)
+ *   webhooks.manage        -     -        -       -       -       x     x    -    (14)
  *   schema.raise           -     -        -       -       -       -     -    x    (9)
  *   sitetype.choose        -     -        -       -       -       -     -    x    (8)
  *   requests.manage        -     -        -       -       -       -     -    x    (8)
@@ -100,6 +101,8 @@
  *     call, not the help desk's (decision 011, amended 2026-12).
  * (13) Requiring a second factor of everyone on the project is the owner's decision, like who
  *     owns it (decision 042); the owner must have one first (project-settings.server.ts).
+ * (14) Webhooks send the project's events to an address outside: the owner and admins choose
+ *     where (docs/decisions/047-project-events-and-webhooks.md); support does not.
  *
  * `withProjectAction` throws ProjectNotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
@@ -165,6 +168,7 @@ export const ACTIONS = [
   "project.delete",
   "site.redeploy",
   "site.rollback",
+  "webhooks.manage",
   "schema.raise",
   "sitetype.choose",
   "requests.manage",
@@ -215,6 +219,7 @@ const RULES: Record<Action, { kinds: readonly ActorKind[]; pa?: true; global?: t
   "project.delete": { kinds: ["owner"], pa: true },
   "site.redeploy": { kinds: ["developer", "admin", "owner"] },
   "site.rollback": { kinds: ["developer", "admin", "owner"] },
+  "webhooks.manage": { kinds: ["admin", "owner"] },
   "schema.raise": { kinds: [], pa: true },
   "sitetype.choose": { kinds: [], pa: true, global: true },
   "requests.manage": { kinds: [], pa: true, global: true },
@@ -334,6 +339,7 @@ const FORBIDDEN_MESSAGES: Partial<Record<Action, string>> = {
   "project.delete": "Only the owner can delete the project",
   "site.redeploy": "Only developers and admins can redeploy the website",
   "site.rollback": "Only developers and admins can roll the website back",
+  "webhooks.manage": "Only the owner and admins can manage webhooks",
   "sitetype.choose": "Only platform admins can choose the site type",
   "requests.manage": "Only platform admins can manage requests",
   "schema.raise": "Only platform admins can raise the StackShift version",

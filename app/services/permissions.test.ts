@@ -74,6 +74,7 @@ const EXPECTED: Record<Action, string> = {
   "project.delete": "    -    -    -    -    -    -    x    x    x",
   "site.redeploy": "     -    -    -    -    x    x    x    -    -",
   "site.rollback": "     -    -    -    -    x    x    x    -    -",
+  "webhooks.manage": "   -    -    -    -    -    x    x    -    -",
   "schema.raise": "      -    -    -    -    -    -    -    x    x",
   "sitetype.choose": "   -    -    -    -    -    -    -    x    x",
   "requests.manage": "   -    -    -    -    -    -    -    x    x",

@@ -21,6 +21,7 @@ import { ProviderError } from "~/providers/errors";
 import type { HostingProviderName } from "~/providers/hosting/types";
 import type { User } from "./accounts.server";
 import { appendAudit } from "./audit-log.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { InvalidError } from "./errors";
 import { attemptDeletion, recordExternalDeletions } from "./external-deletions.server";
 import { dispatchMail, queueMail } from "./mail.server";
@@ -38,7 +39,8 @@ type CleanupData = {
 const NAME_MISMATCH = "Type the project's name exactly to delete it";
 
 /** The owner and the accepted member admins of a project: who hears of its deletion. */
-async function ownerAndAdmins(tx: Queryable, projectId: string, ownerId: string) {
+/** The owner and the accepted admin members (their accounts), who are told of what concerns the project. */
+export async function ownerAndAdmins(tx: Queryable, projectId: string, ownerId: string) {
   const rows = await tx
     .selectDistinct({ id: users.id, email: users.email })
     .from(users)
@@ -126,6 +128,8 @@ export async function deleteProject(
       for (const person of told) {
         mailIds.push(await queueMail(tx, deletionMail(person.email, row.name, user)));
       }
+      // Before the row goes: the event names the project as it was.
+      await emitProjectEvent(tx, { projectId: row.id, type: "project.deleted", payload: {} });
       await tx.delete(projects).where(eq(projects.id, row.id));
       await recordExternalDeletions(tx, {
         projectName: row.name,

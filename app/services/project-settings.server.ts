@@ -7,6 +7,7 @@ import { db } from "~/db/client.server";
 import { members, projects, users } from "~/db/schema";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { ConflictError, InvalidError, NotFoundError } from "./errors";
 import { can, projectForAction, withProjectAction } from "./permissions.server";
 import { LATEST_SCHEMA_VERSION } from "./project-status";
@@ -213,6 +214,11 @@ export async function transferOwnership(
       type: "project.ownership.transferred",
       content: `${user.name || user.email} transferred the project to ${target.name || target.email}`,
       actorId: user.id,
+    });
+    await emitProjectEvent(tx, {
+      projectId: project.id,
+      type: "project.transferred",
+      payload: { newOwnerEmail: target.email },
     });
     // The content studio follows both: the new owner administers it, the former one as an admin.
     for (const email of [user.email, target.email]) {

@@ -19,6 +19,7 @@ import type { User } from "./accounts.server";
 import { env } from "~/utils/env.server";
 import { memo } from "~/utils/request-memo.server";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import { ForbiddenError } from "./errors";
 import { decodeCursor, encodeCursor, likePattern } from "./keyset.server";
 import { consume, POLICIES } from "./rate-limit.server";
@@ -560,6 +561,11 @@ export async function createProject(
           content: `${user.name} created the project ${inserted.name}`,
           metadata: { role: "owner", email: user.email },
           actorId: user.id,
+        });
+        await emitProjectEvent(tx, {
+          projectId: inserted.id,
+          type: "project.created",
+          payload: { siteType: inserted.siteType },
         });
         return { row: inserted, created: true };
       }

@@ -8,6 +8,7 @@ import { eventLogs } from "~/db/schema";
 import type { Queryable } from "~/db/client.server";
 import type { User } from "./accounts.server";
 import { appendAuditFor } from "./audit-log.server";
+import { emitProjectEvent } from "./events/emit.server";
 import type { Action, Actor } from "./permissions.server";
 
 /**
@@ -70,8 +71,14 @@ export async function recordSupportAccess(
     })
     .onConflictDoNothing()
     .returning({ key: eventLogs.key });
+  if (written.length === 0) return;
+  await emitProjectEvent(tx, {
+    projectId: actor.project.id,
+    type: "support.access",
+    payload: { access: read ? "viewed" : "changed", what },
+  });
   // A deletion writes its own audit row (project-deletion.server.ts), with who was told.
-  if (written.length === 0 || action === "project.delete") return;
+  if (action === "project.delete") return;
   await appendAuditFor(tx, actor.project.id, {
     action: type,
     actor: user,

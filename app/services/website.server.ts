@@ -8,6 +8,7 @@ import { ProviderError } from "~/providers/errors";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import type { User } from "./accounts.server";
 import { logEvent } from "./activity.server";
+import { emitProjectEvent } from "./events/emit.server";
 import {
   listProjectDeployments,
   requestDeployment,
@@ -103,6 +104,11 @@ export async function rollBack(
       type: "site.rolledBack",
       content: `${user.name || user.email} rolled the website back to deployment ${deployId}`,
       actorId: user.id,
+    });
+    await emitProjectEvent(tx, {
+      projectId: row.id,
+      type: "deployment.rolledBack",
+      payload: { deploymentId: deployId },
     });
   });
   return { ...restored, label: "Published" };

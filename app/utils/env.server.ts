@@ -150,6 +150,14 @@ const schema = z.object({
     .enum(["0", "1"], { error: "1 or 0" })
     .default("0")
     .transform((value) => value === "1"),
+  /**
+   * `1`: webhooks may be http and reach loopback, private, link-local and metadata addresses
+   * (a receiver on this machine while developing; the tests). Refused on a public https APP_URL.
+   */
+  WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: z
+    .enum(["0", "1"], { error: "1 or 0" })
+    .default("0")
+    .transform((value) => value === "1"),
   /** Which proxies' X-Forwarded-For to believe (client IPs for rate limits): parseTrustProxy. */
   TRUST_PROXY: z
     .string()
@@ -416,6 +424,7 @@ export function startRefusal(
     | "ALLOW_ANY_PROXY"
     | "RATE_LIMITS"
     | "ALLOW_RATE_LIMITS_OFF"
+    | "WEBHOOKS_ALLOW_PRIVATE_ADDRESSES"
   >,
 ): string | null {
   const reasons: string[] = [];
@@ -452,6 +461,14 @@ export function startRefusal(
         "codes and sign-up, reset and invitation mails could be tried without end. RATE_LIMITS=off " +
         "is for benchmarks on a local address: unset it, or set ALLOW_RATE_LIMITS_OFF=1 if a " +
         "benchmark on this address is what you mean.",
+    );
+  }
+  if (publicHttps && config.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES) {
+    reasons.push(
+      `APP_URL is ${config.APP_URL}, a public address, but WEBHOOKS_ALLOW_PRIVATE_ADDRESSES is ` +
+        "1: anyone who may add a webhook could make this server send requests into its own " +
+        "network (databases, cloud metadata at 169.254.169.254). It is for development only: " +
+        "unset it.",
     );
   }
   return reasons.length > 0 ? reasons.join("\n\n") : null;

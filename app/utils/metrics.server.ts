@@ -168,6 +168,19 @@ function createSeries() {
       help: "SMTP delivery attempts that failed (the mail job retries them)",
       registers,
     }),
+    webhookDeliveries: new Counter({
+      name: `${PREFIX}webhook_deliveries_total`,
+      help: "Webhook delivery attempts by event type and outcome: success (2xx), failure (any other answer or none), refused (an address that is not public)",
+      labelNames: ["event", "outcome"] as const,
+      registers,
+    }),
+    webhookDuration: new Histogram({
+      name: `${PREFIX}webhook_delivery_duration_seconds`,
+      help: "How long webhook delivery attempts took, from the connection to the answer (10 s at most)",
+      labelNames: ["event"] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
     // Per process (each has its own pool): a cluster's aggregate is the sum.
     pool: POOL_GAUGES.map(
       ([count, name, help]) =>
@@ -308,6 +321,16 @@ export function mailSent(transport: "smtp" | "log") {
 
 export function mailFailed() {
   series().mailsFailed.inc();
+}
+
+/** One webhook delivery attempt (app/services/webhooks/delivery.server.ts). */
+export function webhookAttempted(
+  event: string,
+  outcome: "success" | "failure" | "refused",
+  seconds: number,
+) {
+  series().webhookDeliveries.inc({ event, outcome });
+  series().webhookDuration.observe({ event }, seconds);
 }
 
 /** Which vendor a provider object stands for, and whether it is the built-in stand-in. */

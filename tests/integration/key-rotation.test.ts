@@ -34,6 +34,7 @@ import {
 import { createUser, insertProject, runNodeScript } from "../helpers";
 import { generateTOTP } from "@epic-web/totp";
 import { enableTotp, newTotpSecret } from "~/services/two-factor";
+import { addWebhook } from "~/services/webhooks/index.server";
 
 const KEY_A = "rotation-test-key-a-0123456789";
 const KEY_B = "rotation-test-key-b-0123456789";
@@ -307,6 +308,18 @@ describe("key rotation", () => {
     const secret = newTotpSecret();
     const { otp } = await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" });
     await enableTotp(owner, secret, otp);
+    // A webhook's signing secret (webhooks.secret_encrypted), added as its admin would; the
+    // development setting lets it point at this machine.
+    process.env.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = "1";
+    resetEnv();
+    const hooked = await insertProject(owner.id);
+    await addWebhook(owner, hooked.studioId, {
+      url: "http://127.0.0.1:9/hook",
+      events: ["project.deleted"],
+      format: "standard",
+    });
+    delete process.env.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES;
+    resetEnv();
     const tables = (await db().execute(sql`
       select table_name as name from information_schema.tables
       where table_type = 'BASE TABLE' and table_schema = 'public'`)) as unknown as {

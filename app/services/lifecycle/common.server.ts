@@ -25,6 +25,7 @@ import { hostingProvider } from "~/providers/hosting/index.server";
 import type { Deployment, HostingProvider, HostingProviderName } from "~/providers/hosting/types";
 import { env } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
+import { deploymentErrorPage, emitProjectEvent } from "../events/emit.server";
 
 export const PROVISION_JOB = "project.provision";
 export const POLL_JOB = "project.poll";
@@ -138,15 +139,30 @@ export async function recordError(projectId: string, error: unknown) {
 
 /** A permanent provider error: the project is 'failed' until someone retries it. */
 export async function markFailed(projectId: string, error: unknown, studioToo: boolean) {
-  await db()
-    .update(projects)
-    .set({
-      siteCreationStatus: "failed",
-      ...(studioToo ? { studioCreationStatus: "failed" as const } : {}),
-      lastProvisionError: errorText(error),
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(projects.id, projectId), ne(projects.siteCreationStatus, "success")));
+  await db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(projects)
+      .set({
+        siteCreationStatus: "failed",
+        ...(studioToo ? { studioCreationStatus: "failed" as const } : {}),
+        lastProvisionError: errorText(error),
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(projects.id, projectId), ne(projects.siteCreationStatus, "success")))
+      .returning({ studioId: projects.studioId, retries: projects.deployRetryCount });
+    if (!row) return;
+    // Once per attempt (the retry count): a job re-run after a crash repeats nothing.
+    await emitProjectEvent(tx, {
+      projectId,
+      type: "deployment.failed",
+      payload: {
+        deploymentId: null,
+        permanent: false,
+        errorPageUrl: deploymentErrorPage(row.studioId, false),
+      },
+      dedupeKey: `attempt:${row.retries}`,
+    });
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from "./common.server";
 import { enqueuePoll, enqueueProvisioning } from "./queue.server";
 import { log } from "~/utils/logger.server";
+import { emitProjectEvent } from "../events/emit.server";
 
 /** The deployment job: triggers (idempotently per trigger key) and starts polling. */
 export async function deployProject(
@@ -49,15 +50,31 @@ export async function deployProject(
     await recordError(project.id, error).catch(() => undefined);
     throw error;
   }
+  const started = (tx: Tx) =>
+    emitProjectEvent(tx, {
+      projectId: project.id,
+      type: "deployment.started",
+      payload: {
+        deploymentId: deployment.id,
+        trigger: data.triggerKey.endsWith(":auto") ? "automatic" : "manual",
+      },
+      dedupeKey: deployment.id,
+    });
   if (IN_PROGRESS.includes(project.siteCreationStatus)) {
     // Still coming up (the automatic deployment's case): this deployment now decides it.
-    await db()
-      .update(projects)
-      .set({ siteCreationStatus: "deployed", updatedAt: sql`now()` })
-      .where(and(eq(projects.id, project.id), inArray(projects.siteCreationStatus, IN_PROGRESS)));
-    await enqueuePoll({ projectId: project.id });
+    await db().transaction(async (tx) => {
+      await tx
+        .update(projects)
+        .set({ siteCreationStatus: "deployed", updatedAt: sql`now()` })
+        .where(and(eq(projects.id, project.id), inArray(projects.siteCreationStatus, IN_PROGRESS)));
+      await started(tx);
+      await enqueuePoll({ projectId: project.id }, { tx });
+    });
   } else {
-    await enqueuePoll({ projectId: project.id, deployId: deployment.id });
+    await db().transaction(async (tx) => {
+      await started(tx);
+      await enqueuePoll({ projectId: project.id, deployId: deployment.id }, { tx });
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 /** Polling a deployment to its end and recording what the hosting provider reports. */
 import { and, eq, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Tx } from "~/db/client.server";
 import { projects, type HostingDetails } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
 import { forgetSite } from "../provider-cache.server";
@@ -8,6 +8,7 @@ import type { Deployment, HostedSite } from "~/providers/hosting/types";
 import { MAX_DEPLOY_RETRIES } from "../deployments.schema";
 import {
   PROVIDERS,
+  type ProjectRow,
   TERMINAL,
   expectedTriggerKey,
   loadProject,
@@ -17,6 +18,7 @@ import {
 } from "./common.server";
 import { type PollData, enqueuePoll } from "./queue.server";
 import { log } from "~/utils/logger.server";
+import { deploymentErrorPage, emitProjectEvent } from "../events/emit.server";
 
 /** The API's siteDetails from what the provider reports. `state` is the latest deployment's. */
 export function siteDetailsOf(site: HostedSite, latest: Deployment | null): HostingDetails {
@@ -73,6 +75,16 @@ export async function pollProject(data: PollData, providers = PROVIDERS) {
             project.deployRetryCount > 0 ? "StackShift: retry" : "StackShift: first deployment",
         });
         forgetSite(siteProvider(project), siteId);
+        // A retry's deployment starts here (the first one's was told by provisioning: same id).
+        await emitProjectEvent(db(), {
+          projectId: project.id,
+          type: "deployment.started",
+          payload: {
+            deploymentId: expected.id,
+            trigger: project.deployRetryCount > 0 ? "retry" : "initial",
+          },
+          dedupeKey: expected.id,
+        });
         if (!current || !TERMINAL.has(expected.status)) current = expected;
       }
     }
@@ -103,28 +115,68 @@ export async function pollProject(data: PollData, providers = PROVIDERS) {
         "deployment failed",
       );
     }
-    // Conditional on the state we read: a retry committed meanwhile is not overwritten.
-    await db()
-      .update(projects)
-      .set({
-        siteDetails,
-        siteCreationStatus: succeeded ? "success" : "failed",
-        lastProvisionError: succeeded ? null : failure,
-        ...(permanent ? { permanentErrorAt: sql`now()` } : {}),
-        updatedAt: sql`now()`,
-      })
-      .where(
-        and(
-          eq(projects.id, project.id),
-          eq(projects.siteCreationStatus, "deployed"),
-          eq(projects.deployRetryCount, project.deployRetryCount),
-        ),
-      );
+    await db().transaction(async (tx) => {
+      // Conditional on the state we read: a retry committed meanwhile is not overwritten.
+      const [concluded] = await tx
+        .update(projects)
+        .set({
+          siteDetails,
+          siteCreationStatus: succeeded ? "success" : "failed",
+          lastProvisionError: succeeded ? null : failure,
+          ...(permanent ? { permanentErrorAt: sql`now()` } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(projects.id, project.id),
+            eq(projects.siteCreationStatus, "deployed"),
+            eq(projects.deployRetryCount, project.deployRetryCount),
+          ),
+        )
+        .returning({ id: projects.id });
+      if (concluded) await emitConclusion(tx, project, current, siteDetails, permanent);
+    });
     return;
   }
-  await db()
-    .update(projects)
-    .set({ siteDetails, updatedAt: sql`now()` })
-    .where(eq(projects.id, project.id));
+  await db().transaction(async (tx) => {
+    await tx
+      .update(projects)
+      .set({ siteDetails, updatedAt: sql`now()` })
+      .where(eq(projects.id, project.id));
+    // A manual or automatic deployment of a finished project ends here.
+    if (done && current) await emitConclusion(tx, project, current, siteDetails, false);
+  });
   if (!done) await enqueuePoll(data);
+}
+
+/** deployment.succeeded or deployment.failed, once per deployment (its id is the key). */
+async function emitConclusion(
+  tx: Tx,
+  project: ProjectRow,
+  deployment: Deployment,
+  siteDetails: HostingDetails,
+  permanent: boolean,
+) {
+  if (deployment.status === "ready") {
+    const url = siteDetails.custom_domain
+      ? `https://${siteDetails.custom_domain}`
+      : (project.siteUrl ?? null);
+    await emitProjectEvent(tx, {
+      projectId: project.id,
+      type: "deployment.succeeded",
+      payload: { deploymentId: deployment.id, url },
+      dedupeKey: deployment.id,
+    });
+    return;
+  }
+  await emitProjectEvent(tx, {
+    projectId: project.id,
+    type: "deployment.failed",
+    payload: {
+      deploymentId: deployment.id,
+      permanent,
+      errorPageUrl: deploymentErrorPage(project.studioId, permanent),
+    },
+    dedupeKey: deployment.id,
+  });
 }

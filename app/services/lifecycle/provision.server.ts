@@ -20,6 +20,7 @@ import {
   step,
 } from "./common.server";
 import { enqueuePoll, enqueueProvisioning } from "./queue.server";
+import { emitProjectEvent } from "../events/emit.server";
 
 /**
  * Creates the project (projects.server.ts) and, once its transaction has committed, enqueues its
@@ -58,15 +59,23 @@ export async function provisionProject(projectId: string, providers = PROVIDERS)
       const siteId = project.siteId;
       const hosting = providers.hosting(siteProvider(project));
       const ok = await step(project, false, async () => {
-        await hosting.triggerDeployment(siteId, {
+        const deployment = await hosting.triggerDeployment(siteId, {
           triggerKey: `${project.id}:initial`,
           title: "StackShift: first deployment",
         });
         forgetSite(siteProvider(project), siteId);
-        await db()
-          .update(projects)
-          .set({ siteCreationStatus: "deployed", updatedAt: sql`now()` })
-          .where(and(eq(projects.id, project.id), eq(projects.siteCreationStatus, "created")));
+        await db().transaction(async (tx) => {
+          await tx
+            .update(projects)
+            .set({ siteCreationStatus: "deployed", updatedAt: sql`now()` })
+            .where(and(eq(projects.id, project.id), eq(projects.siteCreationStatus, "created")));
+          await emitProjectEvent(tx, {
+            projectId: project.id,
+            type: "deployment.started",
+            payload: { deploymentId: deployment.id, trigger: "initial" },
+            dedupeKey: deployment.id,
+          });
+        });
       });
       if (!ok) return;
       project = await reload(project);
