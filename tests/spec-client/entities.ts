@@ -1,5 +1,5 @@
 /**
- * The specification's entities as a client written from /work/shared/spec/SPEC.md alone would
+ * The specification's entities as a client written from the product specification (SPEC.md) alone would
  * read them: section 3's field names, and a type only where the specification gives one (an enum,
  * "Unix seconds", a flag, a number); `z.unknown()` where it gives none, which still demands the
  * field. Each field cites the SPEC.md line that names it. Objects are loose: fields the
