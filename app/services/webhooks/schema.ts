@@ -3,6 +3,7 @@
  * document. No server imports.
  */
 import { z } from "zod";
+import { UUID } from "~/utils/uuid";
 import { PROJECT_EVENT_TYPES, type ProjectEventType } from "../events/catalog";
 
 export const WEBHOOK_FORMATS = ["standard", "slack"] as const;
@@ -21,3 +22,11 @@ export const webhookInputSchema = z.object({
   format: z.enum(WEBHOOK_FORMATS).default("standard"),
 });
 export type WebhookInput = z.infer<typeof webhookInputSchema>;
+
+/** The page's commands on one webhook (Remove, Switch on) and one delivery (Redeliver). */
+export const webhookIdSchema = z.object({
+  webhookId: z.string({ error: "Choose a webhook" }).regex(UUID, "Choose a webhook"),
+});
+export const deliveryIdSchema = z.object({
+  deliveryId: z.string({ error: "Choose a delivery" }).regex(UUID, "Choose a delivery"),
+});
