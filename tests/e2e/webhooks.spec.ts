@@ -39,7 +39,8 @@ test("an owner adds a webhook, sees a delivery in its log and redelivers it", as
   const host = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   try {
     const tag = testInfo.project.name;
-    await signIn(page, { name: "Wendy Webhooks", email: `webhooks-${tag}@example.com` });
+    // A platform admin address of playwright.config.ts (sign-up needs access); here the owner.
+    await signIn(page, { name: "Ada Admin", email: `admin-${tag}@example.com` });
     const dashboard = await createProject(page, `Webhooks ${tag} ${Date.now()}`);
     const studioId = dashboard.split("/").at(-1)!;
 
