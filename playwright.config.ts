@@ -131,6 +131,8 @@ export default defineConfig({
         // quick, yet slow enough that a dashboard loaded after creation still sees the build
         // in progress on a busy 2-core machine (at 1 s it was sometimes Ready already).
         LOCAL_DEPLOY_STEP_SECONDS: "2",
+        // The webhooks spec's receiver listens on 127.0.0.1 (development setting, decision 047).
+        WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "1",
       },
     },
     {

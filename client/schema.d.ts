@@ -176,6 +176,75 @@ export interface paths {
         patch: operations["renameNewsletterTemplate"];
         trace?: never;
     };
+    "/api/app/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's webhooks, newest first, each with its last delivery (owner and admins) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Adds a webhook {studioId, url, events, format}; the answer carries its whsec_ signing secret, shown only this once */
+        post: operations["addWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a webhook and its delivery log */
+        delete: operations["removeWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook's delivery log, newest first (the latest 50) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a delivery again now, with the same webhook-id (202: queued) */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/app/studios/social-media": {
         parameters: {
             query?: never;
@@ -473,7 +542,348 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "deployment.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deployment started (sent to webhooks that chose deployment.started)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin, developer may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["deploymentStartedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deployment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deployment succeeded (sent to webhooks that chose deployment.succeeded)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin, developer may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["deploymentSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deployment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deployment failed (sent to webhooks that chose deployment.failed)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin, developer, editor may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["deploymentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deployment.rolledBack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deployment rolled back (sent to webhooks that chose deployment.rolledBack)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin, developer may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["deploymentRolledBackEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Custom domain verified (sent to webhooks that chose domain.verified)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["domainVerifiedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.certificateReady": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Custom domain certificate ready (sent to webhooks that chose domain.certificateReady)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["domainCertificateReadyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Custom domain released (sent to webhooks that chose domain.released)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["domainReleasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Member invited (sent to webhooks that chose member.invited)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["memberInvitedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Member joined (sent to webhooks that chose member.joined)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["memberJoinedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.left": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Member left (sent to webhooks that chose member.left)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["memberLeftEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Member removed (sent to webhooks that chose member.removed)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["memberRemovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.roleChanged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Member's role changed (sent to webhooks that chose member.roleChanged)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["memberRoleChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Project created (sent to webhooks that chose project.created)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["projectCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Project transferred (sent to webhooks that chose project.transferred)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["projectTransferredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Project deleted (sent to webhooks that chose project.deleted)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["projectDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "support.access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Support access (sent to webhooks that chose support.access)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["supportAccessEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.submission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Form submission (sent to webhooks that chose form.submission)
+         * @description Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. Projects' owner, admin, developer, editor may subscribe. A webhook in the Slack format gets Slack's `text`/`blocks` body instead.
+         */
+        post: operations["formSubmissionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: never;
     responses: never;
@@ -2374,6 +2784,562 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                studioId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            /** @enum {string} */
+                            format: "standard" | "slack";
+                            events: string[];
+                            enabled: boolean;
+                            /** @description Why it was switched off, while it is */
+                            disabledReason: string | null;
+                            createdAt: string;
+                            lastDelivery: {
+                                /** @enum {string} */
+                                status: "pending" | "succeeded" | "failed" | "skipped";
+                                responseStatus: number | null;
+                                at: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: ("deployment.started" | "deployment.succeeded" | "deployment.failed" | "deployment.rolledBack" | "domain.verified" | "domain.certificateReady" | "domain.released" | "member.invited" | "member.joined" | "member.left" | "member.removed" | "member.roleChanged" | "project.created" | "project.transferred" | "project.deleted" | "support.access" | "form.submission")[];
+                    /**
+                     * @default standard
+                     * @enum {string}
+                     */
+                    format?: "standard" | "slack";
+                    studioId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        /** @enum {string} */
+                        format: "standard" | "slack";
+                        events: string[];
+                        enabled: boolean;
+                        /** @description Why it was switched off, while it is */
+                        disabledReason: string | null;
+                        createdAt: string;
+                        lastDelivery: {
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "skipped";
+                            responseStatus: number | null;
+                            at: string;
+                        } | null;
+                        /** @description The `whsec_` signing secret (Standard Webhooks), shown only here */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "skipped";
+                            attempts: number;
+                            responseStatus: number | null;
+                            durationMs: number | null;
+                            /** @description The response's first 1 KB, or why none came */
+                            responseBody: string | null;
+                            createdAt: string;
+                            lastAttemptAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5732,6 +6698,890 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    deploymentStartedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "deployment.started";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The hosting provider's id of the deployment */
+                        deploymentId: string;
+                        /** @enum {string} */
+                        trigger: "initial" | "retry" | "manual" | "automatic";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deploymentSucceededEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "deployment.succeeded";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The hosting provider's id of the deployment */
+                        deploymentId: string;
+                        url: string | null;
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deploymentFailedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "deployment.failed";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        deploymentId: string | null;
+                        /** @description True once the retries are spent (handled by support) */
+                        permanent: boolean;
+                        /** @description The dashboard page that explains the failure */
+                        errorPageUrl: string;
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deploymentRolledBackEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "deployment.rolledBack";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The hosting provider's id of the deployment */
+                        deploymentId: string;
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainVerifiedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "domain.verified";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The custom domain */
+                        domain: string;
+                        /**
+                         * @description The hosting provider the domain is set at
+                         * @enum {string}
+                         */
+                        provider: "netlify" | "vercel";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainCertificateReadyEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "domain.certificateReady";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The custom domain */
+                        domain: string;
+                        /**
+                         * @description The hosting provider the domain is set at
+                         * @enum {string}
+                         */
+                        provider: "netlify" | "vercel";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainReleasedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "domain.released";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The custom domain */
+                        domain: string;
+                        /**
+                         * @description The hosting provider the domain is set at
+                         * @enum {string}
+                         */
+                        provider: "netlify" | "vercel";
+                        /**
+                         * @description Reverted by a person, or released unverified after the waiting time
+                         * @enum {string}
+                         */
+                        reason: "reverted" | "unverified";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberInvitedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "member.invited";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The member's id in the project's member list */
+                        memberId: string;
+                        /** @description The address the member was invited at */
+                        email: string;
+                        /** @enum {string} */
+                        role: "editor" | "developer" | "admin";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberJoinedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "member.joined";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The member's id in the project's member list */
+                        memberId: string;
+                        /** @description The address the member was invited at */
+                        email: string;
+                        /** @enum {string} */
+                        role: "editor" | "developer" | "admin";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberLeftEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "member.left";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The member's id in the project's member list */
+                        memberId: string;
+                        /** @description The address the member was invited at */
+                        email: string;
+                        /** @enum {string} */
+                        role: "editor" | "developer" | "admin";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberRemovedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "member.removed";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The member's id in the project's member list */
+                        memberId: string;
+                        /** @description The address the member was invited at */
+                        email: string;
+                        /** @enum {string} */
+                        role: "editor" | "developer" | "admin";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberRoleChangedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "member.roleChanged";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The member's id in the project's member list */
+                        memberId: string;
+                        /** @description The address the member was invited at */
+                        email: string;
+                        /** @enum {string} */
+                        role: "editor" | "developer" | "admin";
+                        /** @enum {string} */
+                        previousRole: "editor" | "developer" | "admin";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectCreatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "project.created";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @enum {string} */
+                        siteType: "business" | "enterprise";
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectTransferredEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "project.transferred";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @description The new owner's address */
+                        newOwnerEmail: string;
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectDeletedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "project.deleted";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    supportAccessEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "support.access";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        /** @enum {string} */
+                        access: "viewed" | "changed";
+                        /** @description What support did, e.g. 'viewed the project' */
+                        what: string;
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    formSubmissionEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "form.submission";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: {
+                        formId: string;
+                        formName: string;
+                        submissionId: string;
+                        /** @description The Forms page listing the submissions */
+                        submissionsUrl: string;
+                        project: {
+                            studioId: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is logged as succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried with backoff for 24 hours from the event */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with backoff for 24 hours from the event */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -9,6 +9,7 @@ import {
   RenameSection,
   SecondFactorSection,
   TransferSection,
+  WebhooksLinkSection,
 } from "~/components/settings/project-settings-sections";
 import { deleteProject } from "~/services/project-deletion.server";
 import { InvalidError } from "~/services/errors";
@@ -178,6 +179,7 @@ export default function ProjectSettingsRoute() {
       <RenameSection view={settings} />
       <TransferSection view={settings} stashed={stashed.transfer} />
       <SecondFactorSection view={settings} />
+      <WebhooksLinkSection view={settings} studioId={project.studioId} />
       <SchemaVersionSection view={schema} />
       <DeleteProjectSection view={settings} stashed={stashed.delete} />
     </ProjectSectionPage>

@@ -57,6 +57,7 @@ import {
 import { socialExchangeApiSchema, socialUnlinkApiSchema } from "./social-accounts.schema";
 import { formSettingsApiSchema, submissionsDeleteApiSchema } from "./forms.schema";
 import { getNewsletterSettingsOperation, NEWSLETTER_TEMPLATE_API } from "./openapi-newsletter";
+import { WEBHOOK_API } from "./openapi-webhooks";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 /** The document's groups of operations, in the order the document lists them. */
@@ -72,6 +73,10 @@ export const TAGS = [
   { name: "Forms", description: "Forms and their submissions" },
   { name: "Domains", description: "A site's custom domain" },
   { name: "Members", description: "Members, invitations and the content studio's invitation" },
+  {
+    name: "Webhooks",
+    description: "A project's outgoing webhooks (owner and admins) and their delivery logs",
+  },
   { name: "User", description: "The signed-in person" },
 ] as const;
 type Tag = (typeof TAGS)[number]["name"];
@@ -160,6 +165,7 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
     ...addonPut("setNewsletterAddon", "Switches AI Newsletter on or off", addonActionSchema),
   },
   ...NEWSLETTER_TEMPLATE_API,
+  ...WEBHOOK_API,
   "/api/app/studios/social-media": addonPut(
     "setSocialMediaAddon",
     "Switches Social Media on or off",

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { env } from "~/utils/env.server";
 import { API, TAGS, type Method, type Operation } from "./openapi-operations";
+import { WEBHOOK_EVENTS } from "./openapi-webhooks";
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
@@ -86,6 +87,35 @@ export function openApiDocument(): Record<string, unknown> {
       };
     }
   }
+  // OpenAPI 3.1's `webhooks`: what this server POSTs to a project's webhook, one per event type.
+  const webhooks = Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event.type,
+      {
+        post: {
+          operationId: `${event.type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}Event`,
+          tags: ["Webhooks"],
+          summary: `${event.label} (sent to webhooks that chose ${event.type})`,
+          description:
+            "Signed as Standard Webhooks says: the `webhook-id` (the delivery's id, the same on " +
+            "every retry and Redeliver), `webhook-timestamp` and `webhook-signature` headers; " +
+            "verify them with the `standardwebhooks` package and the webhook's `whsec_` secret. " +
+            `Projects' ${event.roles.join(", ")} may subscribe. A webhook in the Slack format ` +
+            "gets Slack's `text`/`blocks` body instead.",
+          security: [],
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchema(event.body, "output") } },
+          },
+          responses: {
+            "2XX": { description: "Received: the delivery is logged as succeeded" },
+            "4XX": { description: "Refused: retried with backoff for 24 hours from the event" },
+            "5XX": { description: "Failed: retried with backoff for 24 hours from the event" },
+          },
+        },
+      },
+    ]),
+  );
   const { APP_URL, secureCookies } = env();
   const document = {
     openapi: "3.1.0",
@@ -129,6 +159,7 @@ export function openApiDocument(): Record<string, unknown> {
       },
     },
     paths,
+    webhooks,
   };
   cached = { for: env(), document };
   return document;

@@ -76,6 +76,8 @@ export type ProjectSettingsView = {
   requireTwoFactor: boolean;
   /** The owner may switch it. */
   canRequireTwoFactor: boolean;
+  /** The owner and admins: the Webhooks page is theirs. */
+  canManageWebhooks: boolean;
 };
 
 export async function getProjectSettings(
@@ -104,6 +106,7 @@ export async function getProjectSettings(
     transferTo: admins,
     requireTwoFactor: row.requireTwoFactor,
     canRequireTwoFactor: can(actor, "project.require-2fa"),
+    canManageWebhooks: can(actor, "webhooks.manage"),
   };
 }
 

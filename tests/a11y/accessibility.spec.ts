@@ -75,6 +75,7 @@ const VISITS: Visit[] = [
     dialog: true,
   },
   { route: "_app.sites.$studioId_.activity.tsx", url: (c) => `/sites/${c.studioId}/activity` },
+  { route: "_app.sites.$studioId_.webhooks.tsx", url: (c) => `/sites/${c.studioId}/webhooks` },
   { route: "_app.sites.website.$studioId.tsx", url: (c) => `/sites/website/${c.studioId}` },
   {
     route: "_app.sites.website.$studioId.tsx",

@@ -12,7 +12,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { projectEvents, webhookDeliveries, webhooks } from "~/db/schema";
 import { action as integrationsAction } from "~/routes/api.app.integrations.$integrationId";
 import { createApiToken } from "~/services/api-tokens.server";
 import { ensureDefaultForm } from "~/services/forms.server";
@@ -142,6 +145,8 @@ const made = {
   socialAccountId: "",
   senderDomainId: "",
   templateId: "",
+  webhookId: "",
+  deliveryId: "",
   formId: "",
   submissionId: "",
 };
@@ -476,6 +481,79 @@ const steps = {
     expect(deleted).toMatchObject({ ok: true });
   },
 
+  async addWebhook() {
+    // A public address literal: saved without a DNS lookup. No event it listens to happens here.
+    const body = {
+      studioId: made.project.studioId,
+      url: "https://93.184.215.14/hooks/client",
+      events: ["project.deleted" as const],
+    };
+    const added = answer(await client.POST("/api/app/webhooks", { body }), 201);
+    expect(added.secret).toMatch(/^whsec_/);
+    expect(added).toMatchObject({ format: "standard", enabled: true, lastDelivery: null });
+    made.webhookId = added.id;
+  },
+
+  async listWebhooks() {
+    const list = answer(
+      await client.GET("/api/app/webhooks", {
+        params: { query: { studioId: made.project.studioId } },
+      }),
+      200,
+    );
+    expect(list.data.map((w) => w.id)).toEqual([made.webhookId]);
+    expect(JSON.stringify(list)).not.toContain("whsec_");
+  },
+
+  async listWebhookDeliveries() {
+    // One delivery, written as the fan-out would, to a webhook now pointing at loopback: its
+    // redelivery is refused by the address guard at delivery time, so nothing leaves the machine.
+    await db()
+      .update(webhooks)
+      .set({ url: "https://127.0.0.1:9/hooks/client" })
+      .where(eq(webhooks.id, made.webhookId));
+    const [event] = await db()
+      .insert(projectEvents)
+      .values({
+        projectId: made.project._id,
+        studioId: made.project.studioId,
+        projectName: made.project.name,
+        type: "project.deleted",
+        payload: {},
+      })
+      .returning();
+    const [delivery] = await db()
+      .insert(webhookDeliveries)
+      .values({ webhookId: made.webhookId, eventId: event.id, eventType: event.type })
+      .returning();
+    made.deliveryId = delivery.id;
+    const log = answer(
+      await client.GET("/api/app/webhooks/{id}/deliveries", {
+        params: { path: { id: made.webhookId } },
+      }),
+      200,
+    );
+    expect(log.data.map((d) => [d.id, d.eventType])).toEqual([[delivery.id, "project.deleted"]]);
+  },
+
+  async redeliverWebhookDelivery() {
+    const queued = answer(
+      await client.POST("/api/app/webhooks/{id}/deliveries/{deliveryId}/redeliver", {
+        params: { path: { id: made.webhookId, deliveryId: made.deliveryId } },
+      }),
+      202,
+    );
+    expect(queued).toMatchObject({ ok: true });
+  },
+
+  async removeWebhook() {
+    const removed = answer(
+      await client.DELETE("/api/app/webhooks/{id}", { params: { path: { id: made.webhookId } } }),
+      200,
+    );
+    expect(removed).toMatchObject({ ok: true });
+  },
+
   async getForm() {
     // A form with two submissions, posted by the site to the real server's public endpoint.
     const project = await insertProject(owner.id, { siteUrl: SITE });
@@ -564,7 +642,8 @@ const steps = {
     const body = { studioId: made.project.studioId, memberId: made.memberId };
     expect(answer(await client.DELETE("/api/app/members", { body }), 200).ok).toBe(true);
   },
-} satisfies Record<keyof operations, () => Promise<void>>;
+  // The document's `webhooks` (…Event) are requests this server sends, not calls a client makes.
+} satisfies Record<Exclude<keyof operations, `${string}Event`>, () => Promise<void>>;
 
 describe.runIf(postgres)("the typed client with a read-write token", () => {
   for (const [operationId, step] of Object.entries(steps)) {

@@ -10,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loader as documentLoader } from "~/routes/api.openapi[.]json";
+import { EVENT_CATALOG, PROJECT_EVENT_TYPES } from "~/services/events/catalog";
 import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest } from "../helpers";
 
@@ -20,6 +21,19 @@ let doc: {
   servers: { url: string }[];
   components: { securitySchemes: Record<string, { type: string; in?: string; name?: string }> };
   paths: Record<string, Record<string, { operationId: string; security: unknown[] }>>;
+  webhooks: Record<
+    string,
+    {
+      post: {
+        operationId: string;
+        requestBody: { content: { "application/json": { schema: JsonSchema } } };
+      };
+    }
+  >;
+};
+type JsonSchema = {
+  properties: Record<string, JsonSchema & { const?: string }>;
+  required?: string[];
 };
 let file: string;
 
@@ -59,8 +73,21 @@ describe("/api/openapi.json for client generators", () => {
     const ids = Object.values(doc.paths).flatMap((ops) =>
       Object.values(ops).map((op) => op.operationId),
     );
-    expect(ids).toHaveLength(36);
+    expect(ids).toHaveLength(41);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("lists every event of the catalogue in `webhooks`, with its payload's fields under data", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...PROJECT_EVENT_TYPES].sort());
+    for (const type of PROJECT_EVENT_TYPES) {
+      const schema = doc.webhooks[type].post.requestBody.content["application/json"].schema;
+      expect(schema.properties.type.const, type).toBe(type);
+      expect(Object.keys(schema.properties.data.properties).sort(), type).toEqual(
+        ["project", ...Object.keys(EVENT_CATALOG[type].payload.shape)].sort(),
+      );
+    }
+    const ids = Object.values(doc.webhooks).map((w) => w.post.operationId);
+    expect(new Set(ids).size).toBe(PROJECT_EVENT_TYPES.length);
   });
 
   it("applies the session cookie's and the token's schemes to every operation", () => {

@@ -236,3 +236,28 @@ export function SecondFactorSection({ view }: { view: ProjectSettingsView }) {
     </SectionCard>
   );
 }
+
+/** The way to the project's Webhooks page, for those who manage webhooks (owner and admins). */
+export function WebhooksLinkSection({
+  view,
+  studioId,
+}: {
+  view: ProjectSettingsView;
+  studioId: string;
+}) {
+  if (!view.canManageWebhooks) return null;
+  return (
+    <SectionCard id="webhooks-link" title="Webhooks">
+      <p className="text-sm">
+        Send this project&apos;s events (deployments, domains, members, form submissions) to your
+        own tools as signed requests.
+      </p>
+      <Link
+        to={`/sites/${encodeURIComponent(studioId)}/webhooks`}
+        className={buttonClass("secondary")}
+      >
+        Manage webhooks
+      </Link>
+    </SectionCard>
+  );
+}

@@ -8,12 +8,19 @@ export {
   enableWebhook,
   listDeliveries,
   listWebhooks,
+  projectOfWebhook,
   redeliver,
   removeWebhook,
   type DeliveryView,
   type WebhookView,
 } from "./webhooks.server";
-export { webhookInputSchema, WEBHOOK_FORMATS, type WebhookInput } from "./schema";
+export {
+  deliveryIdSchema,
+  webhookIdSchema,
+  webhookInputSchema,
+  WEBHOOK_FORMATS,
+  type WebhookInput,
+} from "./schema";
 export { MAX_DELIVERIES_PER_HOUR, MAX_WEBHOOKS_PER_PROJECT } from "./limits";
 
 export const webhookJobs: JobDefinition[] = [

@@ -4,8 +4,10 @@
  * (`webhooks.manage`); each change is in the Activity Log.
  */
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { db } from "~/db/client.server";
 import { webhookDeliveries, webhooks } from "~/db/schema";
+import { UUID } from "~/utils/uuid";
 import { encryptSecret } from "~/utils/secrets.server";
 import type { User } from "../accounts.server";
 import { logEvent } from "../activity.server";
@@ -24,6 +26,12 @@ export type WebhookView = {
   enabled: boolean;
   disabledReason: string | null;
   createdAt: string;
+  /** The newest delivery's outcome, for the list (null before the first event). */
+  lastDelivery: {
+    status: DeliveryView["status"];
+    responseStatus: number | null;
+    at: string;
+  } | null;
 };
 
 export type DeliveryView = {
@@ -38,7 +46,10 @@ export type DeliveryView = {
   lastAttemptAt: string | null;
 };
 
-const viewOf = (row: typeof webhooks.$inferSelect): WebhookView => ({
+const viewOf = (
+  row: typeof webhooks.$inferSelect,
+  lastDelivery: WebhookView["lastDelivery"] = null,
+): WebhookView => ({
   id: row.id,
   url: row.url,
   format: row.format,
@@ -46,6 +57,7 @@ const viewOf = (row: typeof webhooks.$inferSelect): WebhookView => ({
   enabled: row.enabled,
   disabledReason: row.disabledReason,
   createdAt: row.createdAt.toISOString(),
+  lastDelivery,
 });
 
 /** A new signing secret in Standard Webhooks' form: `whsec_` and 24 random bytes in base64. */
@@ -64,7 +76,38 @@ export async function listWebhooks(user: User, studioId: string): Promise<Webhoo
         .from(webhooks)
         .where(eq(webhooks.projectId, project.id))
         .orderBy(desc(webhooks.createdAt));
-      return rows.map(viewOf);
+      if (!rows.length) return [];
+      // The newest delivery of each, in one statement (DISTINCT ON over the webhook's index).
+      const latest = await tx
+        .selectDistinctOn([webhookDeliveries.webhookId], {
+          webhookId: webhookDeliveries.webhookId,
+          status: webhookDeliveries.status,
+          responseStatus: webhookDeliveries.responseStatus,
+          createdAt: webhookDeliveries.createdAt,
+          lastAttemptAt: webhookDeliveries.lastAttemptAt,
+        })
+        .from(webhookDeliveries)
+        .where(
+          inArray(
+            webhookDeliveries.webhookId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(webhookDeliveries.webhookId, desc(webhookDeliveries.createdAt));
+      const byWebhook = new Map(latest.map((d) => [d.webhookId, d]));
+      return rows.map((row) => {
+        const d = byWebhook.get(row.id);
+        return viewOf(
+          row,
+          d
+            ? {
+                status: d.status,
+                responseStatus: d.responseStatus,
+                at: (d.lastAttemptAt ?? d.createdAt).toISOString(),
+              }
+            : null,
+        );
+      });
     },
     { mode: "read" },
   );
@@ -116,7 +159,13 @@ export async function addWebhook(
   return { ...viewOf(row), secret };
 }
 
+/** A malformed id names nothing: a 404, never the uuid column's error. */
+function mustBeId(id: string, what: "Webhook" | "Delivery") {
+  if (!UUID.test(id)) throw new NotFoundError(`${what} not found`);
+}
+
 export async function removeWebhook(user: User, studioId: string, webhookId: string) {
+  mustBeId(webhookId, "Webhook");
   await withProjectAction(user, studioId, "webhooks.manage", async ({ project, tx }) => {
     const [gone] = await tx
       .delete(webhooks)
@@ -134,6 +183,7 @@ export async function removeWebhook(user: User, studioId: string, webhookId: str
 
 /** Switches a webhook on again (after it was switched off for failing); its failures restart. */
 export async function enableWebhook(user: User, studioId: string, webhookId: string) {
+  mustBeId(webhookId, "Webhook");
   await withProjectAction(user, studioId, "webhooks.manage", async ({ project, tx }) => {
     const [row] = await tx
       .update(webhooks)
@@ -156,6 +206,7 @@ export async function listDeliveries(
   studioId: string,
   webhookId: string,
 ): Promise<DeliveryView[]> {
+  mustBeId(webhookId, "Webhook");
   return withProjectAction(
     user,
     studioId,
@@ -185,13 +236,27 @@ export async function listDeliveries(
 }
 
 /** 'Redeliver': the same delivery (same `webhook-id`) is sent again now, whatever it did before. */
-export async function redeliver(user: User, studioId: string, deliveryId: string) {
+export async function redeliver(
+  user: User,
+  studioId: string,
+  deliveryId: string,
+  /** When the address names the webhook too (the API), the delivery must be one of its. */
+  webhookId?: string,
+) {
+  mustBeId(deliveryId, "Delivery");
+  if (webhookId !== undefined) mustBeId(webhookId, "Delivery");
   await withProjectAction(user, studioId, "webhooks.manage", async ({ project, tx }) => {
     const [owned] = await tx
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhooks.projectId, project.id)));
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhooks.projectId, project.id),
+          webhookId === undefined ? undefined : eq(webhooks.id, webhookId),
+        ),
+      );
     if (!owned) throw new NotFoundError("Delivery not found");
     await tx
       .update(webhookDeliveries)
@@ -199,4 +264,26 @@ export async function redeliver(user: User, studioId: string, deliveryId: string
       .where(eq(webhookDeliveries.id, owned.id));
     await queueDelivery(tx, owned.id);
   });
+}
+
+/**
+ * The project a webhook (or, with `delivery`, a delivery) belongs to, for the API's addresses
+ * that name only the webhook: its project's _id, which every function above takes as the
+ * project reference and checks the caller's rights on. An id that names nothing is a 404.
+ */
+export async function projectOfWebhook(id: string, { delivery = false } = {}): Promise<string> {
+  if (!UUID.test(id))
+    throw new NotFoundError(delivery ? "Delivery not found" : "Webhook not found");
+  const [row] = delivery
+    ? await db()
+        .select({ projectId: webhooks.projectId })
+        .from(webhookDeliveries)
+        .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+        .where(eq(webhookDeliveries.id, id))
+    : await db()
+        .select({ projectId: webhooks.projectId })
+        .from(webhooks)
+        .where(eq(webhooks.id, id));
+  if (!row) throw new NotFoundError(delivery ? "Delivery not found" : "Webhook not found");
+  return row.projectId;
 }

@@ -35,6 +35,9 @@ import {
   supportTickets,
   ticketComments,
   users,
+  projectEvents,
+  webhookDeliveries,
+  webhooks,
 } from "~/db/schema";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
@@ -52,6 +55,8 @@ export const held = {
   analyticsKeyA: "",
   ownerInviteId: "",
   templateIdA: "",
+  webhookIdA: "",
+  deliveryIdA: "",
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -103,6 +108,41 @@ export async function savedTemplateA(f: Fixture) {
     .values({ projectId: f.a.id, name: "A weekly", subject: "A news", body: "<p>A</p>" })
     .returning({ id: newsletterSavedTemplates.id });
   held.templateIdA = row.id;
+}
+
+/** One webhook of project A (to a public address literal, so no lookup) with one delivery. */
+export async function webhookA(f: Fixture) {
+  await db().delete(webhooks).where(eq(webhooks.projectId, f.a.id));
+  const [hook] = await db()
+    .insert(webhooks)
+    .values({
+      projectId: f.a.id,
+      url: "https://93.184.215.14/a-hook",
+      events: ["member.invited"],
+      secretEncrypted: encryptSecret(`whsec_${randomBytes(24).toString("base64")}`),
+    })
+    .returning({ id: webhooks.id });
+  const [event] = await db()
+    .insert(projectEvents)
+    .values({
+      projectId: f.a.id,
+      studioId: f.a.studioId,
+      projectName: "A",
+      type: "member.invited",
+      payload: {},
+    })
+    .returning({ id: projectEvents.id });
+  const [delivery] = await db()
+    .insert(webhookDeliveries)
+    .values({
+      webhookId: hook.id,
+      eventId: event.id,
+      eventType: "member.invited",
+      status: "failed",
+    })
+    .returning({ id: webhookDeliveries.id });
+  held.webhookIdA = hook.id;
+  held.deliveryIdA = delivery.id;
 }
 
 /** Project A's newsletter sender (its domain not added yet, here or at the local provider). */

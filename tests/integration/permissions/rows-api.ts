@@ -8,6 +8,7 @@ import {
   type Row,
   SIGNED_IN,
   VIEWERS,
+  WEBHOOK_MANAGERS,
   addonApiRow,
   allow,
   emailOf,
@@ -26,6 +27,7 @@ import {
   savedTemplateA,
   senderSettingsA,
   socialAccountA,
+  webhookA,
 } from "./fixture";
 
 export const ROWS_API: Row[] = [
@@ -195,6 +197,110 @@ export const ROWS_API: Row[] = [
           params: { templateId: held.templateIdA },
         }),
         expect: MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.webhooks.ts",
+    cases: [
+      {
+        name: "GET A's webhooks",
+        fn: "loader",
+        setup: webhookA,
+        request: (f) => ({ path: `/api/app/webhooks?studioId=${f.a.studioId}` }),
+        expect: WEBHOOK_MANAGERS,
+      },
+      {
+        name: "POST add a webhook to A",
+        fn: "action",
+        setup: webhookA,
+        request: (f) => ({
+          path: "/api/app/webhooks",
+          json: {
+            studioId: f.a.studioId,
+            url: "https://93.184.215.14/api-hook",
+            events: ["member.joined"],
+          },
+        }),
+        expect: WEBHOOK_MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.webhooks.$id.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        setup: webhookA,
+        request: () => ({
+          path: `/api/app/webhooks/${held.webhookIdA}`,
+          params: { id: held.webhookIdA },
+        }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "DELETE A's webhook",
+        fn: "action",
+        setup: webhookA,
+        request: () => ({
+          path: `/api/app/webhooks/${held.webhookIdA}`,
+          method: "DELETE",
+          params: { id: held.webhookIdA },
+        }),
+        expect: WEBHOOK_MANAGERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.webhooks.$id.deliveries.ts",
+    cases: [
+      {
+        name: "GET A's webhook's deliveries",
+        fn: "loader",
+        setup: webhookA,
+        request: () => ({
+          path: `/api/app/webhooks/${held.webhookIdA}/deliveries`,
+          params: { id: held.webhookIdA },
+        }),
+        expect: WEBHOOK_MANAGERS,
+      },
+      {
+        name: "POST (405)",
+        fn: "action",
+        setup: webhookA,
+        request: () => ({
+          path: `/api/app/webhooks/${held.webhookIdA}/deliveries`,
+          method: "POST",
+          params: { id: held.webhookIdA },
+        }),
+        expect: NOT_ALLOWED,
+      },
+    ],
+  },
+  {
+    file: "api.app.webhooks.$id.deliveries.$deliveryId.redeliver.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        setup: webhookA,
+        request: () => ({
+          path: `/api/app/webhooks/${held.webhookIdA}/deliveries/${held.deliveryIdA}/redeliver`,
+          params: { id: held.webhookIdA, deliveryId: held.deliveryIdA },
+        }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST redeliver A's delivery",
+        fn: "action",
+        setup: webhookA,
+        request: () => ({
+          path: `/api/app/webhooks/${held.webhookIdA}/deliveries/${held.deliveryIdA}/redeliver`,
+          method: "POST",
+          params: { id: held.webhookIdA, deliveryId: held.deliveryIdA },
+        }),
+        expect: WEBHOOK_MANAGERS,
       },
     ],
   },

@@ -11,6 +11,8 @@ import {
   SIGNED_IN,
   TICKET_READERS,
   VIEWERS,
+  WEBHOOK_MANAGERS,
+  WEBHOOK_MANAGERS_FORM,
   allow,
   dashboardForm,
   everyone,
@@ -23,6 +25,7 @@ import {
   PAYMENT_ACCOUNT_A,
   SOCIAL_ACCOUNT_A,
   TICKET_A,
+  type Fixture,
   contactFormA,
   failA,
   held,
@@ -31,6 +34,7 @@ import {
   socialAccountA,
   ticketA,
   ticketAState,
+  webhookA,
 } from "./fixture";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
@@ -463,6 +467,60 @@ export const ROWS_PAGES: Row[] = [
           params: { studioId: f.a.studioId },
         }),
         expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "_app.sites.$studioId_.webhooks.tsx",
+    cases: [
+      {
+        name: "GET /sites/{A}/webhooks",
+        fn: "loader",
+        setup: webhookA,
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/webhooks`,
+          params: { studioId: f.a.studioId },
+        }),
+        expect: WEBHOOK_MANAGERS,
+      },
+      {
+        // A refusal is said with the form (403): "deny" covers editors, developers and support.
+        name: "POST webhook-add on A",
+        fn: "action",
+        setup: webhookA,
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/webhooks`,
+          params: { studioId: f.a.studioId },
+          form: {
+            intent: "webhook-add",
+            url: "https://93.184.215.14/another",
+            events: "member.joined",
+            format: "standard",
+          },
+        }),
+        expect: WEBHOOK_MANAGERS,
+      },
+      ...(["webhook-remove", "webhook-enable"] as const).map((intent) => ({
+        name: `POST ${intent} of A's webhook`,
+        fn: "action" as const,
+        setup: webhookA,
+        request: (f: Fixture) => ({
+          path: `/sites/${f.a.studioId}/webhooks`,
+          params: { studioId: f.a.studioId },
+          form: { intent, webhookId: held.webhookIdA },
+        }),
+        expect: WEBHOOK_MANAGERS_FORM,
+      })),
+      {
+        name: "POST webhook-redeliver of A's delivery",
+        fn: "action",
+        setup: webhookA,
+        request: (f) => ({
+          path: `/sites/${f.a.studioId}/webhooks`,
+          params: { studioId: f.a.studioId },
+          form: { intent: "webhook-redeliver", deliveryId: held.deliveryIdA },
+        }),
+        expect: WEBHOOK_MANAGERS_FORM,
       },
     ],
   },

@@ -35,6 +35,15 @@ export const VIEWERS = allow(["editor", "developer", "admin", "owner", "platform
 export const TICKET_READERS = allow(["admin", "owner", "platformAdmin"]);
 /** Who manages members and the domain: owner, member admins and platform admins. */
 export const MANAGERS = allow(["admin", "owner", "platformAdmin"]);
+/** Who manages webhooks (`webhooks.manage`): the owner and member admins, not support. */
+export const WEBHOOK_MANAGERS = allow(["admin", "owner"]);
+/** A webhook command's answer: managers act; other viewers are refused with a toast. */
+export const WEBHOOK_MANAGERS_FORM: Expectations = {
+  ...WEBHOOK_MANAGERS,
+  editor: "refused",
+  developer: "refused",
+  platformAdmin: "refused",
+};
 export const PUBLIC = everyone("allow");
 export const NOT_ALLOWED = everyone(status(405));
 

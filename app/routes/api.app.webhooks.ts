@@ -1,0 +1,22 @@
+import { addWebhook, listWebhooks } from "~/services/webhooks/index.server";
+import { webhookApiInputSchema, webhookQuerySchema } from "~/services/webhooks/schema";
+import { apiRoute, jsonBody, queryInput } from "~/web/api.server";
+
+/**
+ * GET /api/app/webhooks?studioId=: the project's webhooks ({data}); POST {studioId, url, events,
+ * format}: adds one (201 with its `whsec_` secret, the only time it is shown). The owner and
+ * admins; a bad or non-public address is a 400 naming `url`.
+ */
+const api = apiRoute({
+  GET: async ({ request, user }) => {
+    const { studioId } = queryInput(request, webhookQuerySchema, ["studioId"]);
+    return Response.json({ data: await listWebhooks(user, studioId) });
+  },
+  POST: async ({ request, user }) => {
+    const { studioId, ...input } = await jsonBody(request, webhookApiInputSchema);
+    return Response.json(await addWebhook(user, studioId, input), { status: 201 });
+  },
+});
+
+export const loader = api.loader;
+export const action = api.action;
