@@ -1,4 +1,4 @@
-import { projectOfWebhook, redeliver } from "~/services/webhooks/index.server";
+import { onWebhooksProject, redeliver } from "~/services/webhooks/index.server";
 import { apiRoute } from "~/web/api.server";
 
 /**
@@ -8,7 +8,9 @@ import { apiRoute } from "~/web/api.server";
 const api = apiRoute({
   POST: async ({ params, user }) => {
     const id = params.id ?? "";
-    await redeliver(user, await projectOfWebhook(id), params.deliveryId ?? "", id);
+    await onWebhooksProject(id, (projectId) =>
+      redeliver(user, projectId, params.deliveryId ?? "", id),
+    );
     return Response.json({ ok: true }, { status: 202 });
   },
 });

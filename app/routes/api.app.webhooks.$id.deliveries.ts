@@ -1,11 +1,12 @@
-import { listDeliveries, projectOfWebhook } from "~/services/webhooks/index.server";
+import { listDeliveries, onWebhooksProject } from "~/services/webhooks/index.server";
 import { apiRoute } from "~/web/api.server";
 
 /** GET /api/app/webhooks/{id}/deliveries: the webhook's delivery log, newest first ({data}). */
 const api = apiRoute({
   GET: async ({ params, user }) => {
     const id = params.id ?? "";
-    return Response.json({ data: await listDeliveries(user, await projectOfWebhook(id), id) });
+    const data = await onWebhooksProject(id, (projectId) => listDeliveries(user, projectId, id));
+    return Response.json({ data });
   },
 });
 

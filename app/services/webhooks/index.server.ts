@@ -8,6 +8,7 @@ export {
   enableWebhook,
   listDeliveries,
   listWebhooks,
+  onWebhooksProject,
   projectOfWebhook,
   redeliver,
   removeWebhook,

@@ -12,7 +12,7 @@ import { encryptSecret } from "~/utils/secrets.server";
 import type { User } from "../accounts.server";
 import { logEvent } from "../activity.server";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
-import { withProjectAction } from "../permissions.server";
+import { ProjectNotFoundError, withProjectAction } from "../permissions.server";
 import { webhookUrlProblem } from "./address-guard.server";
 import { queueDelivery } from "./fan-out.server";
 import { MAX_WEBHOOKS_PER_PROJECT } from "./limits";
@@ -286,4 +286,22 @@ export async function projectOfWebhook(id: string, { delivery = false } = {}): P
         .where(eq(webhooks.id, id));
   if (!row) throw new NotFoundError(delivery ? "Delivery not found" : "Webhook not found");
   return row.projectId;
+}
+
+/**
+ * Runs `work` on the project of webhook `id` (projectOfWebhook). A webhook of a project hidden
+ * from the caller answers as an unknown id does, 'Webhook not found': 'Project not found' would
+ * tell a prober that the id exists somewhere.
+ */
+export async function onWebhooksProject<T>(
+  id: string,
+  work: (projectId: string) => Promise<T>,
+): Promise<T> {
+  const projectId = await projectOfWebhook(id);
+  try {
+    return await work(projectId);
+  } catch (error) {
+    if (error instanceof ProjectNotFoundError) throw new NotFoundError("Webhook not found");
+    throw error;
+  }
 }
