@@ -22,7 +22,7 @@ test("the catalogue, an integration's project search, Load More and Configure", 
   signIn,
 }, testInfo) => {
   // On the busiest CI runs this shares its server with the picker test's 240 new projects.
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const tag = testInfo.project.name;
   const prefix = `Integrate ${tag} ${Date.now()}`;
   const origin = `http://localhost:${PICKER_PORT}`;
