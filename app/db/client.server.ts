@@ -30,6 +30,11 @@ export type Database = {
   connectionString?: string;
   /** node-postgres's pool (PostgreSQL only): its counts are metrics (metrics.server.ts). */
   pool?: pg.Pool;
+  /**
+   * PGlite only: LISTEN on its one session (PostgreSQL listens on a connection of its own,
+   * app/jobs/wake.server.ts). Resolves to the function that stops listening.
+   */
+  listen?: (channel: string, callback: (payload: string) => void) => Promise<() => Promise<void>>;
   /** Resolves once the database opened; DataDirDamagedError when PGlite cannot open its files. */
   ready: Promise<void>;
   close: () => Promise<void>;
@@ -112,6 +117,10 @@ function openPglite(dataDir: string): Database {
       if (values && values.length > 0) return client.query(text, values);
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
+    },
+    listen: async (channel, callback) => {
+      const stop = await client.listen(channel, callback);
+      return () => stop();
     },
     ready,
     close: () => client.close(),

@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { database } from "~/db/client.server";
 import { logger } from "~/utils/logger.server";
+import { hearJobsOn } from "./wake.server";
 
 /** This process, as recorded on the jobs it runs. */
 export const RUNNER_ID = randomUUID();
@@ -43,6 +44,8 @@ export async function startPresence() {
       if (!state.stopped) state.reconnect = setTimeout(() => void connect().catch(retry), 1000);
     });
     await client.connect();
+    // The same connection hears of jobs sent by any process (wake.server.ts).
+    await hearJobsOn(client);
     state.presence = client;
   };
   const retry = (error: Error) => {

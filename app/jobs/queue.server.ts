@@ -16,6 +16,15 @@ import {
   startPresence,
   stopPresence,
 } from "./orphans.server";
+import {
+  IDLE_POLL_SECONDS,
+  JOB_CHANNEL,
+  listenForJobs,
+  noticeFor,
+  registerWaker,
+  stopWaking,
+  wake,
+} from "./wake.server";
 
 /**
  * Background work runs on pg-boss in the app's own database (PGlite included), so several app
@@ -34,7 +43,7 @@ export function createBoss(): PgBoss {
   };
   if (current.kind === "postgres") {
     options.connectionString = current.connectionString;
-    // Its own pool, beside the app's ten: polling twenty queues twice a second and sending jobs
+    // Its own pool, beside the app's ten: polling two dozen queues and sending jobs
     // are short queries, and PostgreSQL's 100 connections are shared by every process of every
     // instance (docs/operations.md counts them). pg-boss would open ten.
     options.max = 4;
@@ -54,6 +63,8 @@ export async function startQueue(queues: string[]): Promise<PgBoss> {
     await boss.start();
     // Before any job runs here: the connection that tells others this process runs jobs.
     await startPresence();
+    // And hears of jobs sent anywhere (wake.server.ts).
+    await listenForJobs();
     holder.__stackshiftBoss = boss;
     reportWaitingJobs(waitingJobs);
   }
@@ -121,7 +132,7 @@ export async function enqueue(
   data: Record<string, unknown>,
   options: PgBoss.SendOptions = {},
 ) {
-  return queue().send(name, data, { ...RETRY, ...options });
+  return sendJob(name, data, { ...RETRY, ...options });
 }
 
 /**
@@ -182,25 +193,30 @@ async function waitingJobs(): Promise<WaitingJobs> {
 }
 
 /**
- * Works a queue: every half second it takes `batchSize` jobs (one unless the job says otherwise:
- * mail takes ten, so one process sends 20 a second rather than 2). Each outcome is counted
- * (metrics.server.ts): a completion, a retry (a failure with retries left) or a failure.
- */
-/**
  * A job's data as handlers read it: a scheduled job (pg-boss `schedule`) carries null, and an
  * hourly handler reading `data.after` would throw at every firing.
  */
 const dataOf = (job: { data: unknown }) =>
   (job.data && typeof job.data === "object" ? job.data : {}) as Record<string, unknown>;
 
+/**
+ * Works a queue: when woken by a send, and at least every IDLE_POLL_SECONDS, it takes `batchSize`
+ * jobs (one unless the job says otherwise: mail takes ten), and again at once while batches come
+ * back full (wake.server.ts).
+ * Each outcome is counted (metrics.server.ts): a completion, a retry (a failure with retries left) or a failure.
+ */
 export async function work(name: string, handler: Handler, { batchSize = 1 } = {}) {
   worked.add(name);
   jobQueueWorked(name);
-  await queue().work<Record<string, unknown>>(
+  const boss = queue();
+  const workerId = await boss.work<Record<string, unknown>>(
     name,
     // The metadata says whether a failure has retries left (retryCount counts the runs so far).
-    { pollingIntervalSeconds: 0.5, batchSize, includeMetadata: true },
+    // Woken when a job is sent (wake.server.ts); the polling is for what nothing announces.
+    { pollingIntervalSeconds: IDLE_POLL_SECONDS, batchSize, includeMetadata: true },
     async (jobs) => {
+      // A full batch: more may wait, so look again as soon as this one is done.
+      if (jobs.length >= batchSize) wake(name);
       // Who runs them, so that another process can retry them if this one dies (orphans.server.ts).
       await markRunning(
         name,
@@ -247,6 +263,7 @@ export async function work(name: string, handler: Handler, { batchSize = 1 } = {
       }
     },
   );
+  registerWaker(name, () => boss.notifyWorker(workerId));
 }
 
 /**
@@ -327,6 +344,7 @@ export async function stopQueue() {
   // A scrape after this must not reopen the database it is about to close.
   reportWaitingJobs(undefined);
   await boss?.stop({ graceful: true, timeout: 5000, wait: true });
+  await stopWaking();
   await stopPresence();
 }
 
@@ -353,12 +371,20 @@ function inTransaction(tx: Queryable): PgBoss.Db {
   };
 }
 
-/** Sends a job; with `tx`, inside that transaction (the job exists only if it commits). */
+/**
+ * Sends a job; with `tx`, inside that transaction (the job exists only if it commits). The
+ * queue's workers hear of it when it commits (wake.server.ts).
+ */
 export async function sendJob(
   name: string,
   data: Record<string, unknown>,
   options: PgBoss.SendOptions = {},
   tx?: Queryable,
 ) {
-  return queue().send(name, data, { ...options, ...(tx ? { db: inTransaction(tx) } : {}) });
+  const runner = tx ? inTransaction(tx) : undefined;
+  const id = await queue().send(name, data, { ...options, ...(runner ? { db: runner } : {}) });
+  const notice = [JOB_CHANNEL, noticeFor(name, options.startAfter)];
+  if (runner) await runner.executeSql("select pg_notify($1, $2)", notice);
+  else await database().raw("select pg_notify($1, $2)", notice);
+  return id;
 }

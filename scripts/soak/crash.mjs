@@ -631,7 +631,7 @@ async function unsettled(direct, stoppedAt) {
  */
 async function settle(database, servers, start, up, lastStart) {
   // What the last kill left running is retried 5 s after the restart (orphans.server.ts), and
-  // jobs are polled every half second: PGlite is read once that had time to happen.
+  // idle queues are polled every 2 s: PGlite is read once that had time to happen.
   if (database.kind === "pglite") await sleep(lastStart + 15_000 - Date.now());
   // A backlog (mail queued faster than it is sent) is waited for while it shrinks; a queue that
   // stops moving for a minute, or 30 minutes in all, ends the wait (the check names what is left).

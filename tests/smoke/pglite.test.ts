@@ -6,6 +6,7 @@ import { work } from "~/jobs/queue.server";
 import { deliver, dispatchMail, MAIL_JOB, queueMail } from "~/services/mail.server";
 import { action as loginAction } from "~/routes/auth.login";
 import { call, createUser, makeRequest } from "../helpers";
+import { describeJobWaking } from "../cases/job-waking";
 
 /** The same stack on the embedded database that `npm start` uses by default. */
 describe("embedded PGlite", () => {
@@ -47,3 +48,6 @@ describe("embedded PGlite", () => {
       .toBe("kept");
   });
 });
+
+// The same notifications on PGlite's one session as on PostgreSQL's presence connection.
+describeJobWaking();

@@ -62,7 +62,9 @@ export function watchPage(page: Page, label = "page"): string[] {
  * page's scripts load after its first paint (decision 036), so after the load event Playwright
  * waits for; a test acting at once would race hydration replacing the no-JavaScript versions,
  * which the no-js project tests on their own. A person, too, acts on a page once it has settled.
- * Pages that are not the app's (the local public sites) have no Remix context and do not wait.
+ * Pages that are not the app's (the local public sites) have no Remix context and do not wait,
+ * nor does a load asked to return at `commit`: the test means to act before hydration (a test
+ * holding the scripts back would otherwise wait for a hydration it is itself holding up).
  */
 function loadsWaitForHydration(page: Page) {
   if (jsDisabled(base.info())) return;
@@ -75,13 +77,13 @@ function loadsWaitForHydration(page: Page) {
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
     const response = await goto(url, options);
-    await settled();
+    if (options?.waitUntil !== "commit") await settled();
     return response;
   };
   const reload = page.reload.bind(page);
   page.reload = async (options) => {
     const response = await reload(options);
-    await settled();
+    if (options?.waitUntil !== "commit") await settled();
     return response;
   };
 }

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { localDeploys, localSites } from "~/db/schema";
-import { queue } from "~/jobs/queue.server";
+import { sendJob } from "~/jobs/queue.server";
 import { env } from "~/utils/env.server";
 import { deploymentStatus } from "../status";
 import type { HostingProviderName } from "../types";
@@ -32,12 +32,13 @@ function stepJobId(step: Step) {
 }
 
 export async function scheduleStep(step: Step, siteName: string) {
-  await queue().sendAfter(
-    LOCAL_ADVANCE_JOB,
-    step,
-    { id: stepJobId(step), retryLimit: 5, retryDelay: 2, retryBackoff: true },
-    stepSeconds(siteName),
-  );
+  await sendJob(LOCAL_ADVANCE_JOB, step, {
+    id: stepJobId(step),
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    startAfter: stepSeconds(siteName),
+  });
 }
 
 function nextState(

@@ -1,0 +1,3 @@
+import { describeJobWaking } from "../cases/job-waking";
+
+describeJobWaking();
