@@ -3,16 +3,13 @@
  * and its action (Add, Remove, Switch on, Redeliver posted as plain forms), with a real receiver
  * on 127.0.0.1 (WEBHOOKS_ALLOW_PRIVATE_ADDRESSES=1; the refusal tests turn it off).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { webhooks } from "~/db/schema";
 import { action, loader } from "~/routes/_app.sites.$studioId_.webhooks";
 import { EVENTS_FANOUT_JOB } from "~/services/events/emit.server";
 import { WEBHOOK_DELIVERY_JOB } from "~/services/webhooks/fan-out.server";
-import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest, runQueuedJobs } from "../helpers";
 import { toastOf } from "../setup/matchers";
 import {
@@ -23,43 +20,9 @@ import {
   ownedProject,
   type Actor,
 } from "./members-support";
+import { allowPrivateAddresses, startReceiver } from "./webhook-receiver";
 
-let received: { id: string | undefined; body: string }[] = [];
-let receiver: http.Server;
-let receiverUrl: string;
-
-function allowPrivate(on: boolean) {
-  process.env.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = on ? "1" : "0";
-  resetEnv();
-}
-
-beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({
-        id: req.headers["webhook-id"] as string | undefined,
-        body: Buffer.concat(chunks).toString("utf8"),
-      });
-      res.writeHead(200, { "content-type": "text/plain" }).end("thanks");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  allowPrivate(true);
-});
-
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-  allowPrivate(false);
-});
-
-afterEach(() => {
-  received = [];
-  allowPrivate(true);
-});
+const endpoint = startReceiver();
 
 type PageData = {
   webhooks: {
@@ -93,7 +56,7 @@ function post(who: Actor, studioId: string, form: Record<string, string | string
 const add = (who: Actor, studioId: string, fields: Record<string, string | string[]> = {}) =>
   post(who, studioId, {
     intent: "webhook-add",
-    url: receiverUrl,
+    url: endpoint.url,
     events: ["member.invited", "member.joined"],
     format: "standard",
     ...fields,
@@ -114,12 +77,12 @@ describe("the Webhooks page", () => {
     const res = await add(owner, project.studioId, { format: "slack" });
     expect(res.status).toBe(200);
     const reply = (await res.json()) as AddReply;
-    expect(reply.created?.url).toBe(receiverUrl);
+    expect(reply.created?.url).toBe(endpoint.url);
 
     const { body } = await page(owner, project.studioId);
     expect(body?.webhooks).toHaveLength(1);
     expect(body?.webhooks[0]).toMatchObject({
-      url: receiverUrl,
+      url: endpoint.url,
       events: ["member.invited", "member.joined"],
       format: "slack",
       enabled: true,
@@ -152,7 +115,7 @@ describe("the Webhooks page", () => {
   it("says a bad address beside the URL field: not https, a private address, no events", async () => {
     const owner = await actor();
     const project = await ownedProject(owner);
-    allowPrivate(false);
+    allowPrivateAddresses(false);
     const plain = (await (
       await add(owner, project.studioId, { url: "http://example.com/hook" })
     ).json()) as AddReply;
@@ -166,7 +129,7 @@ describe("the Webhooks page", () => {
     expect(reply.result.error?.url?.length).toBe(1);
     expect(reply.result.error?.url?.[0]).toMatch(/address/i);
 
-    const none = await post(owner, project.studioId, { intent: "webhook-add", url: receiverUrl });
+    const none = await post(owner, project.studioId, { intent: "webhook-add", url: endpoint.url });
     expect(none.status).toBe(400);
     expect(((await none.json()) as AddReply).result.error?.events).toEqual([
       "Choose at least one event",
@@ -200,7 +163,7 @@ describe("the Webhooks page", () => {
     await runQueuedJobs(WEBHOOK_DELIVERY_JOB);
     // Earlier tests' webhooks share the receiver: only this project's deliveries count.
     const ours = () =>
-      received.filter(
+      endpoint.received.filter(
         (r) =>
           (JSON.parse(r.body) as { data: { project: { studioId: string } } }).data.project
             .studioId === project.studioId,
@@ -222,7 +185,10 @@ describe("the Webhooks page", () => {
     });
     expect(await toastOf(res)).toMatchObject({ type: "success", title: "Redelivery queued" });
     await runQueuedJobs(WEBHOOK_DELIVERY_JOB);
-    expect(ours().map((r) => r.id)).toEqual([hook.deliveries[0].id, hook.deliveries[0].id]);
+    expect(ours().map((r) => r.headers["webhook-id"])).toEqual([
+      hook.deliveries[0].id,
+      hook.deliveries[0].id,
+    ]);
     const [after] = (await page(owner, project.studioId)).body!.webhooks;
     expect(after.deliveries[0]).toMatchObject({ status: "succeeded", attempts: 2 });
   });

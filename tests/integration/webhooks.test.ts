@@ -5,11 +5,9 @@
  * that standardwebhooks' Webhook.verify accepts them, retried with the same webhook-id, cut at
  * 10 s; addresses that are not public are refused at save and at delivery.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { projectEvents, webhookDeliveries, webhooks } from "~/db/schema";
 import { getUser, type User } from "~/services/accounts.server";
@@ -22,48 +20,11 @@ import { transferOwnership } from "~/services/project-settings.server";
 import { useResolver } from "~/services/webhooks/address-guard.server";
 import { WEBHOOK_DELIVERY_JOB } from "~/services/webhooks/fan-out.server";
 import { addWebhook, listDeliveries, redeliver } from "~/services/webhooks/index.server";
-import { resetEnv } from "~/utils/env.server";
 import { createUser, insertProject, runQueuedJobs } from "../helpers";
 import { addMember } from "./studio-fixtures";
+import { allowPrivateAddresses, startReceiver } from "./webhook-receiver";
 
-type Received = { headers: http.IncomingHttpHeaders; body: string };
-let received: Received[] = [];
-/** What the receiver answers next: a status, or "hang" (never answers). */
-let answers: (number | "hang")[] = [];
-let receiver: http.Server;
-let receiverUrl: string;
-
-function allowPrivate(on: boolean) {
-  process.env.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = on ? "1" : "0";
-  resetEnv();
-}
-
-beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      const answer = answers.shift() ?? 200;
-      if (answer === "hang") return;
-      res.writeHead(answer, { "content-type": "text/plain" }).end(`answer ${answer}`);
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-});
-
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-  allowPrivate(false);
-});
-
-afterEach(() => {
-  received = [];
-  answers = [];
-  allowPrivate(true);
-});
+const endpoint = startReceiver();
 
 async function person(name: string): Promise<User> {
   const row = await createUser({ name });
@@ -84,7 +45,7 @@ async function deliverAll() {
 
 describe("events written by the real operations", () => {
   it("project created, member invited, role changed, removed and left, project transferred and deleted: each once", async () => {
-    allowPrivate(true);
+    allowPrivateAddresses(true);
     const owner = await person("Olive Owner");
     const { project } = await createProject(owner, {
       name: "Events project",
@@ -139,11 +100,11 @@ describe("events written by the real operations", () => {
   });
 
   it("a fan-out job that runs twice creates each delivery once", async () => {
-    allowPrivate(true);
+    allowPrivateAddresses(true);
     const owner = await person("Twice Owner");
     const project = await insertProject(owner.id);
     await addWebhook(owner, project.studioId, {
-      url: receiverUrl,
+      url: endpoint.url,
       events: ["member.roleChanged"],
       format: "standard",
     });
@@ -159,17 +120,17 @@ describe("events written by the real operations", () => {
     await fanOutEvent(event.id);
     await runQueuedJobs(EVENTS_FANOUT_JOB);
     await runQueuedJobs(WEBHOOK_DELIVERY_JOB);
-    expect(received).toHaveLength(1);
+    expect(endpoint.received).toHaveLength(1);
   });
 });
 
 describe("signed deliveries", () => {
   async function projectWithHook(events: string[], format: "standard" | "slack" = "standard") {
-    allowPrivate(true);
+    allowPrivateAddresses(true);
     const owner = await person("Hook Owner");
     const project = await insertProject(owner.id);
     const hook = await addWebhook(owner, project.studioId, {
-      url: receiverUrl,
+      url: endpoint.url,
       events: events as never,
       format,
     });
@@ -191,8 +152,8 @@ describe("signed deliveries", () => {
     expect(hook.secret).toMatch(/^whsec_/);
     const member = await changeRole(owner, project);
     await deliverAll();
-    expect(received).toHaveLength(1);
-    const [{ headers, body }] = received;
+    expect(endpoint.received).toHaveLength(1);
+    const [{ headers, body }] = endpoint.received;
     expect(headers["webhook-signature"]).toMatch(/^v1,/);
     const verified = new Webhook(hook.secret).verify(body, {
       "webhook-id": String(headers["webhook-id"]),
@@ -216,24 +177,24 @@ describe("signed deliveries", () => {
     const { owner, project } = await projectWithHook(["project.deleted"]);
     await changeRole(owner, project);
     await deliverAll();
-    expect(received).toHaveLength(0);
+    expect(endpoint.received).toHaveLength(0);
   });
 
   it("the Slack format sends Slack's text and blocks", async () => {
     const { owner, project } = await projectWithHook(["member.roleChanged"], "slack");
     await changeRole(owner, project);
     await deliverAll();
-    const body = JSON.parse(received[0].body) as { text: string; blocks: unknown[] };
+    const body = JSON.parse(endpoint.received[0].body) as { text: string; blocks: unknown[] };
     expect(body.text).toContain("Member's role changed");
     expect(body.blocks.length).toBeGreaterThan(0);
   });
 
   it("a receiver answering 500 then 200 gets the delivery twice with the same webhook-id", async () => {
     const { owner, project, hook } = await projectWithHook(["member.roleChanged"]);
-    answers = [500, 200];
+    endpoint.answers.push(500, 200);
     await changeRole(owner, project);
     await deliverAll();
-    expect(received).toHaveLength(1);
+    expect(endpoint.received).toHaveLength(1);
     const [first] = await listDeliveries(owner, project.studioId, hook.id);
     expect(first).toMatchObject({ status: "pending", attempts: 1, responseStatus: 500 });
     // The retry waits 30 s in the queue; its handler is what a worker would run then.
@@ -244,8 +205,10 @@ describe("signed deliveries", () => {
     expect(scheduled.next!.getTime()).toBeGreaterThan(Date.now() + 20_000);
     const { deliverWebhook } = await import("~/services/webhooks/delivery.server");
     await deliverWebhook(first.id);
-    expect(received).toHaveLength(2);
-    expect(received[1].headers["webhook-id"]).toBe(received[0].headers["webhook-id"]);
+    expect(endpoint.received).toHaveLength(2);
+    expect(endpoint.received[1].headers["webhook-id"]).toBe(
+      endpoint.received[0].headers["webhook-id"],
+    );
     const [after] = await listDeliveries(owner, project.studioId, hook.id);
     expect(after).toMatchObject({ status: "succeeded", attempts: 2, responseStatus: 200 });
   });
@@ -257,13 +220,13 @@ describe("signed deliveries", () => {
     const [delivery] = await listDeliveries(owner, project.studioId, hook.id);
     await redeliver(owner, project.studioId, delivery.id);
     await runQueuedJobs(WEBHOOK_DELIVERY_JOB);
-    expect(received).toHaveLength(2);
-    expect(received[1].headers["webhook-id"]).toBe(delivery.id);
+    expect(endpoint.received).toHaveLength(2);
+    expect(endpoint.received[1].headers["webhook-id"]).toBe(delivery.id);
   });
 
   it("a receiver that hangs is cut at 10 s and the delivery is retried", async () => {
     const { owner, project, hook } = await projectWithHook(["member.roleChanged"]);
-    answers = ["hang"];
+    endpoint.answers.push("hang");
     await changeRole(owner, project);
     const started = Date.now();
     await deliverAll();
@@ -287,7 +250,7 @@ describe("addresses that are not public", () => {
     "https://169.254.169.254/latest/meta-data",
     "https://[::1]/hook",
   ])("%s is refused at save without the setting", async (url) => {
-    allowPrivate(false);
+    allowPrivateAddresses(false);
     const owner = await person("Guarded Owner");
     const project = await insertProject(owner.id);
     const refusal = await addWebhook(owner, project.studioId, {
@@ -299,7 +262,7 @@ describe("addresses that are not public", () => {
   });
 
   it("http is refused without the setting", async () => {
-    allowPrivate(false);
+    allowPrivateAddresses(false);
     const owner = await person("Http Owner");
     const project = await insertProject(owner.id);
     const refusal = await addWebhook(owner, project.studioId, {
@@ -313,7 +276,7 @@ describe("addresses that are not public", () => {
   });
 
   it("a name whose DNS answer turns private after the save is refused at delivery", async () => {
-    allowPrivate(false);
+    allowPrivateAddresses(false);
     let answer = "93.184.216.34";
     const restore = useResolver(async () => [{ address: answer, family: 4 }]);
     try {
@@ -336,7 +299,7 @@ describe("addresses that are not public", () => {
         role: "admin",
       });
       await deliverAll();
-      expect(received).toHaveLength(0);
+      expect(endpoint.received).toHaveLength(0);
       const [delivery] = await listDeliveries(owner, project.studioId, hook.id);
       expect(delivery.responseBody).toMatch(/127\.0\.0\.1, a loopback address/);
       expect(delivery).toMatchObject({ attempts: 1, responseStatus: null });
