@@ -3,11 +3,12 @@
  * route modules' own loaders and actions.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { hashPassword } from "~/services/passwords.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import { desc, eq } from "drizzle-orm";
-import { outbox, projects, users } from "~/db/schema";
+import { localSites, outbox, projects, projectSites, users } from "~/db/schema";
 import { inRequestScope } from "~/utils/request-memo.server";
 import { sessionStorage } from "~/web/session.server";
 import { childEnv } from "../scripts/child-env.mjs";
@@ -161,6 +162,26 @@ export async function insertProject(
     })
     .returning();
   return row;
+}
+
+/**
+ * A provisioned project of a new owner, on a site of the built-in hosting provider (no deploys
+ * yet), with the owner's session cookie.
+ */
+export async function projectOnLocalSite(ownerName: string) {
+  const owner = await createUser({ name: ownerName });
+  const project = await insertProject(owner.id, {
+    siteCreationStatus: "success",
+    studioCreationStatus: "success",
+    inviteToProjectAccepted: true,
+  });
+  const siteId = `site-${randomUUID()}`;
+  await db()
+    .insert(localSites)
+    .values({ id: siteId, provider: "netlify", name: project.name, idempotencyKey: siteId });
+  await db().update(projects).set({ siteId }).where(eq(projects.id, project.id));
+  await db().insert(projectSites).values({ projectId: project.id, provider: "netlify", siteId });
+  return { owner, project, siteId, cookie: await sessionCookie(owner.id) };
 }
 
 /** The newest outbox mail to `email` (read before delivery, which redacts its tokens). */

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, jsDisabled, settle, test } from "./support/fixtures";
 import { createProject } from "./support/members";
+import { toast } from "./support/toasts";
 
 /**
  * Once with JavaScript and once without, on the newsletter page: the owner saves a template (a
@@ -11,18 +12,6 @@ import { createProject } from "./support/members";
 
 const templates = (page: Page) => page.getByRole("region", { name: "Saved templates" });
 const saveForm = (page: Page) => page.getByRole("form", { name: "Save a template" });
-/**
- * A toast by its title: a Radix toast (status, or alert for a failure) once JavaScript runs, the
- * flashed status box without it. Hidden ones count: an open modal dialog hides the rest of the
- * page from the accessibility tree, toasts included, while they are still shown.
- */
-const toast = (page: Page, title: string) =>
-  page
-    .getByRole("status", { includeHidden: true })
-    .or(page.getByRole("alert", { includeHidden: true }))
-    .filter({ hasText: title })
-    .first();
-
 test("an owner saves, renames and deletes a newsletter template", async ({
   page,
   signIn,

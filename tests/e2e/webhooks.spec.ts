@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Page } from "@playwright/test";
 import { expect, settle, test } from "./support/fixtures";
 import { createProject } from "./support/members";
+import { toast } from "./support/toasts";
 
 /**
  * Once with JavaScript and once without: the owner adds a webhook pointing at a receiver on
@@ -10,13 +10,6 @@ import { createProject } from "./support/members";
  * invites a member (a member.invited event), sees the delivery in the webhook's log, presses
  * Redeliver and sees the second attempt, with the same webhook-id at the receiver.
  */
-
-const toast = (page: Page, title: string) =>
-  page
-    .getByRole("status", { includeHidden: true })
-    .or(page.getByRole("alert", { includeHidden: true }))
-    .filter({ hasText: title })
-    .first();
 
 test("an owner adds a webhook, sees a delivery in its log and redelivers it", async ({
   page,

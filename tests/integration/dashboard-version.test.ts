@@ -5,7 +5,6 @@ import { db, queriesRun } from "~/db/client.server";
 import {
   eventLogs,
   localDeploys,
-  localSites,
   members,
   paymentAccounts,
   projects,
@@ -15,7 +14,7 @@ import {
 import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
 import { loader as versionLoader } from "~/routes/_app.sites.$studioId_.version";
 import { forgetSite } from "~/services/provider-cache.server";
-import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import { call, createUser, makeRequest, projectOnLocalSite, sessionCookie } from "../helpers";
 
 /**
  * The dashboard's data version: what the page's loader hands the 30 s refresh, and what
@@ -23,21 +22,7 @@ import { call, createUser, insertProject, makeRequest, sessionCookie } from "../
  * shows must change it: rows added, edited and deleted, an account renamed, a new deploy.
  */
 
-async function setup() {
-  const owner = await createUser({ name: "Vera Version" });
-  const project = await insertProject(owner.id, {
-    siteCreationStatus: "success",
-    studioCreationStatus: "success",
-    inviteToProjectAccepted: true,
-  });
-  const siteId = `site-${randomUUID()}`;
-  await db()
-    .insert(localSites)
-    .values({ id: siteId, provider: "netlify", name: project.name, idempotencyKey: siteId });
-  await db().update(projects).set({ siteId }).where(eq(projects.id, project.id));
-  await db().insert(projectSites).values({ projectId: project.id, provider: "netlify", siteId });
-  return { owner, project, siteId, cookie: await sessionCookie(owner.id) };
-}
+const setup = () => projectOnLocalSite("Vera Version");
 
 async function pageVersion(cookie: string, studioId: string): Promise<string> {
   const res = await call(dashboardLoader, makeRequest(`/sites/${studioId}`, { cookie }), {

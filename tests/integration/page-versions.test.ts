@@ -33,7 +33,7 @@ import { utcDay } from "~/services/analytics.schema";
 import { forgetSite } from "~/services/provider-cache.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import type { SectionPage } from "~/web/section-version.server";
-import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import { call, createUser, makeRequest, projectOnLocalSite, sessionCookie } from "../helpers";
 
 /**
  * The data version of each project navigation page: what the page's loader hands its 60 s
@@ -52,21 +52,7 @@ const LOADERS = {
 } as const;
 const PAGES = Object.keys(LOADERS) as SectionPage[];
 
-async function setup() {
-  const owner = await createUser({ name: "Paula Pages" });
-  const project = await insertProject(owner.id, {
-    siteCreationStatus: "success",
-    studioCreationStatus: "success",
-    inviteToProjectAccepted: true,
-  });
-  const siteId = `site-${randomUUID()}`;
-  await db()
-    .insert(localSites)
-    .values({ id: siteId, provider: "netlify", name: project.name, idempotencyKey: siteId });
-  await db().update(projects).set({ siteId }).where(eq(projects.id, project.id));
-  await db().insert(projectSites).values({ projectId: project.id, provider: "netlify", siteId });
-  return { owner, project, siteId, cookie: await sessionCookie(owner.id) };
-}
+const setup = () => projectOnLocalSite("Paula Pages");
 
 async function pageVersion(page: SectionPage, cookie: string, studioId: string): Promise<string> {
   const res = await call(LOADERS[page], makeRequest(`/sites/${page}/${studioId}`, { cookie }), {
