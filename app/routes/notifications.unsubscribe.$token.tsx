@@ -5,11 +5,8 @@ import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
 import { ServiceError } from "~/services/errors";
-import {
-  pendingUnsubscribe,
-  unsubscribe,
-  UNUSABLE_UNSUBSCRIBE,
-} from "~/services/notifications/index.server";
+import { pendingUnsubscribe, unsubscribe } from "~/services/notifications/index.server";
+import { UNUSABLE_UNSUBSCRIBE } from "~/services/notifications/schema";
 import { formReply, readForm } from "~/web/http.server";
 import { env } from "~/utils/env.server";
 import { useIsPending } from "~/utils/use-is-pending";

@@ -9,12 +9,7 @@ import { purgeUnsubscribeTokens } from "./unsubscribe.server";
 
 export { notificationConsumer } from "./consumer.server";
 export { getNotificationSettings, saveNotificationSettings } from "./settings.server";
-export {
-  pendingUnsubscribe,
-  unsubscribe,
-  unsubscribePath,
-  UNUSABLE_UNSUBSCRIBE,
-} from "./unsubscribe.server";
+export { pendingUnsubscribe, unsubscribe, unsubscribePath } from "./unsubscribe.server";
 export { DIGEST_JOB } from "./digest.server";
 export * from "./schema";
 

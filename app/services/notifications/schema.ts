@@ -131,6 +131,10 @@ export const notificationSettingsSchema = z.object({
 });
 export type NotificationSettingsInput = z.infer<typeof notificationSettingsSchema>;
 
+/** The unsubscribe page of a link that is unknown or older than 90 days. */
+export const UNUSABLE_UNSUBSCRIBE =
+  "This link is invalid or has expired (it works for 90 days). Turn notifications off in User Settings > Notifications.";
+
 export const NOTIFICATION_MESSAGES = {
   saved: "Notification settings saved",
 } as const;

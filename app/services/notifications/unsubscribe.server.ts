@@ -11,6 +11,7 @@ import { notificationUnsubscribeTokens, projects, users } from "~/db/schema";
 import { plausibleToken, sha256 } from "../accounts.server";
 import { InvalidError } from "../errors";
 import { absoluteUrl } from "../mail.server";
+import { UNUSABLE_UNSUBSCRIBE } from "./schema";
 import { setProjectMode } from "./settings.server";
 
 /** A mail may sit unread for weeks; its link still works for 90 days. */
@@ -51,9 +52,6 @@ export async function pendingUnsubscribe(token: string) {
     );
   return row ?? null;
 }
-
-export const UNUSABLE_UNSUBSCRIBE =
-  "This link is invalid or has expired (it works for 90 days). Turn notifications off in User Settings > Notifications.";
 
 /**
  * Turns off every notification mail of the link's project to the link's person (the project's
