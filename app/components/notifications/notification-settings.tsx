@@ -100,7 +100,10 @@ export function NotificationSettingsForm({ byRole, digest, projects, lastResult 
                           </span>
                         </label>
                       ) : (
-                        <span aria-label="Not available for this role">-</span>
+                        <>
+                          <span aria-hidden="true">-</span>
+                          <span className="sr-only">Not available for this role</span>
+                        </>
                       )}
                     </td>
                   ))}
