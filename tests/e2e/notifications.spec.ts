@@ -1,5 +1,6 @@
-import { request as playwrightRequest, type Page } from "@playwright/test";
-import { expect, settle, test } from "./support/fixtures";
+import AxeBuilder from "@axe-core/playwright";
+import { request as playwrightRequest, type Page, type TestInfo } from "@playwright/test";
+import { expect, jsDisabled, settle, test } from "./support/fixtures";
 import { adminAccount, createProject, reloadUntil, uniqueName } from "./support/lifecycle";
 import { linkIn, mailsMatching, waitForMail } from "./support/mail";
 
@@ -18,6 +19,17 @@ test.describe.configure({ mode: "serial" });
 
 const SETTINGS = "/sites/user-settings/notifications";
 const dashboard = (studioId: string) => `/sites/${encodeURIComponent(studioId)}`;
+
+/** No serious or critical axe violation (axe runs as a script in the page: with JavaScript only). */
+async function expectAccessible(page: Page, testInfo: TestInfo) {
+  if (jsDisabled(testInfo)) return;
+  const axe = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual(
+    [],
+  );
+}
 
 /** Ticks or unticks the owner's failed deploys and saves the page's one form. */
 async function setOwnerFailedDeploys(page: Page, on: boolean) {
@@ -105,7 +117,9 @@ test("the unsubscribe link of a received mail shows what it turns off, and its b
   await expect(page.getByRole("main")).toContainText(
     `every notification e-mail about the project ${name} to ${account.email}`,
   );
+  await expectAccessible(page, testInfo);
   await page.goto(SETTINGS);
+  await expectAccessible(page, testInfo);
   const choice = page.getByLabel(`Mail me about ${name}`);
   await expect(choice).toHaveValue("settings");
 
