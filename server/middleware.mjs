@@ -65,6 +65,13 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * sites' own origins (CORS).
  */
 const PUBLIC_POSTS = /^\/(forms\/[^/]+|analytics\/collect)\/?$/;
+/**
+ * The unsubscribe address of notification mails: RFC 8058's one-click POST comes from the mail
+ * provider's servers, with neither Origin nor Sec-Fetch-Site, and must work. The route itself
+ * reads no session (the token in the path is the only proof) and holds its own page's form to
+ * this same rule (app/routes/notifications.unsubscribe.$token.tsx).
+ */
+const ONE_CLICK_UNSUBSCRIBE = /^\/notifications\/unsubscribe\/[^/]+\/?$/;
 
 /**
  * Refuses state-changing requests (CSRF) unless they show they come from the app's own pages:
@@ -77,6 +84,7 @@ export function sameOrigin(appUrl) {
   const allowed = new URL(appUrl).origin;
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method) || PUBLIC_POSTS.test(req.path)) return next();
+    if (req.method === "POST" && ONE_CLICK_UNSUBSCRIBE.test(req.path)) return next();
     // A script with a personal access token is not a browser: no page of another site can send
     // an Authorization header here (that needs CORS, which the API does not grant), and the API
     // judges such a request by its token alone, never by a cookie (requireApiUser).

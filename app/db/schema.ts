@@ -503,6 +503,11 @@ export const outbox = pgTable(
      * delivered, so the stored copy never holds a usable link.
      */
     secrets: jsonb("secrets").$type<string[]>().notNull().default([]),
+    /**
+     * Extra headers of the message (List-Unsubscribe and List-Unsubscribe-Post of notification
+     * mails, RFC 8058). Their secrets are removed on delivery like the text's.
+     */
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
     status: text("status", { enum: ["queued", "sent", "kept", "failed"] })
       .notNull()
       .default("queued"),
@@ -1121,4 +1126,79 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_event_key").on(t.webhookId, t.eventId),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
   ],
+);
+
+/**
+ * A person's e-mail notifications of project events (app/services/notifications/): per project
+ * role, the event types mailed. No row: the defaults of NOTIFICATION_DEFAULTS.
+ * docs/decisions/049-personal-notifications.md.
+ */
+export const notificationSettings = pgTable("notification_settings", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  byRole: jsonb("by_role").$type<Record<string, string[]>>().notNull(),
+  /** At most one mail per project every 10 minutes, listing the events of that time. */
+  digest: boolean("digest").notNull().default(false),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One person's choice for one project, over their settings by role: only failed deploys, or
+ * nothing. No row: as the settings say. Set on the Notifications page or by an unsubscribe link.
+ */
+export const notificationProjectOverrides = pgTable(
+  "notification_project_overrides",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: ["failed-deploys", "none"] }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId] })],
+);
+
+/**
+ * The unsubscribe link of a notification mail: it turns off one person's mails of one project.
+ * Only the sha256 of the mailed token is kept; it works for 90 days, as often as it is used.
+ */
+export const notificationUnsubscribeTokens = pgTable(
+  "notification_unsubscribe_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notification_unsubscribe_tokens_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Events waiting for a person's digest mail of a project (digest on): the delayed digest job of
+ * that person and project sends them in one mail and deletes them.
+ */
+export const notificationDigestItems = pgTable(
+  "notification_digest_items",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => projectEvents.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId, t.eventId] })],
 );

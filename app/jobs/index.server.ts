@@ -15,6 +15,7 @@ import { externalDeletionJobs } from "~/services/external-deletions.server";
 import { projectDeletionJobs } from "~/services/project-deletion.server";
 import { eventJobs } from "~/services/events/index.server";
 import { webhookJobs } from "~/services/webhooks/index.server";
+import { notificationJobs } from "~/services/notifications/index.server";
 import { lifecycleJobs } from "./lifecycle.server";
 import { queue, startQueue, watchOrphanedJobs, work } from "./queue.server";
 import type { JobDefinition } from "./types";
@@ -43,6 +44,7 @@ export const JOBS: JobDefinition[] = [
   ...keyRotationJobs,
   ...eventJobs,
   ...webhookJobs,
+  ...notificationJobs,
 ];
 export const QUEUES = JOBS.map((job) => job.name);
 

@@ -232,6 +232,20 @@ export default function UserSettingsPage() {
         </Link>
       </section>
       <section
+        aria-labelledby="notifications-heading"
+        className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+      >
+        <h2 id="notifications-heading" className="text-lg font-semibold">
+          Notifications
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          E-mails about your projects: failed deploys, domains, people, by your role in each.
+        </p>
+        <Link to="/sites/user-settings/notifications" className={buttonClass("secondary")}>
+          Manage notifications
+        </Link>
+      </section>
+      <section
         id="api-tokens"
         aria-labelledby="api-tokens-heading"
         className="space-y-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"

@@ -16,6 +16,11 @@ export type Mail = {
    * the mail is delivered, so the outbox never holds a usable reset, confirmation or invitation link.
    */
   secrets?: string[];
+  /**
+   * Extra headers (a notification's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). The
+   * secrets are removed from the stored copy of these too once the mail is delivered.
+   */
+  headers?: Record<string, string>;
 };
 
 /** What a secret in a delivered mail's stored copy becomes. */
@@ -43,7 +48,7 @@ export const MAIL_JOB = "mail.send";
 export async function queueMail(tx: Queryable, mail: Mail): Promise<string> {
   const [row] = await tx
     .insert(outbox)
-    .values({ ...mail, secrets: mail.secrets ?? [] })
+    .values({ ...mail, secrets: mail.secrets ?? [], headers: mail.headers ?? {} })
     .returning({ id: outbox.id });
   await sendJob(MAIL_JOB, { id: row.id }, { ...RETRY, id: row.id }, tx);
   return row.id;
@@ -71,6 +76,9 @@ export async function deliver(id: string) {
   const delivered = {
     text: redact(mail.text, mail.secrets),
     html: mail.html ? redact(mail.html, mail.secrets) : null,
+    headers: Object.fromEntries(
+      Object.entries(mail.headers).map(([name, value]) => [name, redact(value, mail.secrets)]),
+    ),
     secrets: [] as string[],
   };
   if (!env().SMTP_URL) {
@@ -93,6 +101,7 @@ export async function deliver(id: string) {
       subject: mail.subject,
       text: mail.text,
       html: mail.html ?? undefined,
+      headers: mail.headers,
     });
     sent = true;
     mailSent("smtp");

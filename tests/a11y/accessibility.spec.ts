@@ -65,6 +65,11 @@ const VISITS: Visit[] = [
     url: () => "/form-notifications/not-a-token",
     anonymous: true,
   },
+  {
+    route: "notifications.unsubscribe.$token.tsx",
+    url: () => "/notifications/unsubscribe/not-a-token",
+    anonymous: true,
+  },
   { route: "_app._index.tsx", url: () => "/" },
   { route: "_app.sites._index.tsx", url: () => "/sites" },
   { route: "_app.sites._index.tsx", url: () => "/sites?dialog=create", dialog: true },
@@ -122,6 +127,10 @@ const VISITS: Visit[] = [
     route: "_app.sites.user-settings.tsx",
     url: () => "/sites/user-settings?dialog=delete-account",
     dialog: true,
+  },
+  {
+    route: "_app.sites.user-settings_.notifications.tsx",
+    url: () => "/sites/user-settings/notifications",
   },
   { route: "_app.sites.user-settings_.tokens.tsx", url: () => "/sites/user-settings/tokens" },
   {

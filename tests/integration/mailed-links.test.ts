@@ -26,10 +26,16 @@ import { action as revertAction, loader as revertLoader } from "~/routes/auth.em
 import { loader as resetLoader } from "~/routes/auth.reset.$token";
 import { action as verifyAction, loader as verifyLoader } from "~/routes/auth.verify.$token";
 import { loader as formNotificationLoader } from "~/routes/form-notifications.$token";
+import { loader as unsubscribeLoader } from "~/routes/notifications.unsubscribe.$token";
 import { loader as invitationLoader } from "~/routes/invitations.$invitationKey";
 import { action as signupAction, loader as signupLoader } from "~/routes/signup";
 import { addressProof } from "~/services/address-proof.server";
 import { requestPasswordReset } from "~/services/account-tokens.server";
+import {
+  deploymentErrorPage,
+  emitProjectEvent,
+  EVENTS_FANOUT_JOB,
+} from "~/services/events/emit.server";
 import { ensureDefaultForm, saveFormSettings } from "~/services/forms.server";
 import { newInvitationKey } from "~/services/members.server";
 import { POLICIES } from "~/services/rate-limit.server";
@@ -39,6 +45,7 @@ import { resetEnv } from "~/utils/env.server";
 import { getSession } from "~/web/session.server";
 import {
   call,
+  runQueuedJobs,
   createUser,
   insertProject,
   makeRequest,
@@ -128,6 +135,9 @@ function loaderFor(url: URL): { fn: Loader; params: Record<string, string> } {
   }
   if (first === "form-notifications") {
     return { fn: formNotificationLoader as Loader, params: { token: second } };
+  }
+  if (first === "notifications" && second === "unsubscribe") {
+    return { fn: unsubscribeLoader as Loader, params: { token: third } };
   }
   const byPath: Record<string, Loader> = {
     verify: verifyLoader as Loader,
@@ -413,7 +423,23 @@ describe("every mailed link", () => {
       redirectUrl: null,
     });
     links.push(await mailedLink(alerts, "/form-notifications/"));
-    expect(links).toHaveLength(7);
+    // The unsubscribe link of a notification mail (decision 049).
+    const notified = await createUser();
+    const notifiedProject = await insertProject(notified.id);
+    await db().transaction((tx) =>
+      emitProjectEvent(tx, {
+        projectId: notifiedProject.id,
+        type: "deployment.failed",
+        payload: {
+          deploymentId: null,
+          permanent: false,
+          errorPageUrl: deploymentErrorPage(notifiedProject.studioId, false),
+        },
+      }),
+    );
+    await runQueuedJobs(EVENTS_FANOUT_JOB);
+    links.push(await mailedLink(notified.email, "/notifications/unsubscribe/"));
+    expect(links).toHaveLength(8);
 
     const someone = await createUser();
     const cookies = [undefined, await sessionCookie(someone.id), moverCookie, reverterCookie];

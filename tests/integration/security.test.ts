@@ -235,6 +235,20 @@ describe("server middlewares", () => {
     expect((await post({ "Sec-Fetch-Site": "none" })).status).toBe(403);
   });
 
+  it("lets RFC 8058's one-click unsubscribe POST through without an origin, and only that path", async () => {
+    const oneClick = (path: string, method = "POST") =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      });
+    expect((await oneClick("/notifications/unsubscribe/some-token")).status).toBe(200);
+    // The route holds its own page's form to the same rule (notifications.test.ts).
+    expect((await oneClick("/notifications/unsubscribe/some-token/more")).status).toBe(403);
+    expect((await oneClick("/notifications/unsubscribe/some-token", "PUT")).status).toBe(403);
+    expect((await oneClick("/notifications/other")).status).toBe(403);
+  });
+
   it("refuses every state-changing method, not only POST", async () => {
     for (const method of ["PUT", "PATCH", "DELETE"]) {
       const res = await fetch(`${base}/api/app/members`, { method, body: "{}" });

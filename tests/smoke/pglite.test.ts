@@ -1,11 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database, db } from "~/db/client.server";
-import { outbox, users } from "~/db/schema";
+import { notificationDigestItems, notificationSettings, outbox, users } from "~/db/schema";
 import { work } from "~/jobs/queue.server";
 import { deliver, dispatchMail, MAIL_JOB, queueMail } from "~/services/mail.server";
 import { action as loginAction } from "~/routes/auth.login";
-import { call, createUser, makeRequest } from "../helpers";
+import { fanOutEvent } from "~/services/events/consumers.server";
+import { emitProjectEvent } from "~/services/events/emit.server";
+import { sendDigest } from "~/services/notifications/digest.server";
+import { call, createUser, insertProject, makeRequest } from "../helpers";
 import { describeJobWaking } from "../cases/job-waking";
 
 /** The same stack on the embedded database that `npm start` uses by default. */
@@ -46,6 +49,32 @@ describe("embedded PGlite", () => {
         interval: 200,
       })
       .toBe("kept");
+  });
+
+  it("fans an event out to a notification mail, and to a digest (its advisory lock) and back", async () => {
+    const owner = await createUser();
+    const project = await insertProject(owner.id);
+    const emit = (key: string) =>
+      db().transaction((tx) =>
+        emitProjectEvent(tx, {
+          projectId: project.id,
+          type: "deployment.failed",
+          payload: { deploymentId: null, permanent: false, errorPageUrl: "http://x/e" },
+          dedupeKey: key,
+        }),
+      );
+    await fanOutEvent((await emit("smoke-1"))!);
+    const [mail] = await db().select().from(outbox).where(eq(outbox.to, owner.email));
+    expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+
+    await db()
+      .insert(notificationSettings)
+      .values({ userId: owner.id, byRole: { owner: ["deployment.failed"] }, digest: true });
+    await fanOutEvent((await emit("smoke-2"))!);
+    expect(await db().select().from(notificationDigestItems)).toHaveLength(1);
+    await sendDigest(owner.id, project.id);
+    expect(await db().select().from(notificationDigestItems)).toHaveLength(0);
+    expect(await db().select().from(outbox).where(eq(outbox.to, owner.email))).toHaveLength(2);
   });
 });
 

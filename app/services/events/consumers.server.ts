@@ -6,6 +6,7 @@
 import { eq } from "drizzle-orm";
 import { db, type Tx } from "~/db/client.server";
 import { projectEvents } from "~/db/schema";
+import { notificationConsumer } from "../notifications/consumer.server";
 import { webhookConsumer } from "../webhooks/fan-out.server";
 
 export type StoredEvent = typeof projectEvents.$inferSelect;
@@ -16,7 +17,7 @@ export type EventConsumer = {
   take: (tx: Tx, event: StoredEvent) => Promise<void>;
 };
 
-export const EVENT_CONSUMERS: EventConsumer[] = [webhookConsumer];
+export const EVENT_CONSUMERS: EventConsumer[] = [webhookConsumer, notificationConsumer];
 
 /** The fan-out job: idempotent (a re-run after its commit finds `fannedOutAt` set). */
 export async function fanOutEvent(eventId: string) {

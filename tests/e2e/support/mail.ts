@@ -20,6 +20,13 @@ function read(to: string): ReceivedMail[] {
     .sort((a, b) => a.receivedAt - b.receivedAt);
 }
 
+/** The decoded mails (headers and body) to `to` whose text matches, oldest first. */
+export function mailsMatching(to: string, match: RegExp): string[] {
+  return read(to)
+    .map((m) => decode(m.raw))
+    .filter((body) => match.test(body));
+}
+
 /** Waits for the newest mail to `to` whose body matches, and returns its decoded text. */
 export async function waitForMail(to: string, match: RegExp): Promise<string> {
   let found: string | undefined;

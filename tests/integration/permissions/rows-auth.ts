@@ -29,6 +29,42 @@ export const ROWS_AUTH: Row[] = [
     ],
   },
   {
+    file: "notifications.unsubscribe.$token.tsx",
+    public:
+      "the unsubscribe link of notification mails (the token is the proof); it only shows, and its POST is also RFC 8058's one-click",
+    cases: [
+      {
+        name: "GET with a token that was never issued",
+        fn: "loader",
+        request: () => ({
+          path: "/notifications/unsubscribe/not-a-token",
+          params: { token: "not-a-token" },
+        }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST one-click with a token that was never issued",
+        fn: "action",
+        request: () => ({
+          path: "/notifications/unsubscribe/not-a-token",
+          params: { token: "not-a-token" },
+          form: { "List-Unsubscribe": "One-Click" },
+        }),
+        expect: everyone(status(400)),
+      },
+      {
+        name: "POST the page's button from no origin",
+        fn: "action",
+        request: () => ({
+          path: "/notifications/unsubscribe/not-a-token",
+          params: { token: "not-a-token" },
+          form: {},
+        }),
+        expect: everyone(status(403)),
+      },
+    ],
+  },
+  {
     file: "form-notifications.$token.tsx",
     public:
       "the link mailed to a new notification address of a form (the token is the proof); it only shows",

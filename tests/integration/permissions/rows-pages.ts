@@ -851,6 +851,26 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
+    file: "_app.sites.user-settings_.notifications.tsx",
+    cases: [
+      {
+        name: "GET one's own notification settings",
+        fn: "loader",
+        request: () => ({ path: "/sites/user-settings/notifications" }),
+        expect: SIGNED_IN,
+      },
+      {
+        name: "POST save one's own notification settings",
+        fn: "action",
+        request: () => ({
+          path: "/sites/user-settings/notifications",
+          form: { intent: "notifications-save", owner: "deployment.failed" },
+        }),
+        expect: SIGNED_IN,
+      },
+    ],
+  },
+  {
     file: "_app.sites.user-settings_.tokens.tsx",
     cases: [
       {
