@@ -7,8 +7,9 @@
 // 100), restarting it each time. The clients record every write that got a 2xx answer. After the
 // last restart it waits until every project is final and the job queue has settled, then reads the
 // database: every acknowledged write is there, no project has two studios, sites, first or
-// automatic deployments, every invitation mailed exactly once, no job unfinished or failed, and
-// the indexes pass amcheck. Prints the figures (and with --record, which the npm scripts pass,
+// automatic deployments, every invitation mailed exactly once, every webhook delivery (each project
+// has a webhook for its member events, sent to an endpoint of this script's) made and received, no
+// job unfinished or failed, and the indexes pass amcheck. Prints the figures (and with --record, which the npm scripts pass,
 // appends them to docs/runs/soak-crash.md); exits 1 when anything is lost or duplicated.
 //
 // `--instances N` (PostgreSQL): N servers on the one database, the clients spread over them, each
@@ -22,6 +23,7 @@
 // as balancers do. A request that fails in any other way (a 5xx, a connection closed, a timeout)
 // fails the run, as does anything lost or duplicated. `--db both` (the default) runs PostgreSQL (when it answers on
 // SOAK_DATABASE_URL / TEST_DATABASE_URL / 127.0.0.1:5432), then PGlite.
+import { checkWebhookDeliveries, SOAK_WEBHOOK_EVENTS, startWebhookReceiver } from "./webhooks.mjs";
 import { hash } from "@node-rs/argon2";
 import { buildIfStale } from "../build.mjs";
 import { appendRunLog, machineLine } from "../run-log.mjs";
@@ -106,6 +108,7 @@ async function runOn(kind) {
   };
   const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   const database = await freshDatabase(kind, "crash", { pgliteFrom: PGLITE_FROM });
+  const endpoint = await startWebhookReceiver();
   log(
     `${kind}: ${database.describe}, ${ROLLING ? `${ROLLS} rolling restarts` : `${KILLS} kills`}, ${INSTANCES} instance(s), seed ${SEED}`,
   );
@@ -122,6 +125,8 @@ async function runOn(kind) {
     AUTO_DEPLOY_AFTER_MINUTES: "0.05",
     // The clients sign in and invite far more often than a person: the benchmark switch.
     RATE_LIMITS: "off",
+    // The webhook endpoint is this script's, on 127.0.0.1 over http.
+    WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "1",
     SMTP_URL: "",
     OIDC_ISSUER: "",
     PLATFORM_ADMIN_EMAILS: "",
@@ -160,7 +165,7 @@ async function runOn(kind) {
     restartFailed: false,
     restarts: 0,
     instances: INSTANCES,
-    acked: { projects: 0, invitations: 0, acceptances: 0 },
+    acked: { projects: 0, webhooks: 0, invitations: 0, acceptances: 0 },
     found: 0,
     lost: /** @type {string[]} */ ([]),
     duplicates: /** @type {string[]} */ ([]),
@@ -182,6 +187,8 @@ async function runOn(kind) {
     loadError: null,
     projectsStarted: 0,
     projects: [],
+    webhookUrl: endpoint.url,
+    webhooks: [],
     invitations: [],
     acceptances: [],
     acceptedUnacked: 0,
@@ -258,7 +265,7 @@ async function runOn(kind) {
     for (const server of servers) await stopServer(server, "SIGTERM");
     shared.stoppedAt = settledAt ?? stopping;
     balancer?.stop();
-    await check(database, shared, people, printed);
+    await check(database, shared, people, printed, endpoint.received);
     phase("checked");
   } catch (error) {
     shared.giveUp = true;
@@ -271,6 +278,7 @@ async function runOn(kind) {
     balancer?.stop();
     for (const server of servers) if (server) await stopServer(server, "SIGKILL");
     await load;
+    await endpoint.stop();
   }
   result.seconds = Math.round((Date.now() - started) / 1000);
   const failed =
@@ -488,6 +496,7 @@ class Client {
     this.shared.projects.push(project);
     this.shared.result.acked.projects += 1;
     this.mine.push(project);
+    await this.addWebhook(project);
     // Two members with accounts (who accept once the studio is ready) and one guest.
     for (let j = 0; j < 2; j += 1) {
       const invitee = this.invitees[(this.made + j + this.index) % this.invitees.length];
@@ -495,6 +504,24 @@ class Client {
       this.pending.push({ project, invitee });
     }
     await this.invite(project, this.guest());
+  }
+
+  async addWebhook(project) {
+    // A retry after a lost answer adds a second webhook: both get every event, both are checked.
+    const res = await this.call((base) =>
+      api(base, "POST", "/api/app/webhooks", {
+        cookie: this.owner.cookie,
+        json: {
+          studioId: project.studioId,
+          url: this.shared.webhookUrl,
+          events: SOAK_WEBHOOK_EVENTS,
+        },
+      }),
+    );
+    if (res.status !== 201)
+      throw new Fatal(`webhook answered ${res.status}: ${JSON.stringify(res.body)}`);
+    this.shared.webhooks.push({ project, id: res.body.id });
+    this.shared.result.acked.webhooks += 1;
   }
 
   async invite(project, email) {
@@ -675,7 +702,7 @@ async function settle(database, servers, start, up, lastStart) {
 // ---------------------------------------------------------------------------------------------
 // The check
 
-async function check(database, shared, people, printed) {
+async function check(database, shared, people, printed, webhookArrivals) {
   const { result } = shared;
   const direct = await openDirect(database);
   const lost = (what) => result.lost.push(what);
@@ -821,6 +848,18 @@ async function check(database, shared, people, printed) {
     let redelivered = 0;
     for (const [key, n] of printed) redelivered += Math.max(0, n - (mailCount.get(key) ?? 0));
 
+    // Webhooks: the acknowledged ones exist; every delivery made once and received.
+    const hooks = new Set((await direct.query(`select id from webhooks`)).map((w) => w.id));
+    for (const hook of shared.webhooks) {
+      if (hooks.has(hook.id)) found += 1;
+      else lost(`webhook of ${hook.project.name}`);
+    }
+    result.webhooks = await checkWebhookDeliveries(direct, webhookArrivals, { lost, duplicate });
+    // A restart that finishes its work first sends nothing twice.
+    if (ROLLING && result.webhooks.repeated > 0) {
+      duplicate(`${result.webhooks.repeated} webhook deliveries sent twice`);
+    }
+
     // The queue: nothing unfinished; nothing failed for good (the sweep does not retry: the
     // next one runs anyway).
     for (const j of await direct.query(UNFINISHED_JOBS, [shared.stoppedAt])) {
@@ -879,7 +918,7 @@ async function amcheck(direct) {
 
 /** The summary lines of one database's run, as printed and (with --record) logged. */
 function summary(r) {
-  const acked = r.acked.projects + r.acked.invitations + r.acked.acceptances;
+  const acked = r.acked.projects + r.acked.webhooks + r.acked.invitations + r.acked.acceptances;
   const lines = [
     `database: ${r.kind}, instances: ${r.instances}`,
     r.rolling
@@ -891,12 +930,13 @@ function summary(r) {
           `at the SIGTERMs: requests under way ${r.stops.requests} (cut ${r.stops.requestsCut}), jobs finished ${r.stops.jobsFinished}, jobs given back ${r.stops.jobsGivenBack}`,
         ]
       : []),
-    `writes acknowledged: ${acked} (projects ${r.acked.projects}, invitations ${r.acked.invitations}, acceptances ${r.acked.acceptances})`,
+    `writes acknowledged: ${acked} (projects ${r.acked.projects}, webhooks ${r.acked.webhooks}, invitations ${r.acked.invitations}, acceptances ${r.acked.acceptances})`,
     `writes found: ${r.found}`,
     `records lost: ${r.lost.length}`,
     `duplicates: ${r.duplicates.length}`,
     `projects final: ${r.final ?? 0}/${r.acked.projects} (success ${r.success ?? 0}), automatic deployments: ${r.autoDeploys ?? 0}`,
     `mails: ${r.mails ?? 0} (studio invitations ${r.studioMails ?? 0}), printed again after a kill: ${r.redelivered ?? 0}`,
+    `webhook deliveries made: ${r.webhooks?.deliveries ?? 0}, received at the endpoint: ${r.webhooks?.arrived ?? 0}, sent again after a kill: ${r.webhooks?.repeated ?? 0}`,
     `answers 5xx (retried): ${r.serverErrors}, acceptances committed with their answer lost: ${r.acceptedUnacked ?? 0}`,
     `seconds: ${r.seconds}`,
   ];

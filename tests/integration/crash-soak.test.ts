@@ -3,7 +3,7 @@
  * crash.mjs) with 5 kills (CRASH_SOAK_KILLS=N for more), on PostgreSQL when the run has it and on
  * PGlite always; the 100-kill runs are `npm run soak:crash` and `npm run soak:instances`. The script
  * SIGKILLs the real server under load and restarts it; every acknowledged write must be found,
- * nothing duplicated, every project final and the job queue settled.
+ * every webhook delivery received, nothing duplicated, every project final and the job queue settled.
  */
 import { spawn } from "node:child_process";
 import { describe, expect, inject, it } from "vitest";
@@ -46,6 +46,10 @@ function expectSurvived({ code, output }: { code: number | null; output: string 
   const acknowledged = figure(output, "writes acknowledged");
   expect(acknowledged).toBeGreaterThan(0);
   expect(figure(output, "writes found")).toBe(acknowledged);
+  // Each project's webhook got its member events: every delivery made reached the endpoint.
+  const deliveries = figure(output, "webhook deliveries made");
+  expect(deliveries).toBeGreaterThan(0);
+  expect(figure(output, "received at the endpoint")).toBe(deliveries);
   expect(output).toContain("[soak:crash] ok");
   expect(code).toBe(0);
 }
