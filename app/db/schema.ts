@@ -1062,6 +1062,8 @@ export const projectEvents = pgTable(
   },
   (t) => [
     index("project_events_project_idx").on(t.projectId, t.createdAt),
+    // The hourly purge of events older than 30 days (events/retention.server.ts).
+    index("project_events_created_idx").on(t.createdAt),
     uniqueIndex("project_events_dedupe_key").on(t.projectId, t.type, t.dedupeKey),
   ],
 );
@@ -1069,8 +1071,9 @@ export const projectEvents = pgTable(
 /**
  * A project's outgoing webhook: an https address that gets a signed POST (Standard Webhooks
  * 1.0) for each event it subscribes to. No foreign key to projects either: a deleted project's
- * webhooks still receive `project.deleted`; the purge job removes them a day later. The signing
- * secret (`whsec_...`) is shown once and kept encrypted (SECRET_COLUMNS).
+ * webhooks still receive `project.deleted`; the hourly purge removes them once its retries are
+ * over (webhooks/retention.server.ts). The signing secret (`whsec_...`) is shown once and kept
+ * encrypted (SECRET_COLUMNS).
  */
 export const webhooks = pgTable(
   "webhooks",

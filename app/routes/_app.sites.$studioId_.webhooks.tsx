@@ -17,6 +17,7 @@ import {
   webhookInputSchema,
 } from "~/services/webhooks/index.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
+import { requireRecentProof, stashedForm } from "~/web/proof.server";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { requireUser } from "~/web/session.server";
 import { notFound } from "~/utils/responses.server";
@@ -37,9 +38,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, project } = await requireProjectMember(request, params.studioId);
   try {
     const hooks = await listWebhooks(user, project.studioId);
-    const deliveries = await Promise.all(
-      hooks.map((hook) => listDeliveries(user, project.studioId, hook.id)),
-    );
+    const [deliveries, typed] = await Promise.all([
+      Promise.all(hooks.map((hook) => listDeliveries(user, project.studioId, hook.id))),
+      // What the add form had typed before /auth/confirm asked for a proof.
+      stashedForm(request, I.add),
+    ]);
     return {
       project: {
         studioId: project.studioId,
@@ -47,6 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         publishedUrl: publishedSiteUrl(project),
       },
       webhooks: hooks.map((hook, i) => ({ ...hook, deliveries: deliveries[i] })),
+      typed,
     };
   } catch (error) {
     if (error instanceof ForbiddenError) notFound();
@@ -70,6 +74,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (submission.status !== "success") {
           return reply({ result: submission.reply(), created: null }, 400);
         }
+        // A webhook outlives the session that adds it: a recent proof first (decision 039).
+        await requireRecentProof(request, user, { formData });
         try {
           const created = await addWebhook(user, studioId, submission.value);
           // Shown in this answer only: a reload or a later visit never shows it again.
@@ -103,6 +109,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (submission.status !== "success") {
           return redirectWithToast(page, { type: "error", title: "Choose a webhook" });
         }
+        // Switching one on again starts the flow to its address anew: the same proof as adding.
+        await requireRecentProof(request, user, { formData });
         try {
           await enableWebhook(user, studioId, submission.value.webhookId);
           return redirectWithToast(page, { type: "success", title: "Webhook switched on" });
@@ -134,9 +142,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
 
 export default function WebhooksRoute() {
-  const { project, webhooks } = useLoaderData<typeof loader>();
+  const { project, webhooks, typed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const created =
     actionData && "created" in actionData && actionData.created ? actionData.created : null;
-  return <WebhooksPage project={project} webhooks={webhooks} created={created} />;
+  return <WebhooksPage project={project} webhooks={webhooks} created={created} typed={typed} />;
 }

@@ -9,7 +9,7 @@ import { generateTOTP } from "@epic-web/totp";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { apiTokens, members, projects, users } from "~/db/schema";
+import { apiTokens, members, projects, users, webhooks } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
@@ -27,6 +27,11 @@ import {
   loader as tokensLoader,
 } from "~/routes/_app.sites.user-settings_.tokens";
 import { action as confirmAction, loader as confirmLoader } from "~/routes/auth.confirm";
+import {
+  action as webhooksAction,
+  loader as webhooksLoader,
+} from "~/routes/_app.sites.$studioId_.webhooks";
+import { action as webhooksApi } from "~/routes/api.app.webhooks";
 import { getUser } from "~/services/accounts.server";
 import { createApiToken } from "~/services/api-tokens.server";
 import { enableTotp, newTotpSecret } from "~/services/two-factor";
@@ -34,6 +39,7 @@ import { PROOF_NEEDED_API_MESSAGE } from "~/web/proof.server";
 import { sessionStorage } from "~/web/session.server";
 import { call, makeRequest, sessionCookie } from "../helpers";
 import { acceptedMember, actor, api, ownedProject, type Actor } from "./members-support";
+import { allowPrivateAddresses } from "./webhook-receiver";
 
 const ELEVEN_MINUTES = 11 * 60_000;
 const staleCookie = (who: { id: string }) =>
@@ -388,5 +394,94 @@ describe("the account", () => {
     expect(res).toHaveRedirect("/sites/user-settings");
     expect(await proofAtOf(cookie)).toBeGreaterThan(Date.now() - 60_000);
     expect((await makeToken(cookie)).status).toBe(200);
+  });
+});
+
+describe("adding or switching on a webhook", () => {
+  // The address is never called here (no event happens): it only has to pass the save's rules.
+  const HOOK = { intent: "webhook-add", url: "https://127.0.0.1:9/hook", format: "standard" };
+  const pageOf = (studioId: string) => `/sites/${studioId}/webhooks`;
+  const postHook = (cookie: string, studioId: string, form: Record<string, string | string[]>) =>
+    call(webhooksAction, makeRequest(pageOf(studioId), { cookie, form }), { studioId });
+  const hooksOf = (projectId: string) =>
+    db().select().from(webhooks).where(eq(webhooks.projectId, projectId));
+
+  it("a stale session is sent to confirm, the form kept once; nothing is added", async () => {
+    allowPrivateAddresses(true);
+    try {
+      const who = await actor();
+      const { _id, studioId } = await ownedProject(who);
+      const cookie = await staleCookie(who);
+      const res = await postHook(cookie, studioId, {
+        ...HOOK,
+        events: ["member.invited", "domain.verified"],
+      });
+      expect(res).toHaveRedirect(confirmPath(pageOf(studioId)));
+      expect(await hooksOf(_id)).toEqual([]);
+      const page = await call(webhooksLoader, makeRequest(pageOf(studioId), { cookie }), {
+        studioId,
+      });
+      expect((await page.json()).typed).toEqual({
+        url: HOOK.url,
+        format: "standard",
+        events: ["member.invited", "domain.verified"],
+      });
+
+      const fresh = await sessionCookie(who.id);
+      const added = await postHook(fresh, studioId, { ...HOOK, events: ["member.invited"] });
+      expect(added.status).toBe(200);
+      expect(await hooksOf(_id)).toHaveLength(1);
+    } finally {
+      allowPrivateAddresses(false);
+    }
+  });
+
+  it("switching a switched-off webhook on asks a stale session too", async () => {
+    allowPrivateAddresses(true);
+    try {
+      const who = await actor();
+      const { _id, studioId } = await ownedProject(who);
+      await postHook(who.cookie, studioId, { ...HOOK, events: ["member.invited"] });
+      const [hook] = await hooksOf(_id);
+      await db().update(webhooks).set({ enabled: false }).where(eq(webhooks.id, hook.id));
+      const res = await postHook(await staleCookie(who), studioId, {
+        intent: "webhook-enable",
+        webhookId: hook.id,
+      });
+      expect(res).toHaveRedirect(confirmPath(pageOf(studioId)));
+      expect((await hooksOf(_id))[0].enabled).toBe(false);
+    } finally {
+      allowPrivateAddresses(false);
+    }
+  });
+
+  it("the JSON API answers a stale cookie 403 and lets a token add one", async () => {
+    allowPrivateAddresses(true);
+    try {
+      const who = await actor();
+      const { _id, studioId } = await ownedProject(who);
+      const body = { studioId, url: HOOK.url, events: ["member.invited"] };
+      const post = (auth: { cookie?: string; headers?: Record<string, string> }) =>
+        call(
+          webhooksApi,
+          makeRequest("/api/app/webhooks", { method: "POST", json: body, ...auth }),
+        );
+      const refused = await post({ cookie: await staleCookie(who) });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: PROOF_NEEDED_API_MESSAGE });
+      expect(await hooksOf(_id)).toEqual([]);
+
+      const { token } = await createApiToken(who.user, {
+        name: "CI hooks",
+        scope: "read-write",
+        lifetimeDays: 30,
+        projectIds: [],
+      });
+      const viaToken = await post({ headers: { Authorization: `Bearer ${token}` } });
+      expect(viaToken.status).toBe(201);
+      expect(await hooksOf(_id)).toHaveLength(1);
+    } finally {
+      allowPrivateAddresses(false);
+    }
   });
 });

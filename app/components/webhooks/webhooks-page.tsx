@@ -57,10 +57,13 @@ export function WebhooksPage({
   project,
   webhooks,
   created,
+  typed = null,
 }: {
   project: { studioId: string; name: string; publishedUrl: string | null };
   webhooks: Hook[];
   created: { url: string; secret: string } | null;
+  /** What the add form had typed before a proof was asked (app/web/proof.server.ts). */
+  typed?: Record<string, string | string[]> | null;
 }) {
   const [searchParams] = useSearchParams();
   const location = useLocation();
@@ -106,7 +109,7 @@ export function WebhooksPage({
       ))}
 
       {/* A new key once the list changes: the form starts empty after an add. */}
-      <AddWebhookForm key={webhooks.map((w) => w.id).join()} />
+      <AddWebhookForm key={webhooks.map((w) => w.id).join()} typed={typed} />
 
       {removing ? (
         <ConfirmDialog
@@ -296,9 +299,14 @@ function RedeliverButton({ deliveryId, eventType }: { deliveryId: string; eventT
   );
 }
 
-function AddWebhookForm() {
+function AddWebhookForm({ typed }: { typed: Record<string, string | string[]> | null }) {
+  const text = (name: string) => (typeof typed?.[name] === "string" ? typed[name] : undefined);
   const [form, fields] = useIntentForm(I.add, webhookInputSchema, {
-    defaultValue: { format: "standard" },
+    defaultValue: {
+      url: text("url"),
+      events: typed?.events ? [typed.events].flat() : undefined,
+      format: text("format") ?? "standard",
+    },
   });
   const adding = useIsPending({ intent: I.add });
   const checkboxes = getCollectionProps(fields.events, {

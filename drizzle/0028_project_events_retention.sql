@@ -1,0 +1,1 @@
+CREATE INDEX "project_events_created_idx" ON "project_events" USING btree ("created_at");
