@@ -106,7 +106,7 @@ export default function Outbox() {
           {q ? `No e-mails match "${q}".` : "Nothing to show here yet..."}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+        <div className="relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
           <table className="min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800">
             <caption className="sr-only">Outgoing e-mails, newest first</caption>
             <TableHead

@@ -93,12 +93,13 @@ function escapeHtml(text: string) {
 const STYLE = `
   body { margin: 0; min-height: 100vh; display: grid; place-items: center;
     font-family: system-ui, sans-serif; background: #f4f6fb; color: #1e293b; }
-  .card { max-width: 36rem; margin: 2rem; padding: 2.5rem; border-radius: 1rem;
+  .card { box-sizing: border-box; max-width: min(36rem, calc(100vw - 2rem)); margin: 2rem 1rem;
+    padding: clamp(1rem, 6vw, 2.5rem); border-radius: 1rem; overflow-wrap: anywhere;
     background: #fff; box-shadow: 0 10px 30px rgb(15 23 42 / 0.08); }
   .eyebrow { margin: 0; font-size: 0.8rem; font-weight: 600; letter-spacing: 0.08em;
     text-transform: uppercase; color: #2563eb; }
   h1 { margin: 0.5rem 0 1rem; font-size: 2rem; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem;
+  dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25rem 1rem;
     font-size: 0.9rem; color: #475569; }
   dt { font-weight: 600; }
   dd { margin: 0; }

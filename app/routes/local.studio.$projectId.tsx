@@ -107,7 +107,7 @@ function StudioMembers({ access, name }: { access: StudioPeople | null; name: st
         Members
       </h2>
       {access ? (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="min-w-full text-left text-sm">
             <caption className="sr-only">Members of the studio {name}</caption>
             <TableHead columns={["Email", "Role", "Status"]} />

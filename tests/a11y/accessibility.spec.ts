@@ -306,3 +306,52 @@ for (const plan of plans) {
     expect(problems).toEqual([]);
   });
 }
+
+/**
+ * Reflow (WCAG 2.1 SC 1.4.10): at 320 CSS px, what 400 % zoom gives a 1280 px window, every page
+ * fits its width; nothing makes the page scroll sideways. A desktop context with a narrow
+ * viewport, as zoom makes it, not a phone's emulation. Wide tables may scroll inside their own
+ * region; the page itself must not.
+ */
+test("every page reflows at 320 CSS px: no sideways scroll", async ({
+  page,
+  signIn,
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const context = await prepare(page, testInfo, signIn);
+  const anonymous = await browser.newContext({ baseURL });
+  const anonymousPage = await anonymous.newPage();
+  const wide: string[] = [];
+  for (const visit of VISITS) {
+    const target = visit.anonymous ? anonymousPage : page;
+    await target.setViewportSize({ width: 320, height: 800 });
+    const url = visit.url(context);
+    await target.goto(url);
+    if (visit.dialog) {
+      await expect(
+        target.getByRole("dialog").or(target.getByRole("alertdialog")).first(),
+      ).toBeVisible();
+    }
+    const overflow = await target.evaluate(() => {
+      const root = document.documentElement;
+      const extra = root.scrollWidth - root.clientWidth;
+      if (extra <= 0) return null;
+      // The outermost elements wider than the page, or reaching past its edge: what to mend.
+      const past = (el: Element) => el.getBoundingClientRect().right > root.clientWidth + 1;
+      const culprits = [...document.body.querySelectorAll("*")]
+        .filter((el) => past(el) && !(el.parentElement && past(el.parentElement)))
+        .slice(0, 3)
+        .map((el) => {
+          const name = el.getAttribute("aria-label") ?? el.id;
+          const width = Math.round(el.getBoundingClientRect().width);
+          return `${el.tagName.toLowerCase()}${name ? ` "${name}"` : ""} ${width} px (${el.className.toString().slice(0, 80)}) in ${el.parentElement?.tagName.toLowerCase()}.${el.parentElement?.className.toString().slice(0, 80)}`;
+        });
+      return `${extra} px too wide (${culprits.join(", ")})`;
+    });
+    if (overflow) wide.push(`${url}: ${overflow}`);
+  }
+  await anonymous.close();
+  expect(wide).toEqual([]);
+});

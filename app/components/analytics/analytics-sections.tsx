@@ -160,7 +160,7 @@ export function AnalyticsSections({ view, choice }: { view: AnalyticsView; choic
         </div>
       </SectionCard>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <SectionCard id="top-pages" title="Top pages">
           <TopTable
             caption="Top pages"

@@ -256,7 +256,7 @@ export function Submissions({
           {view.q ? `No submission matches "${view.q}".` : "No submissions yet."}
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Submissions of {view.form.name}, newest first</caption>
             <TableHead

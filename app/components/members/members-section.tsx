@@ -98,7 +98,7 @@ export function MembersSection({
         />
       ) : null}
       {/* The table only: the confirmation dialog below is fixed, which containment would break. */}
-      <div className={`overflow-x-auto ${RENDER_WHEN_NEAR}`}>
+      <div className={`relative overflow-x-auto ${RENDER_WHEN_NEAR}`}>
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Members of {projectName}</caption>
           <TableHead

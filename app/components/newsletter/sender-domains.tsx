@@ -145,7 +145,7 @@ export function SenderDomains({
                 {domain.verificationError}
               </p>
             ) : null}
-            <div className="overflow-x-auto">
+            <div className="relative overflow-x-auto">
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">DNS records of {domain.domain}</caption>
                 <TableHead columns={["Type", "Host", "Value", "TTL", "Status"]} />

@@ -63,7 +63,7 @@ export function NotificationSettingsForm({ byRole, digest, projects, lastResult 
           Tick what you want mailed about the projects where you have that role. A dash: the role
           cannot be mailed that event.
         </p>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Events mailed to you, by your role in the project</caption>
             <thead>
@@ -148,7 +148,7 @@ export function NotificationSettingsForm({ byRole, digest, projects, lastResult 
             You are not in any project yet.
           </p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">What is mailed to you about each project</caption>
               <thead>

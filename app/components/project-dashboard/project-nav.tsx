@@ -38,7 +38,8 @@ export function ProjectNav({
   const sections = PROJECT_SECTIONS.filter((s) => s.section !== "settings");
   return (
     <nav aria-label="Project" className="overflow-x-auto">
-      <ul className="flex gap-1 border-b border-slate-200 pb-2 dark:border-slate-800">
+      {/* Wraps onto a second line in a narrow window rather than scrolling sideways. */}
+      <ul className="flex flex-wrap gap-1 border-b border-slate-200 pb-2 dark:border-slate-800">
         <li>
           <NavLink to={`/sites/${encodeURIComponent(studioId)}`} end className={linkClass}>
             Dashboard

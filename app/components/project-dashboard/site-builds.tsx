@@ -58,7 +58,7 @@ export function SiteBuilds({
         Site Builds
       </h2>
       <Providers providers={providers} />
-      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="min-w-full text-left text-sm" aria-busy={loading}>
           <caption className="sr-only">
             Deployments of the site{loading ? " (loading)" : ""}

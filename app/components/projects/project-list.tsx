@@ -196,7 +196,7 @@ function ProjectList({ page, createHref }: { page: ProjectListData; createHref: 
           })}
         />
       ) : null}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
           <caption className="sr-only">
             {page.scope === "all" ? "All projects" : "Your projects"}, newest first

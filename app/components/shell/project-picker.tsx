@@ -83,7 +83,11 @@ function PickerDisclosure({
         <span className="truncate">{label}</span>
         <Chevron />
       </summary>
-      <div className={`absolute left-0 mt-2 ${panelClass}`}>
+      {/* Narrow windows (and 400 % zoom): the panel spans the window instead of running past
+          its right edge from where the picker sits (fixed, with the top left where it falls). */}
+      <div
+        className={`fixed inset-x-4 mt-2 sm:absolute sm:inset-x-auto sm:left-0 ${panelClass} max-sm:w-auto`}
+      >
         <Form method="get" action={location.pathname} className="flex gap-2">
           {keep.map(([key, value], i) => (
             <input key={`${key}-${i}`} type="hidden" name={key} value={value} />

@@ -32,7 +32,7 @@ export function TicketList({ page, now }: { page: TicketPage; now: string }) {
             : "No tickets yet. Open one with New ticket whenever you need a hand."}
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Support tickets, newest activity first</caption>
             <TableHead columns={["Subject", "Project", "Status", "Last update"]} />

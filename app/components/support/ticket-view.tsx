@@ -177,24 +177,26 @@ function EventLog({ ticket, allEvents }: { ticket: TicketDetail; allEvents: bool
       <h2 id="ticket-events-heading" className="text-lg font-semibold">
         Events
       </h2>
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">
-          {allEvents ? "Events of the ticket" : "Latest events of the ticket"}, newest first
-        </caption>
-        <TableHead columns={["Event", "By", "Detail", "When"]} />
-        <tbody>
-          {ticket.events.map((event) => (
-            <tr key={event.id} className="border-t border-slate-200 dark:border-slate-800">
-              <td className="py-2 pr-3 font-mono text-xs">{event.eventName}</td>
-              <td className="py-2 pr-3">{event.actorName}</td>
-              <td className="py-2 pr-3">{event.detail ?? ""}</td>
-              <td className="whitespace-nowrap py-2">
-                <LocalDate value={event.createdAt} style="timestamp" />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="relative overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">
+            {allEvents ? "Events of the ticket" : "Latest events of the ticket"}, newest first
+          </caption>
+          <TableHead columns={["Event", "By", "Detail", "When"]} />
+          <tbody>
+            {ticket.events.map((event) => (
+              <tr key={event.id} className="border-t border-slate-200 dark:border-slate-800">
+                <td className="py-2 pr-3 font-mono text-xs">{event.eventName}</td>
+                <td className="py-2 pr-3">{event.actorName}</td>
+                <td className="py-2 pr-3">{event.detail ?? ""}</td>
+                <td className="whitespace-nowrap py-2">
+                  <LocalDate value={event.createdAt} style="timestamp" />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {more ? (
         <Link
           to={urlWith(location.pathname, location.search, { events: ALL_EVENTS })}

@@ -116,7 +116,7 @@ export function AccountSections({
   const savingEmail = useIsPending({ intent: I.email });
   const savingPassword = useIsPending({ intent: I.password });
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <SectionCard id="profile" title="Profile">
         <IntentForm form={nameForm} className="space-y-3">
           <Field label="Name" autoComplete="name" field={nameFields.name} />

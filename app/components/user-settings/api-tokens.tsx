@@ -70,7 +70,7 @@ export function ApiTokenList({
           No tokens yet. Make one above for a script or a CI pipeline.
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your personal access tokens</caption>
             <TableHead

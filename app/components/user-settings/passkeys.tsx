@@ -61,7 +61,7 @@ export function PasskeysSection({ passkeys }: PasskeysSectionProps) {
       {passkeys.length === 0 ? (
         <p className="text-sm">You have no passkeys yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your passkeys</caption>
             <TableHead

@@ -130,7 +130,7 @@ export function WebhooksPage({
 function WebhookTable({ webhooks }: { webhooks: Hook[] }) {
   const location = useLocation();
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">The project&apos;s webhooks</caption>
         <TableHead columns={["URL", "Events", "Format", "Status", "Last delivery", "Actions"]} />
@@ -226,7 +226,7 @@ function DeliveryLog({ hook }: { hook: Hook }) {
           Nothing sent yet: a delivery appears here after the next event it listens to.
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Deliveries to {host}</caption>
             <TableHead

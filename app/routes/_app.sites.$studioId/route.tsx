@@ -233,7 +233,7 @@ function ProjectDashboard({
           now={now}
         />
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <DomainSettings
           studioId={project.studioId}
           schemaVersion={project.schemaVersion}
