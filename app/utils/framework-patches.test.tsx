@@ -22,6 +22,8 @@ const remixCjs = require("@remix-run/react") as typeof RemixReact;
 const { UNSAFE_DataRouterContext } = require("react-router") as typeof ReactRouter;
 // A variable path: TypeScript has no declarations for the ES module build's files.
 const ESM_BUILD = "@remix-run/react/dist/esm/index.js";
+// The first import of the ES module build transforms it: seconds on a busy 2-core machine.
+const LOAD_TIMEOUT = 30_000;
 const loadRemixEsm = () => import(/* @vite-ignore */ ESM_BUILD) as Promise<typeof RemixReact>;
 
 describe("the patched packages", () => {
@@ -272,33 +274,41 @@ describe.each([
       );
     };
 
-  it("renders no preload link and names no module to fetch before the first paint", async () => {
-    const remix = await load();
-    const html = renderPage(remix, entryContext(Root(remix)));
-    expect(html).not.toMatch(/<link[^>]*modulepreload/);
-    const script = await runModuleScript(html);
-    expect(script.beforePaint).toEqual([]);
-    const afterPaint = await script.paint();
-    // Then the preloads, the route modules in order while those are in <head>, and the entry
-    // last, once the links are gone (React hydrates a <head> the server rendered without them).
-    expect(afterPaint).toEqual([
-      "modulepreload /assets/entry.client-1.js",
-      "modulepreload /assets/chunk-1.js",
-      "modulepreload /assets/root-chunk-1.js",
-      "modulepreload /assets/root-1.js",
-      "import /assets/root-1.js (preload links in head)",
-      "import /assets/entry.client-1.js",
-    ]);
-    expect(script.window.__remixRouteModules).toEqual({ root: { url: "/assets/root-1.js" } });
-  });
+  it(
+    "renders no preload link and names no module to fetch before the first paint",
+    async () => {
+      const remix = await load();
+      const html = renderPage(remix, entryContext(Root(remix)));
+      expect(html).not.toMatch(/<link[^>]*modulepreload/);
+      const script = await runModuleScript(html);
+      expect(script.beforePaint).toEqual([]);
+      const afterPaint = await script.paint();
+      // Then the preloads, the route modules in order while those are in <head>, and the entry
+      // last, once the links are gone (React hydrates a <head> the server rendered without them).
+      expect(afterPaint).toEqual([
+        "modulepreload /assets/entry.client-1.js",
+        "modulepreload /assets/chunk-1.js",
+        "modulepreload /assets/root-chunk-1.js",
+        "modulepreload /assets/root-1.js",
+        "import /assets/root-1.js (preload links in head)",
+        "import /assets/entry.client-1.js",
+      ]);
+      expect(script.window.__remixRouteModules).toEqual({ root: { url: "/assets/root-1.js" } });
+    },
+    LOAD_TIMEOUT,
+  );
 
-  it("keeps Remix's own preload links and imports in development (Vite's HMR runtime)", async () => {
-    const remix = await load();
-    const html = renderPage(remix, entryContext(Root(remix), { runtime: "/@vite/client" }));
-    const modules = ["entry.client-1", "chunk-1", "root-chunk-1", "root-1"];
-    for (const module of modules.map((name) => `/assets/${name}.js`)) {
-      expect(html).toContain(`<link rel="modulepreload" href="${module}"/>`);
-    }
-    expect(html).toContain('import "/@vite/client";');
-  });
+  it(
+    "keeps Remix's own preload links and imports in development (Vite's HMR runtime)",
+    async () => {
+      const remix = await load();
+      const html = renderPage(remix, entryContext(Root(remix), { runtime: "/@vite/client" }));
+      const modules = ["entry.client-1", "chunk-1", "root-chunk-1", "root-1"];
+      for (const module of modules.map((name) => `/assets/${name}.js`)) {
+        expect(html).toContain(`<link rel="modulepreload" href="${module}"/>`);
+      }
+      expect(html).toContain('import "/@vite/client";');
+    },
+    LOAD_TIMEOUT,
+  );
 });

@@ -70,7 +70,7 @@ beforeAll(() => {
       expect(pristine.get(file), file).not.toBe(read(file, ROOT));
     }
   }
-});
+}, 30_000);
 
 beforeEach(reset);
 
@@ -78,7 +78,8 @@ afterAll(() => {
   if (project) fs.rmSync(project, { recursive: true, force: true });
 });
 
-describe("postinstall (patch-package)", () => {
+// Each test runs patch-package (a Node process) once or twice: a few seconds on a busy machine.
+describe("postinstall (patch-package)", { timeout: 30_000 }, () => {
   it("applies every patch to the packages' own files, giving the installed files", () => {
     const applied = run(pkg.scripts.postinstall);
     expect(applied.status, applied.output).toBe(0);
