@@ -1,3 +1,5 @@
+// First: schemas made by the imports below parse without eval (zod-config.ts).
+import "~/utils/zod-config";
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";

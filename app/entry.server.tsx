@@ -1,3 +1,5 @@
+// First: schemas made by the imports below parse without eval (zod-config.ts).
+import "~/utils/zod-config";
 import fs from "node:fs";
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";

@@ -1,3 +1,5 @@
+// First: schemas made by the imports below parse without eval (zod-config.ts).
+import "~/utils/zod-config";
 import { useEffect } from "react";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";

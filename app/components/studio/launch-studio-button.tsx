@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
+import { raiseToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/utils/use-hydrated";
-import { usePopups } from "~/components/ui/use-popups";
 
 /** Where the form posts: app/routes/resources.studio-launch.ts. */
 export const STUDIO_LAUNCH_ACTION = "/resources/studio-launch";
@@ -9,13 +9,12 @@ export const STUDIO_LAUNCH_ACTION = "/resources/studio-launch";
 /** Launch messages stay 7 s, longer than other toasts. */
 const LAUNCH_TOAST_MS = 7000;
 
-type LaunchToast = { id: number; ok: boolean; title: string; description?: string };
-
 /**
  * 'Take me to Studio'. Without JavaScript it is a form that opens a new window (target=_blank)
  * on the launch action, which redirects that window to the autologin page. With JavaScript the
  * window is opened during the click (so pop-up blockers allow it), pointed at the launch address
- * once the server hands it out, and a toast tells what happened.
+ * once the server hands it out, and a toast tells what happened: the page's own (the root's
+ * Toaster), so a page has one notifications region however many launch buttons it shows.
  */
 export function LaunchStudioButton({
   studioId,
@@ -32,12 +31,10 @@ export function LaunchStudioButton({
   className?: string;
 }) {
   const hydrated = useHydrated();
-  const popups = usePopups();
   const [busy, setBusy] = useState(false);
-  const [toast, setToast] = useState<LaunchToast | null>(null);
 
   const show = (ok: boolean, title: string, description?: string) =>
-    setToast({ id: Date.now(), ok, title, description });
+    raiseToast({ type: ok ? "success" : "error", title, description, duration: LAUNCH_TOAST_MS });
   const failed = (description?: string) =>
     show(
       false,
@@ -83,44 +80,18 @@ export function LaunchStudioButton({
   }
 
   return (
-    <>
-      <form
-        method="post"
-        action={STUDIO_LAUNCH_ACTION}
-        target="_blank"
-        onSubmit={hydrated ? launch : undefined}
-      >
-        <input type="hidden" name="studioId" value={studioId} />
-        {target === "studio" ? null : <input type="hidden" name="target" value={target} />}
-        <Button type="submit" disabled={busy} variant={variant} className={className}>
-          {label}
-          <span className="sr-only"> (opens in a new window)</span>
-        </Button>
-      </form>
-      {popups ? (
-        <popups.Toast.Provider swipeDirection="right" label="Studio launch notification">
-          {toast ? (
-            <popups.Toast.Root
-              key={toast.id}
-              duration={LAUNCH_TOAST_MS}
-              onOpenChange={(open) => {
-                if (!open) setToast(null);
-              }}
-              className={`w-80 rounded-md border-l-4 bg-white p-4 shadow-lg dark:bg-slate-800 ${toast.ok ? "border-green-500" : "border-red-500"}`}
-            >
-              <popups.Toast.Title className="text-sm font-semibold">
-                {toast.title}
-              </popups.Toast.Title>
-              {toast.description ? (
-                <popups.Toast.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-                  {toast.description}
-                </popups.Toast.Description>
-              ) : null}
-            </popups.Toast.Root>
-          ) : null}
-          <popups.Toast.Viewport className="fixed bottom-4 right-4 z-50 flex flex-col gap-2 outline-none" />
-        </popups.Toast.Provider>
-      ) : null}
-    </>
+    <form
+      method="post"
+      action={STUDIO_LAUNCH_ACTION}
+      target="_blank"
+      onSubmit={hydrated ? launch : undefined}
+    >
+      <input type="hidden" name="studioId" value={studioId} />
+      {target === "studio" ? null : <input type="hidden" name="target" value={target} />}
+      <Button type="submit" disabled={busy} variant={variant} className={className}>
+        {label}
+        <span className="sr-only"> (opens in a new window)</span>
+      </Button>
+    </form>
   );
 }
