@@ -1,3 +1,4 @@
+import { TableScroller } from "~/components/ui/table-scroller";
 import { IntentForm } from "~/components/ui/intent-form";
 import { Link, useLocation } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
@@ -177,7 +178,7 @@ function EventLog({ ticket, allEvents }: { ticket: TicketDetail; allEvents: bool
       <h2 id="ticket-events-heading" className="text-lg font-semibold">
         Events
       </h2>
-      <div className="relative overflow-x-auto">
+      <TableScroller label="Ticket log table">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">
             {allEvents ? "Events of the ticket" : "Latest events of the ticket"}, newest first
@@ -196,7 +197,7 @@ function EventLog({ ticket, allEvents }: { ticket: TicketDetail; allEvents: bool
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
       {more ? (
         <Link
           to={urlWith(location.pathname, location.search, { events: ALL_EVENTS })}
