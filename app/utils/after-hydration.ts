@@ -3,7 +3,7 @@ import { useHydrated } from "~/utils/use-hydrated";
 
 /**
  * Code a page needs only once it is interactive, loaded after hydration instead of with the page
- * (docs/performance.md, "what the first load holds"). Until it is there, a component renders what
+ * (docs/runs/performance-journal.md, "what the first load holds"). Until it is there, a component renders what
  * it renders without JavaScript (a <details> disclosure, a native title), so neither the server's
  * HTML nor hydration depend on it. A load that fails leaves that version; the next mount retries.
  */
