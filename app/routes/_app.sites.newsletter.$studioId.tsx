@@ -22,7 +22,7 @@ import {
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { toProjectView } from "~/components/project-dashboard/project-view";
-import { InvalidError, type ServiceError } from "~/services/errors";
+import { ConflictError, InvalidError, type ServiceError, UpstreamError } from "~/services/errors";
 import {
   addSenderDomain,
   deleteSenderDomain,
@@ -86,12 +86,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     dataVersion: sectionVersion(digest),
   };
 }
-
-const PROVIDER_FAILURES = new Set<string>([
-  NEWSLETTER_MESSAGES.createFailed,
-  NEWSLETTER_MESSAGES.verifyRequestFailed,
-  NEWSLETTER_MESSAGES.deleteRequestFailed,
-]);
 
 /**
  * The page's forms: save, test e-mail, add / verify / delete a sender domain, and save / rename /
@@ -208,7 +202,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
             : intent === TEMPLATE_DELETE_INTENT
               ? TEMPLATE_MESSAGES.deleteFailed
               : intent === DOMAIN_ADD_INTENT
-                ? error.message === NEWSLETTER_MESSAGES.domainExists
+                ? // The one conflict of an add: the domain is already someone's.
+                  error instanceof ConflictError
                   ? NEWSLETTER_MESSAGES.domainExists
                   : NEWSLETTER_MESSAGES.addFailed
                 : intent === DOMAIN_VERIFY_INTENT
@@ -216,8 +211,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
                   : intent === DOMAIN_DELETE_INTENT
                     ? NEWSLETTER_MESSAGES.deleteFailed
                     : NEWSLETTER_MESSAGES.unexpected;
-        // The API's wording of a provider failure says no more than the toast's title.
-        const said = error.message === title || PROVIDER_FAILURES.has(error.message);
+        // A provider's failure (and the add's conflict) says no more than the toast's title.
+        const said =
+          error instanceof UpstreamError ||
+          (intent === DOMAIN_ADD_INTENT && error instanceof ConflictError);
         return redirectWithToast(page, {
           type: "error",
           title,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ServiceError, NotFoundError } from "~/services/errors";
+import { NotFoundError, ServiceError, UpstreamError } from "~/services/errors";
 import { projectInviteSchema } from "~/services/studio.schema";
 import { resendStudioInvite } from "~/services/studio.server";
 import { readForm } from "~/web/http.server";
@@ -59,7 +59,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(back, {
       type: "error",
       title: RESEND_FAILED,
-      description: error.message === RESEND_FAILED ? "Please try again." : error.message,
+      // The provider's failure says no more than the title; a refusal says why.
+      description: error instanceof UpstreamError ? "Please try again." : error.message,
     });
   }
 }

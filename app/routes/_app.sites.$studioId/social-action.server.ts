@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "@remix-run/node";
 import type { User } from "~/services/accounts.server";
-import { ServiceError, NotFoundError } from "~/services/errors";
+import { NotFoundError, ServiceError, UpstreamError } from "~/services/errors";
 import {
   linkSocialAccountSchema,
   SOCIAL_MESSAGES,
@@ -47,7 +47,8 @@ export async function socialAction(
       return redirectWithToast(`${card}#social-accounts`, {
         type: "error",
         title: SOCIAL_MESSAGES.openFailed,
-        description: error.message === SOCIAL_MESSAGES.openFailed ? undefined : error.message,
+        // The provider's failure is the title; a refusal (limits, permissions) says why.
+        description: error instanceof UpstreamError ? undefined : error.message,
       });
     }
   }
