@@ -25,7 +25,7 @@ import {
   retryDeploymentSchema,
   type ListDeploymentsInput,
 } from "./deployments.schema";
-import { actorForProject, can, projectForAction, ProjectNotFoundError } from "./permissions.server";
+import { firstPermitted, projectForAction, ProjectNotFoundError } from "./permissions.server";
 import { siteProvider } from "./lifecycle/common.server";
 import { scheduleRetry } from "./lifecycle/deploy.server";
 import { enqueueManualDeployment } from "./lifecycle/queue.server";
@@ -348,13 +348,7 @@ export async function retryDeployment(user: User, input: { name: string; idempot
       ),
     )
     .limit(20);
-  let target: (typeof candidates)[number] | undefined;
-  for (const row of candidates) {
-    if (can(await actorForProject(user, row), "project.view")) {
-      target = row;
-      break;
-    }
-  }
+  const target = (await firstPermitted(user, candidates, "project.view"))?.project;
   if (!target) throw new ProjectNotFoundError();
   await projectForAction(user, target.id, "project.deploy", { mode: "check" });
   const id = target.id;

@@ -107,9 +107,10 @@
  * `withProjectAction` throws ProjectNotFoundError when the actor cannot view the project (and the
  * action is not one they may do anyway, like responding to an invitation): anonymous,
  * outsiders and invited members get the same answer as for a project that does not exist.
- * Viewers who may not act get ForbiddenError. Lists (projects, invitations, test runs) ask the
- * same rules through `can` on `actorForProject`, or as SQL (permissions-sql.server.ts). A project
- * reference is resolved by project-lookup.server.ts.
+ * Viewers who may not act get ForbiddenError. Projects found by something other than their
+ * reference (a retry's key, a repository) go through `firstPermitted`; the support desk's
+ * "is this the customer's team" through `ownRelation`; lists through the same rules as SQL
+ * (permissions-sql.server.ts). A project reference is resolved by project-lookup.server.ts.
  */
 import { and, eq } from "drizzle-orm";
 import { db, type Queryable, type Tx } from "~/db/client.server";
@@ -378,6 +379,40 @@ export function assertSecondFactorRules(
   if ((VIEWERS.has(actor.kind) || isSupport(actor)) && !hasSecondFactorNow(user)) {
     throw new SecondFactorRequiredError("project");
   }
+}
+
+/**
+ * Of projects found by something other than their reference (a retry's idempotency key, a
+ * repository's address), the first on which `user` may do `action`: one where they are the owner
+ * or a member before one they reach only as support (`support: true`; the caller records that
+ * visit before it reads). Null when there is none.
+ */
+export async function firstPermitted<P extends ActorProject>(
+  user: User,
+  candidates: P[],
+  action: Action,
+): Promise<{ project: P; actor: Actor; support: boolean } | null> {
+  let asSupport: { project: P; actor: Actor; support: boolean } | null = null;
+  for (const project of candidates) {
+    const actor = await actorForProject(user, project);
+    if (!can(actor, action)) continue;
+    if (!isSupport(actor)) return { project, actor, support: false };
+    asSupport ??= { project, actor, support: true };
+  }
+  return asSupport;
+}
+
+/**
+ * `user`'s own relation to the project, what being a platform admin adds left out: the support
+ * desk asks whether someone is of the customer's team, which support never is.
+ */
+export async function ownRelation(
+  user: User,
+  project: ActorProject,
+  tx: Queryable = db(),
+): Promise<{ projectAdmin: boolean; may: (action: Action) => boolean }> {
+  const actor = { ...(await actorForProject(user, project, tx)), platformAdmin: false };
+  return { projectAdmin: isProjectAdmin(actor), may: (action) => can(actor, action) };
 }
 
 /** A project row, as the project action helper hands it to its callback. */

@@ -12,7 +12,7 @@ import { repoPath } from "~/providers/test-runs/types";
 import type { User } from "./accounts.server";
 import { NotFoundError } from "./errors";
 import { asUpstream } from "./provider-failure.server";
-import { actorForProject, can, isSupport, type Actor } from "./permissions.server";
+import { firstPermitted } from "./permissions.server";
 import { recordSupportAccess } from "./support-access.server";
 import { cachedProviderRead } from "./provider-cache.server";
 import { log } from "~/utils/logger.server";
@@ -100,20 +100,10 @@ export async function testRunsForRepo(user: User, repo: string): Promise<TestRun
       ),
     )
     .limit(50);
-  let support: Actor | null = null;
-  let member = false;
-  for (const candidate of candidates) {
-    const actor = await actorForProject(user, candidate);
-    if (!can(actor, "project.view")) continue;
-    if (!isSupport(actor)) {
-      member = true;
-      break;
-    }
-    support ??= actor;
-  }
-  if (!member && !support) throw new NotFoundError(RUNS_NOT_FOUND);
+  const permitted = await firstPermitted(user, candidates, "project.view");
+  if (!permitted) throw new NotFoundError(RUNS_NOT_FOUND);
   // A platform admin reading a customer's runs is a support visit of that project.
-  if (!member && support) await recordSupportAccess(db(), user, support, "project.view");
+  if (permitted.support) await recordSupportAccess(db(), user, permitted.actor, "project.view");
   try {
     return await latestRuns(repo);
   } catch (error) {

@@ -31,7 +31,7 @@ import {
 import type { User } from "~/services/accounts.server";
 import { ForbiddenError, InvalidError, NotFoundError } from "~/services/errors";
 import { absoluteUrl, dispatchMail, queueMail } from "~/services/mail.server";
-import { actorForProject, can, isProjectAdmin } from "~/services/permissions.server";
+import { firstPermitted, ownRelation } from "~/services/permissions.server";
 import {
   EVENTS_MAX,
   EVENTS_SHOWN,
@@ -123,11 +123,10 @@ async function accessTo(
 ): Promise<"customer" | "support" | null> {
   const support = user.isAdmin ? ("support" as const) : null;
   if (!project) return ticket.requesterId === user.id ? "customer" : support;
-  const actor = await actorForProject(user, project, tx);
-  if (isProjectAdmin(actor)) return "customer";
-  // can() would let a platform admin view any project: ask about the relation alone.
-  const member = can({ ...actor, platformAdmin: false }, "project.view");
-  if (ticket.requesterId === user.id && member) return "customer";
+  // The relation alone: a platform admin may view any project, and is support for it.
+  const relation = await ownRelation(user, project, tx);
+  if (relation.projectAdmin) return "customer";
+  if (ticket.requesterId === user.id && relation.may("project.view")) return "customer";
   return support;
 }
 
@@ -307,8 +306,7 @@ async function createTicket(user: User, input: NewTicketInput): Promise<{ id: st
   const project = input.projectId ? await projectRow(db(), input.projectId) : null;
   if (input.projectId) {
     // A project the user may not view reads exactly like one that does not exist.
-    const actor = project ? await actorForProject(user, project) : null;
-    if (!actor || !can(actor, "project.view")) {
+    if (!(await firstPermitted(user, project ? [project] : [], "project.view"))) {
       throw new InvalidError(SUPPORT_MESSAGES.unknownProject, {
         projectId: [SUPPORT_MESSAGES.unknownProject],
       });
