@@ -18,14 +18,18 @@ import {
   throttleAddress,
   untrustedProxyWarning,
 } from "./middleware.mjs";
-import { withFloorRoute } from "./bench-floor.mjs";
 import { mountMetrics } from "./metrics.mjs";
 import { instrumentBuild } from "./route-errors.mjs";
 import { lifecycle } from "./lifecycle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-export async function startServer({ dev = false } = {}) {
+/**
+ * @param {{ dev?: boolean, transformBuild?: (build: any) => any }} [options] `transformBuild`:
+ *   a change to the production build before it serves, the benchmark's floor page only
+ *   (scripts/bench/serve.mjs).
+ */
+export async function startServer({ dev = false, transformBuild } = {}) {
   let vite;
   let getBuild;
   if (dev) {
@@ -34,8 +38,7 @@ export async function startServer({ dev = false } = {}) {
     getBuild = async () => instrumentBuild(await vite.ssrLoadModule("virtual:remix/server-build"));
   } else {
     const built = instrumentBuild(await import(path.join(root, "build/server/index.js")));
-    // `npm run bench` measures every page against an empty one in the same shell.
-    const build = process.env.BENCH_FLOOR_ROUTE === "1" ? withFloorRoute(built) : built;
+    const build = transformBuild ? transformBuild(built) : built;
     getBuild = async () => build;
   }
 

@@ -16,7 +16,7 @@ import { benchLogIn, spawnBenchServer, waitForHealth as waitFor } from "./server
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const quick = process.argv.includes("--quick");
-/** The floor's label: the shell's loader and document with an empty page (server/bench-floor.mjs). */
+/** The floor's label: the shell's loader and document with an empty page (scripts/bench/floor.mjs). */
 const FLOOR = "floor (empty page in the shell)";
 // `--no-append`: print only (CI runs `--quick --no-append` to keep the script working).
 const noAppend = process.argv.includes("--no-append");
@@ -53,12 +53,10 @@ function startServer() {
   return spawnBenchServer({
     port: PORT,
     dbUrl,
-    args: [...profile, "scripts/start.mjs"],
+    args: [...profile, "scripts/bench/serve.mjs"],
     env: {
       // One process, as the figures in docs/performance.md are read (`--cluster` for all cores).
       WEB_CONCURRENCY: process.argv.includes("--cluster") ? "" : "1",
-      // The floor: an empty page in the signed-in shell (server/bench-floor.mjs).
-      BENCH_FLOOR_ROUTE: "1",
     },
   });
 }

@@ -1,13 +1,13 @@
 // The benchmark's floor: a page of the app shell with nothing of its own.
 
-/** Where the floor page answers, when the benchmark asks for it (BENCH_FLOOR_ROUTE=1). */
+/** Where the floor page answers on the benchmark's server (scripts/bench/serve.mjs). */
 export const FLOOR_PATH = "bench-floor";
 
 /**
  * Adds to the route tree a child of the signed-in shell with no loader and an empty component,
  * so the benchmark can measure what any page costs before its own data and markup: the shell's
- * loader, route matching, the document's render and serialisation. Only `npm run bench` turns it
- * on; the page is not in the client's manifest as a module of its own, so it is for the server's
+ * loader, route matching, the document's render and serialisation. Only the benchmark's server
+ * adds it; the page is not in the client's manifest as a module of its own, so it is for the server's
  * figures only.
  *
  * @template {import("@remix-run/server-runtime").ServerBuild} Build
