@@ -9,7 +9,10 @@
  * any module that makes one: it is the first import of entry.server.tsx (the server build runs it
  * first), root.tsx (the first route module the browser runs) and entry.client.tsx. package.json
  * lists it under `sideEffects`, or the build would drop an import that uses none of its exports.
+ * It writes zod's global configuration object (`globalThis.__zod_globalConfig`, which zod
+ * creates or adopts when it loads: `z.config()` returns it) instead of importing zod: every page
+ * loads this module and most load no schema; importing even zod's core `config` put 4 KB gzip of
+ * zod on every first load. zod-config.test.ts fails if zod stops reading that object.
  */
-import { z } from "zod";
-
-z.config({ jitless: true });
+const scope = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+(scope.__zod_globalConfig ??= {}).jitless = true;
