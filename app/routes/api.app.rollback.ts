@@ -1,5 +1,5 @@
 import { rollbackApiSchema } from "~/services/deployments.schema";
-import { rollBack } from "~/services/website.server";
+import { rollBackEntity } from "~/services/website.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**
@@ -12,7 +12,7 @@ import { apiRoute, jsonBody } from "~/web/api.server";
 const api = apiRoute({
   POST: async ({ request, user }) => {
     const { studioId, deployId } = await jsonBody(request, rollbackApiSchema);
-    return Response.json(await rollBack(user, studioId, deployId));
+    return Response.json(await rollBackEntity(user, studioId, deployId));
   },
 });
 
