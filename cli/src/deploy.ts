@@ -70,7 +70,7 @@ export async function deploy(
     out.note(`${new Date().toISOString().slice(11, 19)}  ${state}`);
     spin.update(`Deploying ${project.name}: ${state}`);
   };
-  show("queued");
+  show(requested === "first deployment" ? "creating the site" : "queued");
   try {
     while (Date.now() < deadline) {
       const now = unwrap(await api.GET("/api/app/{id}", { params: { path: { id: project._id } } }));
