@@ -66,8 +66,7 @@ export async function deploy(
   const show = (state: string) => {
     if (state === shown) return;
     shown = state;
-    spin.stop();
-    out.note(`${new Date().toISOString().slice(11, 19)}  ${state}`);
+    spin.print(() => out.note(`${new Date().toISOString().slice(11, 19)}  ${state}`));
     spin.update(`Deploying ${project.name}: ${state}`);
   };
   show(requested === "first deployment" ? "creating the site" : "queued");

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { StackShiftApiError } from "@stackshift/client";
 import { configFile, readSaved, removeSaved, writeSaved } from "./config";
-import { CliError, EXIT, exitCodeOf, fields, report, table } from "./output";
+import { CliError, EXIT, exitCodeOf, fields, output, report, table } from "./output";
 
 describe("exit codes", () => {
   it("maps each refusal to the code a script branches on", () => {
@@ -96,6 +96,51 @@ describe("the saved token", () => {
       expect(readSaved(env)).toEqual({});
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the spinner", () => {
+  /** What `run` writes to stderr while stderr claims to be a terminal (or not). */
+  function stderrOf(tty: boolean, run: () => void) {
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const wasTty = process.stderr.isTTY;
+    process.stderr.isTTY = tty;
+    process.stderr.write = ((chunk: string) => {
+      written.push(chunk);
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      run();
+    } finally {
+      process.stderr.write = write;
+      process.stderr.isTTY = wasTty;
+    }
+    return written.join("");
+  }
+
+  it("turns on a terminal and clears its line when it stops", () => {
+    const drawn = stderrOf(true, () => {
+      const spin = output(false).spinner("Deploying Bakery");
+      spin.update("Deploying Bakery: building");
+      spin.stop();
+    });
+    expect(drawn).toContain("Deploying Bakery");
+    expect(drawn.endsWith("\r\x1b[2K")).toBe(true);
+  });
+
+  it("draws nothing when stderr is not a terminal, or with --json", () => {
+    for (const [tty, json] of [
+      [false, false],
+      [true, true],
+    ]) {
+      const drawn = stderrOf(tty, () => {
+        const spin = output(json).spinner("Deploying Bakery");
+        spin.update("Deploying Bakery: building");
+        spin.stop();
+      });
+      expect(drawn).toBe("");
     }
   });
 });

@@ -62,8 +62,11 @@ export type Output = {
   result(value: unknown, human: () => string): void;
   /** A progress line: stdout for people, stderr with --json (stdout is the result's). */
   note(line: string): void;
-  spinner(text: string): { update(text: string): void; stop(): void };
+  spinner(text: string): Spinner;
 };
+
+/** A spinner's line: `print` writes a line above it (the spinner keeps turning below). */
+export type Spinner = { update(text: string): void; print(write: () => void): void; stop(): void };
 
 export function output(json: boolean): Output {
   return {
@@ -75,29 +78,38 @@ export function output(json: boolean): Output {
       (json ? process.stderr : process.stdout).write(`${line}\n`);
     },
     spinner(text) {
-      return json || !process.stderr.isTTY ? { update() {}, stop() {} } : spinner(text);
+      if (json || !process.stderr.isTTY)
+        return { update() {}, print: (write) => write(), stop() {} };
+      return spinner(text);
     },
   };
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-function spinner(initial: string) {
+function spinner(initial: string): Spinner {
   let text = initial;
   let frame = 0;
+  const clear = () => process.stderr.write("\r\x1b[2K");
   const draw = () => {
-    process.stderr.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${text}`);
+    clear();
+    process.stderr.write(`${FRAMES[frame % FRAMES.length]} ${text}`);
     frame += 1;
   };
   draw();
   const timer = setInterval(draw, 80);
   return {
-    update(next: string) {
+    update(next) {
       text = next;
+    },
+    print(write) {
+      clear();
+      write();
+      draw();
     },
     stop() {
       clearInterval(timer);
-      process.stderr.write("\r\x1b[2K");
+      clear();
     },
   };
 }

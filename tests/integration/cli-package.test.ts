@@ -225,6 +225,8 @@ describe.runIf(postgres)(
       expect(states.at(-1)).toBe("ready");
       expect(new Set(states).size).toBe(states.length);
       expect(deployed.stdout).toMatch(/CLI bakery: ready/);
+      // No terminal: no spinner, nothing on stderr.
+      expect(deployed.stderr).toBe("");
 
       const list = await stackshift(["--json", "deployments", "list", "CLI bakery"]);
       expect(list.code, list.stderr).toBe(0);
