@@ -62,22 +62,38 @@ function stackshift(
   });
 }
 
+/** `npm ...` in `cwd` (through a shell, which expands `./stackshift-*.tgz`). */
 function npm(args: string[], cwd: string) {
-  const result = spawnSync("npm", args, { cwd, encoding: "utf8", shell: true });
-  if (result.status !== 0)
-    throw new Error(`npm ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn("npm", args, { cwd, shell: true, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += String(d)));
+    child.stderr.on("data", (d) => (output += String(d)));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm ${args.join(" ")}:\n${output}`)),
+    );
+  });
+}
+
+/** Both packages packed (their prepack builds them) and installed into the empty folder. */
+async function packAndInstall() {
+  // The client first: the command line's build reads its declarations.
+  await npm(["pack", "--pack-destination", folder, "-w", "@stackshift/client"], root);
+  await npm(["pack", "--pack-destination", folder, "-w", "stackshift"], root);
+  await npm(
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "./stackshift-*.tgz"],
+    folder,
+  );
 }
 
 beforeAll(async () => {
   if (!postgres) return;
   folder = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-cli-install-"));
   configHome = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-cli-home-"));
-  // The client first: the command line's build reads its declarations.
-  npm(["pack", "--pack-destination", folder, "-w", "@stackshift/client"], root);
-  npm(["pack", "--pack-destination", folder, "-w", "stackshift"], root);
-  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "./stackshift-*.tgz"], folder);
-  server = await startServer({
+  // Packing and the server's start overlap: each mostly waits on its own child process. The
+  // server is kept (and stopped in afterAll) even when packing fails.
+  const started = startServer({
     DATABASE_URL: process.env.DATABASE_URL!,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-cli-data-")),
     PROVIDERS: "local",
@@ -86,6 +102,13 @@ beforeAll(async () => {
     LOCAL_DOMAIN_VERIFY_SECONDS: "1",
     WEB_CONCURRENCY: "1",
   });
+  // Its failure is reported by the await below, not as an unhandled rejection meanwhile.
+  started.catch(() => undefined);
+  try {
+    await packAndInstall();
+  } finally {
+    server = await started;
+  }
   owner = await actor({ name: "Casey Cli" });
   ({ token } = await createApiToken(owner.user, {
     name: "CLI test",
