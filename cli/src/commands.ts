@@ -445,7 +445,10 @@ export function run(program: Command) {
   forms
     .command("export")
     .description("A form's submissions as CSV on stdout (streamed: any size)")
-    .argument("<form>", "the form's id (in its page's address: /sites/{studioId}/forms/{id})")
+    .argument(
+      "<form>",
+      "the form's id: the end of its endpoint, /forms/{id}, on the project's Forms page",
+    )
     .addHelpText("after", examples("stackshift forms export 0b5e7c1d-... > submissions.csv"))
     .action(async (formId: string, _options, command: Command) => {
       const { api } = ctx(command);
