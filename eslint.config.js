@@ -112,6 +112,9 @@ export default tseslint.config(
     ignores: [
       "build/**",
       "data/**",
+      // The workspace packages' build output (npm run build:packages).
+      "client/dist/**",
+      "cli/dist/**",
       "node_modules/**",
       "test-results/**",
       "playwright-report/**",

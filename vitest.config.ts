@@ -12,7 +12,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}"], environment: "node" },
+        test: {
+          name: "unit",
+          // The app's, and the workspace packages' (client/, cli/).
+          include: ["app/**/*.test.{ts,tsx}", "client/**/*.test.ts", "cli/src/**/*.test.ts"],
+          environment: "node",
+        },
       },
       {
         extends: true,

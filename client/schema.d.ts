@@ -89,6 +89,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/app/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publishes an earlier ready deployment (deployId) of the project's site again */
+        post: operations["rollBackDeployment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/app/activate-cstudio": {
         parameters: {
             query?: never;
@@ -378,6 +395,23 @@ export interface paths {
         };
         /** A form (settings and submission count) and a page of its submissions, newest first */
         get: operations["getForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/forms/export/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every submission of the form as CSV (one column per field), streamed */
+        get: operations["exportFormSubmissions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1937,6 +1971,187 @@ export interface operations {
             };
             /** @description Body must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rollBackDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    studioId: string;
+                    deployId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        state: string;
+                        branch: string | null;
+                        commit_ref: string | null;
+                        build_id: string | null;
+                        title: string | null;
+                        error_message: string | null;
+                        context: string | null;
+                        target: string | null;
+                        links: {
+                            permalink: string | null;
+                        };
+                        deploy_ssl_url: string | null;
+                        updated_at: string;
+                        meta: {
+                            githubCommitMessage: string | null;
+                            githubRepo: string | null;
+                            githubCommitRef: string | null;
+                            branchAlias: string | null;
+                            deployHookName: string | null;
+                        } | null;
+                        framework: ("next" | "gatsby") | null;
+                        screenshot_url: string | null;
+                        uid: string | null;
+                        url: string | null;
+                        createdAt: string;
+                        label: ("Published" | "Error") | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed, or a cross-origin request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The provider refused */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The provider is unavailable: see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5112,6 +5327,70 @@ export interface operations {
                         }[];
                         nextCursor: string | null;
                     };
+                };
+            };
+            /** @description Invalid input: `fieldErrors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or hidden from the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        fieldErrors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportFormSubmissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: `fieldErrors` names the fields */

@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck (app and tests; server and scripts' JSDoc), unit + integration tests (vitest: PostgreSQL when available, and
+// `npm test`: lint, typecheck (app and tests; server and scripts' JSDoc; the client/ and cli/ packages), unit + integration tests (vitest: PostgreSQL when available, and
 // PGlite), then browser tests (Playwright on Debian chromium, JavaScript on and off).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -65,6 +65,11 @@ if (want("typecheck")) {
     "typecheck (server, scripts)",
     run("typecheck (server, scripts)", bin("tsc"), ["-p", "tsconfig.scripts.json"]),
   ]);
+  // The workspace packages as Node loads them once built (NodeNext: imports end in .js).
+  for (const config of ["client/tsconfig.build.json", "cli/tsconfig.check.json"]) {
+    const label = `typecheck (${path.dirname(config)} package)`;
+    results.push([label, run(label, bin("tsc"), ["-p", config, "--noEmit"])]);
+  }
 }
 if (want("vitest")) {
   results.push([

@@ -208,7 +208,8 @@ export const projectListBody = z.strictObject({
   nextCursor: maybe,
 });
 
-const deployment = z.strictObject({
+/** One deployment, as the hosting provider reports it (a list's row, a rollback's answer). */
+export const deploymentBody = z.strictObject({
   id: text,
   state: text,
   branch: maybe,
@@ -240,8 +241,8 @@ const deployment = z.strictObject({
 });
 
 export const deploymentListBody = z.strictObject({
-  results: z.array(deployment),
-  latestDeployment: deployment.nullable(),
+  results: z.array(deploymentBody),
+  latestDeployment: deploymentBody.nullable(),
   pagination: z.strictObject({ prev: maybe, next: maybe }),
   isSiteOnVercel: z.boolean(),
 });

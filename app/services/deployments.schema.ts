@@ -25,6 +25,20 @@ export const retryDeploymentSchema = z.object({
 });
 export type RetryDeploymentInput = z.infer<typeof retryDeploymentSchema>;
 
+/** POST /api/app/rollback {studioId, deployId}: publish an earlier ready deployment again. */
+export const rollbackApiSchema = z.object({
+  studioId: z
+    .string({ error: "studioId is required" })
+    .trim()
+    .min(1, "studioId is required")
+    .max(100, "studioId is too long"),
+  deployId: z
+    .string({ error: "deployId is required" })
+    .trim()
+    .min(1, "deployId is required")
+    .max(200, "deployId is too long"),
+});
+
 /** Vendor cursors (Vercel's are millisecond timestamps; the local provider's are numbers). */
 const cursor = (field: "next" | "prev") =>
   z

@@ -9,6 +9,7 @@ import {
   listDeploymentsSchema,
   requestDeploymentSchema,
   retryDeploymentSchema,
+  rollbackApiSchema,
 } from "./deployments.schema";
 import {
   addonActionSchema,
@@ -23,6 +24,7 @@ import { projectInviteSchema } from "./studio.schema";
 import {
   addonChangeBody,
   deployQueuedBody,
+  deploymentBody,
   deploymentListBody,
   domainChangeBody,
   errorBody,
@@ -63,14 +65,17 @@ export type Method = "get" | "post" | "put" | "patch" | "delete";
 /** The document's groups of operations, in the order the document lists them. */
 export const TAGS = [
   { name: "Projects", description: "Projects: list, read, create" },
-  { name: "Deployments", description: "A site's deployments: list, deploy now, retry" },
+  {
+    name: "Deployments",
+    description: "A site's deployments: list, deploy now, retry, roll back",
+  },
   { name: "Add-ons", description: "The project's add-ons and the End To End Tests runs" },
   { name: "Integrations", description: "Stripe accounts and linked Instagram accounts" },
   {
     name: "Newsletter",
     description: "The AI Newsletter's settings, saved templates and sender domains",
   },
-  { name: "Forms", description: "Forms and their submissions" },
+  { name: "Forms", description: "Forms and their submissions (also as CSV)" },
   { name: "Domains", description: "A site's custom domain" },
   { name: "Members", description: "Members, invitations and the content studio's invitation" },
   {
@@ -89,9 +94,12 @@ export type Operation = {
   pathParams?: string[];
   query?: z.ZodObject;
   body?: z.ZodType;
-  /** Status -> response body schema; errors use errorBody. */
-  responses: Record<number, z.ZodType>;
+  /** Status -> response body schema (errors use errorBody), or CSV_BODY for a CSV file. */
+  responses: Record<number, z.ZodType | typeof CSV_BODY>;
 };
+
+/** A response that is a CSV file (text/csv, streamed), not JSON. */
+export const CSV_BODY = { mediaType: "text/csv" } as const;
 
 /** The error statuses every authenticated call may answer. */
 const ERRORS = { 400: errorBody, 401: errorBody, 404: errorBody };
@@ -152,6 +160,21 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       summary: "Deploys the project now",
       body: requestDeploymentSchema,
       responses: { 202: deployQueuedBody, ...WRITE_ERRORS, 409: errorBody },
+    },
+  },
+  "/api/app/rollback": {
+    post: {
+      operationId: "rollBackDeployment",
+      tags: ["Deployments"],
+      summary: "Publishes an earlier ready deployment (deployId) of the project's site again",
+      body: rollbackApiSchema,
+      responses: {
+        200: deploymentBody,
+        ...WRITE_ERRORS,
+        409: errorBody,
+        502: errorBody,
+        503: errorBody,
+      },
     },
   },
   "/api/app/activate-cstudio": addonPut(
@@ -299,6 +322,15 @@ export const API: Record<string, Partial<Record<Method, Operation>>> = {
       pathParams: ["id"],
       query: z.object({ q: z.string().optional(), after: z.string().optional() }),
       responses: { 200: formBody, ...ERRORS },
+    },
+  },
+  "/api/app/forms/export/{id}": {
+    get: {
+      operationId: "exportFormSubmissions",
+      tags: ["Forms"],
+      summary: "Every submission of the form as CSV (one column per field), streamed",
+      pathParams: ["id"],
+      responses: { 200: CSV_BODY, ...ERRORS },
     },
   },
   "/api/app/forms/settings": {

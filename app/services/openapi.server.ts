@@ -80,7 +80,10 @@ export function openApiDocument(): Record<string, unknown> {
             status,
             {
               description: DESCRIPTIONS[Number(status)] ?? "Response",
-              content: { "application/json": { schema: jsonSchema(schema, "output") } },
+              content:
+                "mediaType" in schema
+                  ? { [schema.mediaType]: { schema: { type: "string" } } }
+                  : { "application/json": { schema: jsonSchema(schema, "output") } },
             },
           ]),
         ),
@@ -121,7 +124,7 @@ export function openApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: {
       title: "StackShift dashboard API",
-      version: "1.0.0",
+      version: "1.1.0",
       description:
         "The JSON API of the StackShift dashboard. Scripts send a personal access token " +
         "(`Authorization: Bearer stackshift_pat_...`, made in User Settings > API tokens); browsers " +

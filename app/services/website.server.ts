@@ -12,6 +12,8 @@ import { emitProjectEvent } from "./events/emit.server";
 import {
   listProjectDeployments,
   requestDeployment,
+  toDeploymentEntity,
+  type DeploymentEntity,
   type DeploymentView,
 } from "./deployments.server";
 import { ConflictError, NotFoundError, UpstreamError } from "./errors";
@@ -81,6 +83,20 @@ export async function rollBack(
   studioId: string,
   deployId: string,
 ): Promise<DeploymentView> {
+  return (await publishAgain(user, studioId, deployId)).deployment;
+}
+
+/** POST /api/app/rollback: the same, answered as the API's Deployment entity. */
+export async function rollBackEntity(
+  user: User,
+  studioId: string,
+  deployId: string,
+): Promise<DeploymentEntity> {
+  const { deployment, provider } = await publishAgain(user, studioId, deployId);
+  return toDeploymentEntity(deployment, provider === "vercel");
+}
+
+async function publishAgain(user: User, studioId: string, deployId: string) {
   const { project: row } = await projectForAction(user, studioId, "site.rollback", {
     mode: "check",
   });
@@ -111,5 +127,5 @@ export async function rollBack(
       payload: { deploymentId: deployId },
     });
   });
-  return { ...restored, label: "Published" };
+  return { deployment: { ...restored, label: "Published" as const }, provider };
 }

@@ -33,7 +33,7 @@ type Document = {
       string,
       {
         operationId: string;
-        responses: Record<string, { content: { "application/json": { schema: object } } }>;
+        responses: Record<string, { content: Record<string, { schema: object }> }>;
       }
     >
   >;
@@ -70,6 +70,17 @@ const documented = {
     expect(operation, `${where} is in the document`).toBeDefined();
     const listed = operation.responses[String(response.status)];
     expect(listed, `${where} lists status ${response.status}`).toBeDefined();
+    const record = () =>
+      answered.set(operation.operationId, [
+        ...(answered.get(operation.operationId) ?? []),
+        response.status,
+      ]);
+    if (listed.content["text/csv"]) {
+      // A file, not JSON: the answer is the media type the document lists.
+      expect(response.headers.get("content-type"), where).toMatch(/^text\/csv/);
+      record();
+      return undefined;
+    }
     const body: unknown = await response.clone().json();
     const validate = ajv.compile(listed.content["application/json"].schema);
     expect(
@@ -82,10 +93,7 @@ const documented = {
     expect(specProblems({ method: request.method, path: schemaPath, status, body, url })).toEqual(
       [],
     );
-    answered.set(operation.operationId, [
-      ...(answered.get(operation.operationId) ?? []),
-      response.status,
-    ]);
+    record();
     return undefined;
   },
 };
@@ -206,6 +214,23 @@ const steps = {
     const queued = answer(await client.POST("/api/app/deployments", { body: { id: _id } }), 202);
     expect(queued.status).toBe("queued");
     expect(queued.projectId).toBe(_id);
+  },
+
+  async rollBackDeployment() {
+    // The deployment the site publishes now (its first, ready once provisioned), published again.
+    const { studioId } = await provisioned();
+    const list = answer(
+      await client.GET("/api/deployments/{studioId}", { params: { path: { studioId } } }),
+      200,
+    );
+    const ready = list.results.find((d) => d.state.toLowerCase() === "ready");
+    if (!ready) throw new Error("no ready deployment to roll back to");
+    const restored = answer(
+      await client.POST("/api/app/rollback", { body: { studioId, deployId: ready.id } }),
+      200,
+    );
+    expect(restored.id).toBe(ready.id);
+    expect(restored.label).toBe("Published");
   },
 
   async retryDeployment() {
@@ -573,6 +598,19 @@ const steps = {
     expect(read.form.submissions).toBe(2);
     expect(read.submissions).toHaveLength(2);
     made.submissionId = read.submissions[0].id;
+  },
+
+  async exportFormSubmissions() {
+    const result = await client.GET("/api/app/forms/export/{id}", {
+      params: { path: { id: made.formId } },
+      parseAs: "text",
+    });
+    const csv = answer(result, 200);
+    const [header, ...rows] = csv.trim().split(/\r?\n/);
+    expect(header).toContain("email");
+    expect(rows).toHaveLength(2);
+    expect(csv).toContain("ada@example.com");
+    expect(csv).toContain("grace@example.com");
   },
 
   async updateFormSettings() {

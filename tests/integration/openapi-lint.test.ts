@@ -73,7 +73,7 @@ describe("/api/openapi.json for client generators", () => {
     const ids = Object.values(doc.paths).flatMap((ops) =>
       Object.values(ops).map((op) => op.operationId),
     );
-    expect(ids).toHaveLength(41);
+    expect(ids).toHaveLength(43);
     expect(new Set(ids).size).toBe(ids.length);
   });
 

@@ -29,6 +29,9 @@ import {
   socialAccountA,
   webhookA,
 } from "./fixture";
+import { eq } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { localSites } from "~/db/schema";
 
 export const ROWS_API: Row[] = [
   {
@@ -115,6 +118,34 @@ export const ROWS_API: Row[] = [
         fn: "action",
         request: (f) => ({ path: "/api/app/deployments", json: { id: f.a.id } }),
         expect: MEMBERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.rollback.ts",
+    cases: [
+      {
+        name: "GET (405)",
+        fn: "loader",
+        request: () => ({ path: "/api/app/rollback" }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "POST roll A back to its published deployment",
+        fn: "action",
+        setup: async (f) => {
+          const [site] = await db()
+            .select({ published: localSites.publishedDeployId })
+            .from(localSites)
+            .where(eq(localSites.id, f.a.siteId));
+          held.publishedDeployA = site?.published ?? "";
+        },
+        request: (f) => ({
+          path: "/api/app/rollback",
+          json: { studioId: f.a.studioId, deployId: held.publishedDeployA },
+        }),
+        // As the Website page's Roll back: the customer's developers, admins and owner, not support.
+        expect: allow(["developer", "admin", "owner"]),
       },
     ],
   },
@@ -687,6 +718,31 @@ export const ROWS_API: Row[] = [
         setup: contactFormA,
         request: () => ({
           path: `/api/app/forms/${held.contactFormIdA}`,
+          params: { id: held.contactFormIdA },
+        }),
+        expect: VIEWERS,
+      },
+    ],
+  },
+  {
+    file: "api.app.forms.export.$id.ts",
+    cases: [
+      {
+        name: "POST (405)",
+        fn: "action",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/export/${held.contactFormIdA}`,
+          params: { id: held.contactFormIdA },
+        }),
+        expect: NOT_ALLOWED,
+      },
+      {
+        name: "GET A's Contact form as CSV",
+        fn: "loader",
+        setup: contactFormA,
+        request: () => ({
+          path: `/api/app/forms/export/${held.contactFormIdA}`,
           params: { id: held.contactFormIdA },
         }),
         expect: VIEWERS,
