@@ -23,7 +23,7 @@ import { env, startRefusal, StartRefusedError } from "~/utils/env.server";
 import { logger, requestLogger } from "~/utils/logger.server";
 import { errorLogFields, loggablePathname } from "~/utils/request-id.server";
 import { inRequestScope } from "~/utils/request-memo.server";
-import { loadAllParts } from "~/utils/lazy-part";
+import { loadAllParts } from "~/utils/page-load";
 import { metricsForServer } from "~/utils/metrics.server";
 import { NonceProvider } from "~/utils/nonce";
 

@@ -24,7 +24,7 @@ import { savedTimeZone, timeZoneOffset } from "~/utils/time-zone.server";
 import { DEFAULT_TIME_ZONE } from "~/utils/dates";
 import { useTimeZoneCookie } from "~/utils/time-zone";
 import { useNonce } from "~/utils/nonce";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import styles from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [

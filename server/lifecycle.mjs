@@ -3,7 +3,7 @@
 // clean shutdown on SIGTERM (docs/operations.md: rolling a new version).
 import cluster from "node:cluster";
 
-/** Worker <-> primary (scripts/start.mjs): a balancer asks /readyz of one of us, so of all. */
+/** Worker <-> primary (scripts/serve.mjs): a balancer asks /readyz of one of us, so of all. */
 export const WATCHED = "stackshift:readiness-watched";
 
 /**

@@ -4,7 +4,7 @@
 // this file never holds a registry of its own.
 //
 // Under `npm start` with several processes (node:cluster) a scrape reaches one worker. That
-// worker asks the primary (scripts/start.mjs), which asks every worker for its series and adds
+// worker asks the primary (scripts/serve.mjs), which asks every worker for its series and adds
 // them up with prom-client's AggregatorRegistry: counters and histograms are summed, the queue
 // gauges (one database, the same fact in each worker) take the largest answer.
 import cluster from "node:cluster";
@@ -82,7 +82,7 @@ export function mountMetrics(app, { metrics, logger }) {
 /**
  * A cluster worker's side: answers the primary's COLLECT with this process's series and asks it
  * for the whole cluster's. Only once the primary acknowledged: a worker of another process
- * manager (whose primary is not scripts/start.mjs) answers with its own series.
+ * manager (whose primary is not scripts/serve.mjs) answers with its own series.
  * @param {MetricsRuntime} metrics
  */
 function linkToPrimary(metrics) {
@@ -127,7 +127,7 @@ function linkToPrimary(metrics) {
 }
 
 /**
- * The primary's side (scripts/start.mjs calls it before forking): answers a worker's ASK with
+ * The primary's side (scripts/serve.mjs calls it before forking): answers a worker's ASK with
  * every ready worker's series added up. prom-client is loaded on the first scrape only.
  */
 export function aggregateClusterMetrics() {

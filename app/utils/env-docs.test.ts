@@ -15,7 +15,7 @@ const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 
 /** Read outside the schema, by the file named: each must still be read there. */
 const OUTSIDE_SCHEMA: Record<string, string> = {
-  WEB_CONCURRENCY: "scripts/start.mjs",
+  WEB_CONCURRENCY: "scripts/serve.mjs",
   // Read when the logger is made, before the schema is parsed (and by scripts and tests).
   LOG_LEVEL: "app/utils/logger.server.ts",
 };

@@ -25,7 +25,7 @@ const PAGES = {
   "/sites/{id}": ["root", "routes/_app", "routes/_app.sites.$studioId"],
 };
 /**
- * Parts loaded on their own (lazy-part.tsx, use-popups.ts): what each adds to a page when it
+ * Parts loaded on their own (app/utils/page-load: lazyPart, usePopups): what each adds to a page when it
  * shows. A part the server renders (the invite and role forms for people who manage members, a
  * dialog the URL opens) is loaded before hydration, though the HTML does not reference it.
  */
@@ -34,7 +34,7 @@ const PARTS = {
     "app/components/members/invite-member-form.tsx",
     "app/components/members/role-form.tsx",
   ],
-  "Radix popups (after hydration)": ["app/components/ui/popups.ts"],
+  "Radix popups (after hydration)": ["app/utils/page-load/popups-chunk.ts"],
   "dialog frame (when one opens)": ["app/components/ui/dialog-frame.tsx"],
   "drawer (when it opens)": ["app/components/shell/sheet-frame.tsx"],
   "Create New dialog": ["app/components/projects/create-project-dialog.tsx"],

@@ -1,7 +1,7 @@
 import { useNavigate, useRevalidator } from "@remix-run/react";
 import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { answerError, ceremonyError, loadWebAuthn, postJson } from "./passkey-client";
 
 export type PasskeyPurpose = "sign-in" | "second-factor" | "proof";

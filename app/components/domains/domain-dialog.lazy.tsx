@@ -1,4 +1,4 @@
-import { lazyPart } from "~/utils/lazy-part";
+import { lazyPart } from "~/utils/page-load";
 
 /**
  * The domain dialog, loaded when it opens: its form brings conform and zod, which the dashboard

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { lazyPart } from "~/utils/lazy-part";
+import { lazyPart } from "~/utils/page-load";
 
 /**
  * The invite form, loaded on its own: its as-you-type validation brings conform and zod (about

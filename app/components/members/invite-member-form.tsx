@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
 import { useMemo, useState } from "react";
 import { useFormReply, type FormReply } from "~/web/form-reply";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { Button } from "~/components/ui/button";
 import { FieldError } from "~/components/ui/field";
 import {

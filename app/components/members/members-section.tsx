@@ -1,7 +1,7 @@
 import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useRef, useState, type MouseEvent } from "react";
-import { useHydrated } from "~/utils/use-hydrated";
-import { RENDER_WHEN_NEAR } from "~/components/ui/render-when-near";
+import { useHydrated } from "~/utils/page-load";
+import { RENDER_WHEN_NEAR } from "~/utils/page-load";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";

@@ -1,4 +1,4 @@
-import { lazyPart } from "~/utils/lazy-part";
+import { lazyPart } from "~/utils/page-load";
 
 /**
  * A member row's role form, loaded on its own with the invite form: conform and zod (about 39 KB

@@ -1,6 +1,6 @@
 import { IntentForm } from "~/components/ui/intent-form";
 import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { LocalDate } from "~/components/local-date";
 import { useOAuthCompleteMessage, usePopupSubmit } from "~/components/oauth/use-oauth-popup";
 import { urlWith } from "~/components/shell/shell-helpers";

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Badge } from "~/components/ui/badge";
 import { upgradeTooltip, type BuildState, type ProjectBadge } from "~/services/project-status";
-import { usePopups } from "~/components/ui/use-popups";
+import { usePopups } from "~/utils/page-load";
 
 /** The build state's colour, wherever a badge shows it. */
 export const STATE_TONE: Record<BuildState, "blue" | "yellow" | "green" | "red"> = {

@@ -2,7 +2,7 @@ import { getInputProps } from "@conform-to/react";
 import { IntentForm } from "~/components/ui/intent-form";
 import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { SectionCard } from "~/components/ui/section-card";

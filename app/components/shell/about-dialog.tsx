@@ -1,6 +1,6 @@
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import type { UrlOverlay } from "./use-url-overlay";
 
 /** The user menu's 'About': a short product blurb. */

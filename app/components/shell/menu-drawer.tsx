@@ -1,6 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import type { User } from "~/services/accounts.server";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { LogoutButton } from "./logout-button";
 import { MainNav } from "./nav-links";
 import { Sheet } from "./sheet";

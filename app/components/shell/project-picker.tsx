@@ -4,7 +4,7 @@ import { SEARCH_DEBOUNCE_MS } from "~/components/lists/search-box";
 import { STATE_TONE } from "~/components/project-dashboard/status-badges";
 import { Badge } from "~/components/ui/badge";
 import { Spinner } from "~/components/ui/spinner";
-import { usePopups, type Popups } from "~/components/ui/use-popups";
+import { usePopups, type Popups } from "~/utils/page-load";
 import {
   OVERLAY_PARAMS,
   projectCount,

@@ -1,7 +1,7 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
 import type { SheetProps } from "./sheet";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 
 /** The open drawer (sheet.tsx): a Radix Dialog sliding in from the right. */
 export function SheetFrame({ overlay, title, children, className = "" }: SheetProps) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { lazyPart } from "~/utils/lazy-part";
+import { lazyPart } from "~/utils/page-load";
 import type { UrlOverlay } from "./use-url-overlay";
 
 export type SheetProps = {

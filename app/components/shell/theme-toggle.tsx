@@ -1,5 +1,5 @@
 import { useFetcher, useFetchers, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { otherTheme, type Theme } from "./shell-helpers";
 
 export const THEME_ACTION = "/resources/theme";

@@ -1,6 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import type { User } from "~/services/accounts.server";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { AboutDialog } from "./about-dialog";
 import { DocumentationDrawer } from "./documentation";
 import { MenuDrawer } from "./menu-drawer";

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useRef } from "react";
 import type { User } from "~/services/accounts.server";
-import { usePopups } from "~/components/ui/use-popups";
+import { usePopups } from "~/utils/page-load";
 import { LogoutButton } from "./logout-button";
 import { initials } from "./shell-helpers";
 import type { UrlOverlay } from "./use-url-overlay";

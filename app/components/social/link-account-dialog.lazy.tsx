@@ -1,4 +1,4 @@
-import { lazyPart } from "~/utils/lazy-part";
+import { lazyPart } from "~/utils/page-load";
 
 /**
  * The Link account dialog, loaded when it opens: its form brings conform and zod. The server

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { raiseToast } from "~/components/ui/toaster";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 
 /** Where the form posts: app/routes/resources.studio-launch.ts. */
 export const STUDIO_LAUNCH_ACTION = "/resources/studio-launch";

@@ -4,7 +4,7 @@ import { pageWithoutDialog } from "~/components/shell/shell-helpers";
 import { useUrlOverlay } from "~/components/shell/use-url-overlay";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { LaunchStudioButton } from "./launch-studio-button";
 
 /** Where the confirmation posts: app/routes/resources.studio-invite.ts. */

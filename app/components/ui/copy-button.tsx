@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 import { buttonClass } from "~/components/ui/button";
 
 /**

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useHydrated } from "~/utils/use-hydrated";
-import { lazyPart } from "~/utils/lazy-part";
+import { useHydrated } from "~/utils/page-load";
+import { lazyPart } from "~/utils/page-load";
 import { buttonClass } from "./button";
 
 export type DialogProps = {

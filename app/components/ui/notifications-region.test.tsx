@@ -10,8 +10,8 @@ import { Toaster } from "~/components/ui/toaster";
 
 // The page as it is once Radix's chunk has loaded after hydration, which a server render never
 // reaches on its own.
-vi.mock("~/components/ui/use-popups", async () => {
-  const popups = await import("~/components/ui/popups");
+vi.mock("~/utils/page-load/popups", async () => {
+  const popups = await import("~/utils/page-load/popups-chunk");
   return { usePopups: () => popups };
 });
 

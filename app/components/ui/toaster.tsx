@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Toast } from "~/utils/toast.server";
-import { useHydrated } from "~/utils/use-hydrated";
-import { usePopups } from "./use-popups";
+import { useHydrated } from "~/utils/page-load";
+import { usePopups } from "~/utils/page-load";
 
 const toneClass: Record<Toast["type"], string> = {
   success: "border-green-500",

@@ -17,7 +17,7 @@ import { TableHead } from "~/components/ui/table-head";
 import { useIntentForm } from "~/components/ui/use-intent-form";
 import type { PasskeyView } from "~/services/two-factor/passkeys.server";
 import { PASSKEY_NAME_MAX, passkeyRenameSchema } from "~/services/two-factor/passkeys.schema";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/utils/page-load";
 
 /** Where the section's forms post (app/routes/resources.passkeys.ts). */
 const ENDPOINT = "/resources/passkeys";

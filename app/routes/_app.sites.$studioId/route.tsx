@@ -43,7 +43,7 @@ import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
 import { stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";
-import { RENDER_WHEN_NEAR } from "~/components/ui/render-when-near";
+import { RENDER_WHEN_NEAR } from "~/utils/page-load";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {

@@ -1,6 +1,6 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "./hydrated";
 
 describe("useHydrated", () => {
   it("is false in the server's render (the version without JavaScript)", () => {

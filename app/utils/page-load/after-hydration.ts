@@ -1,5 +1,5 @@
 import { startTransition, useEffect, useState } from "react";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "./hydrated";
 
 /**
  * Code a page needs only once it is interactive, loaded after hydration instead of with the page
