@@ -28,18 +28,19 @@ import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest } from "../helpers";
 import { locationOf } from "../setup/matchers";
 import { startVercelStandIn, withLiveVercel, type VercelStandIn } from "../stand-ins/vercel";
-import { acceptedMember, actor, eventsOf, ownedProject, type Actor } from "./members-support";
+import {
+  acceptedMember,
+  actor,
+  eventsOf,
+  ownedProject,
+  withVercelSite,
+  type Actor,
+} from "./members-support";
 
 /** A project whose primary site (Vercel, a business site) exists at the local provider. */
 async function projectWithSite(owner: Actor) {
   const project = await ownedProject(owner);
-  const site = await hostingProvider("vercel").createSite({
-    name: `domains-${project.studioId}`,
-    idempotencyKey: project.idempotencyKey,
-  });
-  await db()
-    .insert(projectSites)
-    .values({ projectId: project._id, provider: "vercel", siteId: site.id, url: site.url });
+  const site = await withVercelSite(project, "domains");
   return { ...project, siteId: site.id };
 }
 

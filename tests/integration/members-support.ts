@@ -1,7 +1,8 @@
 /** Shared setup of the members tests: projects, actors, the members API and the database rows. */
 import { and, asc, eq, like, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { eventLogs, members, outbox } from "~/db/schema";
+import { eventLogs, members, outbox, projectSites } from "~/db/schema";
+import { hostingProvider } from "~/providers/hosting/index.server";
 import { action as membersApi } from "~/routes/api.app.members";
 import { getUser, type User } from "~/services/accounts.server";
 import { createProject } from "~/services/projects.server";
@@ -22,6 +23,24 @@ export async function ownedProject(owner: Actor) {
     idempotencyKey: `members-test-${seq}-${Math.random()}`,
   });
   return project;
+}
+
+/**
+ * Gives a project of `ownedProject` its primary site (Vercel: a business site) at the local
+ * hosting provider, as provisioning would; `name` is the site's name before the studioId.
+ */
+export async function withVercelSite(
+  project: { _id: string; studioId: string; idempotencyKey: string },
+  name = "site",
+) {
+  const site = await hostingProvider("vercel").createSite({
+    name: `${name}-${project.studioId}`,
+    idempotencyKey: project.idempotencyKey,
+  });
+  await db()
+    .insert(projectSites)
+    .values({ projectId: project._id, provider: "vercel", siteId: site.id, url: site.url });
+  return site;
 }
 
 export function api(method: string, cookie: string | undefined, body: unknown) {

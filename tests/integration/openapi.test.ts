@@ -11,8 +11,7 @@ import Ajv2020 from "ajv/dist/2020";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eq } from "drizzle-orm";
-import { projects, projectSites } from "~/db/schema";
-import { hostingProvider } from "~/providers/hosting/index.server";
+import { projects } from "~/db/schema";
 import { action as createAction } from "~/routes/api.app.create";
 import { action as deployAction } from "~/routes/api.app.deployments";
 import { loader as getAction } from "~/routes/api.app.$id";
@@ -35,7 +34,7 @@ import { loader as documentLoader } from "~/routes/api.openapi[.]json";
 import { loader as userLoader } from "~/routes/api.user";
 import { authorizeInstagram } from "./instagram-support";
 import { call, makeRequest } from "../helpers";
-import { actor, keyOf, ownedProject, type Actor } from "./members-support";
+import { actor, keyOf, ownedProject, withVercelSite, type Actor } from "./members-support";
 import { flatName, routeFiles } from "../route-files";
 import { specProblems } from "../spec-client/check";
 
@@ -355,13 +354,7 @@ describe("/api/openapi.json", () => {
       "put",
       await put(undefined, { ...update, domain: "a.example" }),
     );
-    const site = await hostingProvider("vercel").createSite({
-      name: `openapi-${own.studioId}`,
-      idempotencyKey: own.idempotencyKey,
-    });
-    await db()
-      .insert(projectSites)
-      .values({ projectId: own._id, provider: "vercel", siteId: site.id, url: site.url });
+    await withVercelSite(own, "openapi");
     const domain = `openapi-${Date.now()}.example`;
     const body = await expectDocumented(
       "/api/app/domains",

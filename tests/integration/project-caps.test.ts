@@ -33,7 +33,7 @@ import { POLICIES } from "~/services/rate-limit.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";
-import { actor, eventsOf, ownedProject, type Actor } from "./members-support";
+import { actor, eventsOf, ownedProject, withVercelSite, type Actor } from "./members-support";
 
 /** The platform admin of the test environment (PLATFORM_ADMIN_EMAILS=admin@example.com). */
 let admin: Promise<Awaited<ReturnType<typeof createUser>>> | undefined;
@@ -324,13 +324,7 @@ describe("unverified custom domains released after seven days", () => {
 
   async function projectWithDomain(owner: Actor, domain: string, daysAgo: number) {
     const project = await ownedProject(owner);
-    const site = await hostingProvider("vercel").createSite({
-      name: `release-${project.studioId}`,
-      idempotencyKey: project.idempotencyKey,
-    });
-    await db()
-      .insert(projectSites)
-      .values({ projectId: project._id, provider: "vercel", siteId: site.id, url: site.url });
+    const site = await withVercelSite(project, "release");
     const res = await call(
       domainsApi,
       makeRequest("/api/app/domains", {

@@ -7,7 +7,7 @@
  */
 import { generateTOTP } from "@epic-web/totp";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { apiTokens, members, projects, users, webhooks } from "~/db/schema";
 import {
@@ -405,83 +405,67 @@ describe("adding or switching on a webhook", () => {
     call(webhooksAction, makeRequest(pageOf(studioId), { cookie, form }), { studioId });
   const hooksOf = (projectId: string) =>
     db().select().from(webhooks).where(eq(webhooks.projectId, projectId));
+  beforeEach(() => allowPrivateAddresses(true));
+  afterEach(() => allowPrivateAddresses(false));
 
   it("a stale session is sent to confirm, the form kept once; nothing is added", async () => {
-    allowPrivateAddresses(true);
-    try {
-      const who = await actor();
-      const { _id, studioId } = await ownedProject(who);
-      const cookie = await staleCookie(who);
-      const res = await postHook(cookie, studioId, {
-        ...HOOK,
-        events: ["member.invited", "domain.verified"],
-      });
-      expect(res).toHaveRedirect(confirmPath(pageOf(studioId)));
-      expect(await hooksOf(_id)).toEqual([]);
-      const page = await call(webhooksLoader, makeRequest(pageOf(studioId), { cookie }), {
-        studioId,
-      });
-      expect((await page.json()).typed).toEqual({
-        url: HOOK.url,
-        format: "standard",
-        events: ["member.invited", "domain.verified"],
-      });
+    const who = await actor();
+    const { _id, studioId } = await ownedProject(who);
+    const cookie = await staleCookie(who);
+    const res = await postHook(cookie, studioId, {
+      ...HOOK,
+      events: ["member.invited", "domain.verified"],
+    });
+    expect(res).toHaveRedirect(confirmPath(pageOf(studioId)));
+    expect(await hooksOf(_id)).toEqual([]);
+    const page = await call(webhooksLoader, makeRequest(pageOf(studioId), { cookie }), {
+      studioId,
+    });
+    expect((await page.json()).typed).toEqual({
+      url: HOOK.url,
+      format: "standard",
+      events: ["member.invited", "domain.verified"],
+    });
 
-      const fresh = await sessionCookie(who.id);
-      const added = await postHook(fresh, studioId, { ...HOOK, events: ["member.invited"] });
-      expect(added.status).toBe(200);
-      expect(await hooksOf(_id)).toHaveLength(1);
-    } finally {
-      allowPrivateAddresses(false);
-    }
+    const fresh = await sessionCookie(who.id);
+    const added = await postHook(fresh, studioId, { ...HOOK, events: ["member.invited"] });
+    expect(added.status).toBe(200);
+    expect(await hooksOf(_id)).toHaveLength(1);
   });
 
   it("switching a switched-off webhook on asks a stale session too", async () => {
-    allowPrivateAddresses(true);
-    try {
-      const who = await actor();
-      const { _id, studioId } = await ownedProject(who);
-      await postHook(who.cookie, studioId, { ...HOOK, events: ["member.invited"] });
-      const [hook] = await hooksOf(_id);
-      await db().update(webhooks).set({ enabled: false }).where(eq(webhooks.id, hook.id));
-      const res = await postHook(await staleCookie(who), studioId, {
-        intent: "webhook-enable",
-        webhookId: hook.id,
-      });
-      expect(res).toHaveRedirect(confirmPath(pageOf(studioId)));
-      expect((await hooksOf(_id))[0].enabled).toBe(false);
-    } finally {
-      allowPrivateAddresses(false);
-    }
+    const who = await actor();
+    const { _id, studioId } = await ownedProject(who);
+    await postHook(who.cookie, studioId, { ...HOOK, events: ["member.invited"] });
+    const [hook] = await hooksOf(_id);
+    await db().update(webhooks).set({ enabled: false }).where(eq(webhooks.id, hook.id));
+    const res = await postHook(await staleCookie(who), studioId, {
+      intent: "webhook-enable",
+      webhookId: hook.id,
+    });
+    expect(res).toHaveRedirect(confirmPath(pageOf(studioId)));
+    expect((await hooksOf(_id))[0].enabled).toBe(false);
   });
 
   it("the JSON API answers a stale cookie 403 and lets a token add one", async () => {
-    allowPrivateAddresses(true);
-    try {
-      const who = await actor();
-      const { _id, studioId } = await ownedProject(who);
-      const body = { studioId, url: HOOK.url, events: ["member.invited"] };
-      const post = (auth: { cookie?: string; headers?: Record<string, string> }) =>
-        call(
-          webhooksApi,
-          makeRequest("/api/app/webhooks", { method: "POST", json: body, ...auth }),
-        );
-      const refused = await post({ cookie: await staleCookie(who) });
-      expect(refused.status).toBe(403);
-      expect(await refused.json()).toEqual({ error: PROOF_NEEDED_API_MESSAGE });
-      expect(await hooksOf(_id)).toEqual([]);
+    const who = await actor();
+    const { _id, studioId } = await ownedProject(who);
+    const body = { studioId, url: HOOK.url, events: ["member.invited"] };
+    const post = (auth: { cookie?: string; headers?: Record<string, string> }) =>
+      call(webhooksApi, makeRequest("/api/app/webhooks", { method: "POST", json: body, ...auth }));
+    const refused = await post({ cookie: await staleCookie(who) });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: PROOF_NEEDED_API_MESSAGE });
+    expect(await hooksOf(_id)).toEqual([]);
 
-      const { token } = await createApiToken(who.user, {
-        name: "CI hooks",
-        scope: "read-write",
-        lifetimeDays: 30,
-        projectIds: [],
-      });
-      const viaToken = await post({ headers: { Authorization: `Bearer ${token}` } });
-      expect(viaToken.status).toBe(201);
-      expect(await hooksOf(_id)).toHaveLength(1);
-    } finally {
-      allowPrivateAddresses(false);
-    }
+    const { token } = await createApiToken(who.user, {
+      name: "CI hooks",
+      scope: "read-write",
+      lifetimeDays: 30,
+      projectIds: [],
+    });
+    const viaToken = await post({ headers: { Authorization: `Bearer ${token}` } });
+    expect(viaToken.status).toBe(201);
+    expect(await hooksOf(_id)).toHaveLength(1);
   });
 });

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { localSites, projects, projectSites } from "~/db/schema";
+import { localSites, projects } from "~/db/schema";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import { action as submitForm } from "~/routes/forms.$formId";
 import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
@@ -26,7 +26,7 @@ import {
   waitFor,
   waitForStatus,
 } from "./lifecycle-support";
-import { acceptedMember, actor, ownedProject, type Actor } from "./members-support";
+import { acceptedMember, actor, ownedProject, withVercelSite, type Actor } from "./members-support";
 import { startReceiver } from "./webhook-receiver";
 
 const endpoint = startReceiver();
@@ -137,13 +137,7 @@ describe("domain events", () => {
   it("verified and certificate ready when set, released when reverted", async () => {
     const owner = await actor({ name: "Dom Owner" });
     const project = await ownedProject(owner);
-    const site = await hostingProvider("vercel").createSite({
-      name: `hooks-${project.studioId}`,
-      idempotencyKey: project.idempotencyKey,
-    });
-    await db()
-      .insert(projectSites)
-      .values({ projectId: project._id, provider: "vercel", siteId: site.id, url: site.url });
+    await withVercelSite(project, "hooks");
     const hook = await hookFor(owner, project.studioId, [
       "domain.verified",
       "domain.certificateReady",
