@@ -14,6 +14,7 @@ import { useContext } from "react";
 import type * as ReactRouter from "react-router";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import remixConfig from "../../remix.config.js";
 
 const ROOT = path.resolve(__dirname, "../..");
 const require = createRequire(import.meta.url);
@@ -142,14 +143,8 @@ function entryContext(Root: () => React.ReactElement, hmr?: { runtime: string })
       actionHeaders: {},
       activeDeferreds: null,
     },
-    // The dashboard's future flags (remix.config.js).
-    future: {
-      v3_fetcherPersist: true,
-      v3_relativeSplatPath: true,
-      v3_throwAbortReason: true,
-      v3_singleFetch: true,
-      v3_lazyRouteDiscovery: true,
-    },
+    // The dashboard's own future flags.
+    future: remixConfig.future,
     isSpaMode: false,
     serverHandoffString: "{}",
     renderMeta: {},

@@ -8,9 +8,6 @@
  * test (the calls are compared with the served document). A read token is refused on a change.
  * PostgreSQL only: the embedded PGlite database belongs to one process.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +19,7 @@ import { ensureDefaultForm } from "~/services/forms.server";
 import { createStackShiftClient, type StackShiftClient, type operations } from "../../client/index";
 import { authorizeInstagram } from "./instagram-support";
 import { call, insertProject, makeRequest } from "../helpers";
-import { startServer, stopServer, waitForStatus, type Server } from "./lifecycle-support";
+import { startApiServer, stopServer, waitForStatus, type Server } from "./lifecycle-support";
 import { actor, api as membersApi, keyOf, memberRow, type Actor } from "./members-support";
 import { specProblems } from "../spec-client/check";
 
@@ -124,15 +121,7 @@ async function tokenFor(scope: "read" | "read-write") {
 
 beforeAll(async () => {
   if (!postgres) return;
-  server = await startServer({
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-api-client-")),
-    PROVIDERS: "local",
-    LOCAL_DEPLOY_FAILURE_RATE: "0",
-    LOCAL_DEPLOY_STEP_SECONDS: "1",
-    LOCAL_DOMAIN_VERIFY_SECONDS: "1",
-    WEB_CONCURRENCY: "1",
-  });
+  server = await startApiServer("api-client");
   document = (await (await fetch(`${server.base}/api/openapi.json`)).json()) as Document;
   owner = await actor({ name: "Cleo Client" });
   client = createStackShiftClient({ baseUrl: server.base, token: await tokenFor("read-write") });

@@ -14,7 +14,7 @@ import { createApiToken } from "~/services/api-tokens.server";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { childEnv } from "../../scripts/child-env.mjs";
 import { insertProject } from "../helpers";
-import { startServer, stopServer, type Server } from "./lifecycle-support";
+import { startApiServer, stopServer, type Server } from "./lifecycle-support";
 import { actor, type Actor } from "./members-support";
 
 const postgres = Boolean(process.env.DATABASE_URL);
@@ -93,15 +93,7 @@ beforeAll(async () => {
   configHome = fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-cli-home-"));
   // Packing and the server's start overlap: each mostly waits on its own child process. The
   // server is kept (and stopped in afterAll) even when packing fails.
-  const started = startServer({
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "stackshift-cli-data-")),
-    PROVIDERS: "local",
-    LOCAL_DEPLOY_FAILURE_RATE: "0",
-    LOCAL_DEPLOY_STEP_SECONDS: "1",
-    LOCAL_DOMAIN_VERIFY_SECONDS: "1",
-    WEB_CONCURRENCY: "1",
-  });
+  const started = startApiServer("cli-data");
   // Its failure is reported by the await below, not as an unhandled rejection meanwhile.
   started.catch(() => undefined);
   try {

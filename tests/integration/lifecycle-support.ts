@@ -3,6 +3,9 @@
  * for the jobs' outcome, and projects made through the real create path.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import net from "node:net";
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
@@ -104,6 +107,23 @@ export async function launchServer(env: Record<string, string>, port?: number): 
   proc.stdout!.on("data", (d) => output.push(String(d)));
   proc.stderr!.on("data", (d) => output.push(String(d)));
   return { base: `http://localhost:${listen}`, output, proc };
+}
+
+/**
+ * A whole server for a client that calls it from outside (the typed client, the command line):
+ * one process on this worker's PostgreSQL database, a data directory of its own (`name`), the
+ * local providers with deployments and domain checks stepping every second.
+ */
+export function startApiServer(name: string): Promise<Server> {
+  return startServer({
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `stackshift-${name}-`)),
+    PROVIDERS: "local",
+    LOCAL_DEPLOY_FAILURE_RATE: "0",
+    LOCAL_DEPLOY_STEP_SECONDS: "1",
+    LOCAL_DOMAIN_VERIFY_SECONDS: "1",
+    WEB_CONCURRENCY: "1",
+  });
 }
 
 /** `node scripts/start.mjs`, once it answers /healthz. */

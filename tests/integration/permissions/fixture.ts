@@ -100,6 +100,15 @@ export async function contactFormA(f: Fixture) {
     .values({ formId: held.contactFormIdA, data: { name: "Ada" }, searchText: "ada" });
 }
 
+/** Project A's published deployment (held.publishedDeployA): what a rollback publishes again. */
+export async function publishedDeployA(f: Fixture) {
+  const [site] = await db()
+    .select({ published: localSites.publishedDeployId })
+    .from(localSites)
+    .where(eq(localSites.id, f.a.siteId));
+  held.publishedDeployA = site?.published ?? "";
+}
+
 /** Project A's one saved newsletter template (held.templateIdA). */
 export async function savedTemplateA(f: Fixture) {
   await db().delete(newsletterSavedTemplates).where(eq(newsletterSavedTemplates.projectId, f.a.id));

@@ -23,15 +23,13 @@ import {
   contactFormA,
   failA,
   held,
+  publishedDeployA,
   paymentAccountA,
   savedTemplateA,
   senderSettingsA,
   socialAccountA,
   webhookA,
 } from "./fixture";
-import { eq } from "drizzle-orm";
-import { db } from "~/db/client.server";
-import { localSites } from "~/db/schema";
 
 export const ROWS_API: Row[] = [
   {
@@ -133,13 +131,7 @@ export const ROWS_API: Row[] = [
       {
         name: "POST roll A back to its published deployment",
         fn: "action",
-        setup: async (f) => {
-          const [site] = await db()
-            .select({ published: localSites.publishedDeployId })
-            .from(localSites)
-            .where(eq(localSites.id, f.a.siteId));
-          held.publishedDeployA = site?.published ?? "";
-        },
+        setup: publishedDeployA,
         request: (f) => ({
           path: "/api/app/rollback",
           json: { studioId: f.a.studioId, deployId: held.publishedDeployA },

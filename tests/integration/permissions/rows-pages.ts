@@ -29,6 +29,7 @@ import {
   contactFormA,
   failA,
   held,
+  publishedDeployA,
   savedTemplateA,
   senderSettingsA,
   socialAccountA,
@@ -39,7 +40,7 @@ import {
 import { and, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { expect } from "vitest";
-import { localSites, members, paymentAccounts, projects } from "~/db/schema";
+import { members, paymentAccounts, projects } from "~/db/schema";
 
 export const ROWS_PAGES: Row[] = [
   {
@@ -912,13 +913,7 @@ export const ROWS_PAGES: Row[] = [
       {
         name: "POST Roll back A to its published deployment",
         fn: "action",
-        setup: async (f) => {
-          const [site] = await db()
-            .select({ published: localSites.publishedDeployId })
-            .from(localSites)
-            .where(eq(localSites.id, f.a.siteId));
-          held.publishedDeployA = site?.published ?? "";
-        },
+        setup: publishedDeployA,
         request: (f) => ({
           path: `/sites/website/${f.a.studioId}`,
           params: { studioId: f.a.studioId },
