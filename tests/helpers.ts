@@ -11,6 +11,7 @@ import { desc, eq } from "drizzle-orm";
 import { localSites, outbox, projects, projectSites, users } from "~/db/schema";
 import { inRequestScope } from "~/utils/request-memo.server";
 import { sessionStorage } from "~/web/session.server";
+import { loader as projectRouteLoader } from "~/routes/_app._project";
 import { childEnv } from "../scripts/child-env.mjs";
 
 export const BASE = "http://localhost:3000";
@@ -114,6 +115,29 @@ export async function call(
     return Response.json(data, init ?? undefined);
   }
   return Response.json(result ?? null);
+}
+
+/**
+ * A project page's loader as a page view gets it: the project route's data (the project, loaded
+ * once for every project page, app/routes/_app._project.tsx) beside the page's own. Any other
+ * answer of the page (its 404, its redirect) as it is.
+ */
+export async function callProjectPage(
+  fn: RouteFn,
+  request: Request,
+  params: Record<string, string> = {},
+): Promise<Response> {
+  const page = await call(fn, request, params);
+  const json = page.headers.get("content-type")?.includes("json") === true;
+  // A 400 is still the page (the dashboard's bad builds page), with its data.
+  if (!json || (page.status !== 200 && page.status !== 400)) return page;
+  const frame = await call(projectRouteLoader, request.clone(), params);
+  if (frame.status !== 200) return frame;
+  const { project } = (await frame.json()) as { project: unknown };
+  const data = (await page.json()) as Record<string, unknown>;
+  const headers = new Headers(page.headers);
+  headers.delete("content-length");
+  return Response.json(project ? { ...data, project } : data, { status: page.status, headers });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { currentDashboardVersion } from "./_app.sites.$studioId/live-parts.server";
+import { currentDashboardVersion } from "./_app._project.sites.$studioId/live-parts.server";
 import { InvalidError } from "~/services/errors";
 import { isVersionedPage } from "~/services/project-data-version.server";
 import { apiError } from "~/web/http.server";

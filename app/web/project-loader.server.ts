@@ -9,7 +9,6 @@ import { getProject, getProjectWithDigest, type Project } from "~/services/proje
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 import { throwAsPage } from "~/web/second-factor.server";
-import { toProjectView, type ProjectView } from "~/components/project-dashboard/project-view";
 
 /**
  * The permission check every project page starts with: a session (else login), then the
@@ -71,14 +70,4 @@ export async function requireProjectMemberOrInvitee(
     if (invitation) return { user, invitation };
     notFound();
   }
-}
-
-/** The loader of the project navigation pages (/sites/{section}/{studioId}). */
-export async function loadProjectSection(
-  request: Request,
-  studioId: string | undefined,
-): Promise<{ project: ProjectView; now: string }> {
-  const { project } = await requireProjectMember(request, studioId);
-  const now = new Date();
-  return { project: toProjectView(project, now), now: now.toISOString() };
 }

@@ -4,7 +4,7 @@
  * database digest (project-data-version.server.ts), hashed with what the page reads from a
  * provider. Only the Website page reads one (its deployments, through the provider cache); the
  * others show rows only, all in their digest. The dashboard's own is in
- * app/routes/_app.sites.$studioId/live-parts.server.ts.
+ * app/routes/_app._project.sites.$studioId/live-parts.server.ts.
  */
 import type { User } from "~/services/accounts.server";
 import { dataVersion, type VersionedPage } from "~/services/project-data-version.server";

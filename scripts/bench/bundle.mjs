@@ -22,7 +22,12 @@ const TOP = topIndex >= 0 ? Number(args[topIndex + 1]) : 12;
 /** The routes each page matches, outermost first. */
 const PAGES = {
   "/sites": ["root", "routes/_app", "routes/_app.sites._index"],
-  "/sites/{id}": ["root", "routes/_app", "routes/_app.sites.$studioId"],
+  "/sites/{id}": [
+    "root",
+    "routes/_app",
+    "routes/_app._project",
+    "routes/_app._project.sites.$studioId",
+  ],
 };
 /**
  * Parts loaded on their own (app/utils/page-load: lazyPart, usePopups): what each adds to a page when it

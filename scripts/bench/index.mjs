@@ -358,7 +358,7 @@ async function main() {
       // same-address refresh), as the browser asks for it.
       [
         "/sites/{id} refresh, changed (its loader only)",
-        `/sites/${data.bigProject}.data?_routes=${encodeURIComponent("routes/_app.sites.$studioId")}`,
+        `/sites/${data.bigProject}.data?_routes=${encodeURIComponent("routes/_app._project.sites.$studioId")}`,
         owner,
       ],
       ["GET /api/app?limit=20", "/api/app?limit=20", owner],

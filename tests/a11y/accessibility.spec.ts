@@ -37,7 +37,7 @@ type Visit = {
 };
 
 /** The project dashboard's route module. */
-const DASHBOARD = "_app.sites.$studioId/route.tsx";
+const DASHBOARD = "_app._project.sites.$studioId/route.tsx";
 
 const VISITS: Visit[] = [
   { route: "auth.login.tsx", url: () => "/auth/login", anonymous: true },
@@ -82,24 +82,42 @@ const VISITS: Visit[] = [
     url: (c) => `/sites/${c.studioId}?dialog=link-social`,
     dialog: true,
   },
-  { route: "_app.sites.$studioId_.activity.tsx", url: (c) => `/sites/${c.studioId}/activity` },
-  { route: "_app.sites.$studioId_.webhooks.tsx", url: (c) => `/sites/${c.studioId}/webhooks` },
-  { route: "_app.sites.website.$studioId.tsx", url: (c) => `/sites/website/${c.studioId}` },
   {
-    route: "_app.sites.website.$studioId.tsx",
+    route: "_app._project.sites.$studioId_.activity.tsx",
+    url: (c) => `/sites/${c.studioId}/activity`,
+  },
+  {
+    route: "_app._project.sites.$studioId_.webhooks.tsx",
+    url: (c) => `/sites/${c.studioId}/webhooks`,
+  },
+  {
+    route: "_app._project.sites.website.$studioId.tsx",
+    url: (c) => `/sites/website/${c.studioId}`,
+  },
+  {
+    route: "_app._project.sites.website.$studioId.tsx",
     url: (c) => `/sites/website/${c.studioId}?dialog=redeploy`,
     dialog: true,
   },
-  { route: "_app.sites.analytics.$studioId.tsx", url: (c) => `/sites/analytics/${c.studioId}` },
-  { route: "_app.sites.forms.$studioId.tsx", url: (c) => `/sites/forms/${c.studioId}` },
-  { route: "_app.sites.newsletter.$studioId.tsx", url: (c) => `/sites/newsletter/${c.studioId}` },
   {
-    route: "_app.sites.social-media.$studioId.tsx",
+    route: "_app._project.sites.analytics.$studioId.tsx",
+    url: (c) => `/sites/analytics/${c.studioId}`,
+  },
+  { route: "_app._project.sites.forms.$studioId.tsx", url: (c) => `/sites/forms/${c.studioId}` },
+  {
+    route: "_app._project.sites.newsletter.$studioId.tsx",
+    url: (c) => `/sites/newsletter/${c.studioId}`,
+  },
+  {
+    route: "_app._project.sites.social-media.$studioId.tsx",
     url: (c) => `/sites/social-media/${c.studioId}`,
   },
-  { route: "_app.sites.settings.$studioId.tsx", url: (c) => `/sites/settings/${c.studioId}` },
   {
-    route: "_app.sites.settings.$studioId.tsx",
+    route: "_app._project.sites.settings.$studioId.tsx",
+    url: (c) => `/sites/settings/${c.studioId}`,
+  },
+  {
+    route: "_app._project.sites.settings.$studioId.tsx",
     url: (c) => `/sites/settings/${c.studioId}?dialog=delete-project`,
     dialog: true,
   },
@@ -110,11 +128,11 @@ const VISITS: Visit[] = [
     url: () => "/sites/integrations/payments",
   },
   {
-    route: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    route: "_app._project.sites.integrations.$integrationId_.$studioId.tsx",
     url: (c) => `/sites/integrations/payments/${c.studioId}`,
   },
   {
-    route: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    route: "_app._project.sites.integrations.$integrationId_.$studioId.tsx",
     url: (c) => `/sites/integrations/payments/${c.studioId}?dialog=add-stripe`,
     dialog: true,
   },
@@ -149,6 +167,7 @@ const VISITS: Visit[] = [
 /** Route modules with no page of their own to check, and why. */
 const NOT_PAGES: Record<string, string> = {
   "_app.tsx": "the layout of the signed-in pages (checked on each of them)",
+  "_app._project.tsx": "the frame of a project's pages (checked on each of them)",
   "auth.logout.tsx": "signs out and redirects",
   "auth.oidc.tsx": "redirects to the identity provider",
   "auth.oidc.callback.tsx": "redirects back from the identity provider",
@@ -159,11 +178,11 @@ const NOT_PAGES: Record<string, string> = {
   "resources.theme.tsx": "sets the colour mode and redirects",
   "studios.autologin.$studioId.tsx": "redirects into the content studio",
   "studios.integrations.$integrationId.$studioId.($adminUserId).tsx": "redirects to a project page",
-  "_app.sites.$studioId_.deployment-error.tsx":
+  "_app._project.sites.$studioId_.deployment-error.tsx":
     "a project page in a failure state (lifecycle tests)",
-  "_app.sites.$studioId_.failed-deployment.tsx":
+  "_app._project.sites.$studioId_.failed-deployment.tsx":
     "a project page in a failure state (lifecycle tests)",
-  "_app.sites.integrations.$integrationId_.$studioId.tsx#social": "same page as payments",
+  "_app._project.sites.integrations.$integrationId_.$studioId.tsx#social": "same page as payments",
   "forms.$formId.thanks.tsx": "the plain thank-you page of a hosted site's form",
   "invitations.$invitationKey.tsx": "an invitation's answer page (members tests)",
   "local.oauth.$provider.authorize.tsx": "the local provider's stand-in of a vendor's page",

@@ -4,10 +4,10 @@
  */
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadActivityLog } from "~/routes/_app.sites.$studioId/activity-log.server";
+import { loadActivityLog } from "~/routes/_app._project.sites.$studioId/activity-log.server";
 import { db } from "~/db/client.server";
 import { eventLogs, members } from "~/db/schema";
-import { loader as activityPage } from "~/routes/_app.sites.$studioId_.activity";
+import { loader as activityPage } from "~/routes/_app._project.sites.$studioId_.activity";
 import type { User } from "~/services/accounts.server";
 import { EVENT_TYPES, logEvent } from "~/services/activity.server";
 import {
@@ -19,7 +19,7 @@ import {
 } from "~/services/activity-log.server";
 import { NotFoundError } from "~/services/errors";
 import { createProject } from "~/services/projects.server";
-import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { callProjectPage, createUser, makeRequest, sessionCookie } from "../helpers";
 
 type TestUser = Awaited<ReturnType<typeof createUser>>;
 const asUser = (row: TestUser): User => ({
@@ -243,7 +243,7 @@ describe("loaders", () => {
       Array.from({ length: 7 }, (_, i) => ({ type: "members.invitation.sent", minutesAgo: i })),
     );
     const get = async (who: TestUser) =>
-      call(
+      callProjectPage(
         activityPage,
         makeRequest(`/sites/${p.studioId}/activity`, { cookie: await sessionCookie(who.id) }),
         { studioId: p.studioId },

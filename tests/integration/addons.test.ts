@@ -18,7 +18,7 @@ import { action as socialApi } from "~/routes/api.app.studios.social-media";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId/route";
+} from "~/routes/_app._project.sites.$studioId/route";
 import { TOKEN_MESSAGES } from "~/services/addon-catalog";
 import { ADDON_SYNC_JOB, syncAddon, type AddonsView } from "~/services/addons.server";
 import { decryptSecret } from "~/utils/secrets.server";

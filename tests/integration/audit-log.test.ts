@@ -13,8 +13,8 @@ import { auditLog, eventLogs, members, outbox, users } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId/route";
-import { action as settingsAction } from "~/routes/_app.sites.settings.$studioId";
+} from "~/routes/_app._project.sites.$studioId/route";
+import { action as settingsAction } from "~/routes/_app._project.sites.settings.$studioId";
 import { loader as userSettingsLoader } from "~/routes/_app.sites.user-settings";
 import { action as membersApi } from "~/routes/api.app.members";
 import { action as studioInviteApi } from "~/routes/api.app.project-invite";

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { projects, type HostingDetails } from "~/db/schema";
 import { loader as appLoader } from "~/routes/_app";
-import { loader as projectLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as projectLoader } from "~/routes/_app._project.sites.$studioId/route";
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
 import { action as createApi } from "~/routes/api.app.create";
 import { loader as pickerLoader } from "~/routes/resources.picker";
@@ -16,7 +16,15 @@ import { getUser } from "~/services/accounts.server";
 import { PICKER_COUNT_CAP } from "~/services/project-status";
 import { countProjects, createProject, newIdempotencyKey } from "~/services/projects.server";
 import { resetEnv } from "~/utils/env.server";
-import { BASE, call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import {
+  BASE,
+  call,
+  callProjectPage,
+  createUser,
+  insertProject,
+  makeRequest,
+  sessionCookie,
+} from "../helpers";
 
 type Badge = { state: string; label: string; isNew: boolean };
 type Listed = {
@@ -124,7 +132,7 @@ describe("one badge derivation for the list, the picker and the dashboard", () =
       }
       // The dashboard derives the same.
       const { project } = await json<{ project: Listed }>(
-        call(projectLoader, makeRequest(`/sites/${row.studioId}`, { cookie }), {
+        callProjectPage(projectLoader, makeRequest(`/sites/${row.studioId}`, { cookie }), {
           studioId: row.studioId,
         }),
       );

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { members, projectSites } from "~/db/schema";
-import { loader as analyticsLoader } from "~/routes/_app.sites.analytics.$studioId";
-import { loader as formsLoader } from "~/routes/_app.sites.forms.$studioId";
-import { loader as newsletterLoader } from "~/routes/_app.sites.newsletter.$studioId";
-import { loader as settingsLoader } from "~/routes/_app.sites.settings.$studioId";
-import { loader as socialLoader } from "~/routes/_app.sites.social-media.$studioId";
-import { loader as websiteLoader } from "~/routes/_app.sites.website.$studioId";
-import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import { loader as analyticsLoader } from "~/routes/_app._project.sites.analytics.$studioId";
+import { loader as formsLoader } from "~/routes/_app._project.sites.forms.$studioId";
+import { loader as newsletterLoader } from "~/routes/_app._project.sites.newsletter.$studioId";
+import { loader as settingsLoader } from "~/routes/_app._project.sites.settings.$studioId";
+import { loader as socialLoader } from "~/routes/_app._project.sites.social-media.$studioId";
+import { loader as websiteLoader } from "~/routes/_app._project.sites.website.$studioId";
+import { callProjectPage, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 const SECTIONS = [
   ["website", websiteLoader],
@@ -49,7 +49,7 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
     for (const [section, loader] of SECTIONS) {
       const path = `/sites/${section}/${project.studioId}`;
       const load = (cookie?: string, studioId = project.studioId) =>
-        call(loader, makeRequest(path, { cookie }), { studioId });
+        callProjectPage(loader, makeRequest(path, { cookie }), { studioId });
       const roles = { owner: "owner", editor: "editor", admin: "support" } as const;
       for (const who of ["owner", "editor", "admin"] as const) {
         const res = await load(cookies[who]);
@@ -88,7 +88,7 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
       siteId: "site-1",
       url: "https://nav-site.example",
     });
-    const res = await call(
+    const res = await callProjectPage(
       settingsLoader,
       makeRequest(`/sites/settings/${project.studioId}`, { cookie: await sessionCookie(owner.id) }),
       { studioId: project.studioId },
@@ -121,9 +121,13 @@ describe("the project navigation pages (/sites/{section}/{studioId})", () => {
     const load = async (studioId: string) =>
       (
         await (
-          await call(websiteLoader, makeRequest(`/sites/website/${studioId}`, { cookie }), {
-            studioId,
-          })
+          await callProjectPage(
+            websiteLoader,
+            makeRequest(`/sites/website/${studioId}`, { cookie }),
+            {
+              studioId,
+            },
+          )
         ).json()
       ).project;
     expect((await load(bare.studioId)).publishedUrl).toBeNull();

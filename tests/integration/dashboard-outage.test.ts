@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { action, loader } from "~/routes/_app.sites.$studioId/route";
+import { action, loader } from "~/routes/_app._project.sites.$studioId/route";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 /**

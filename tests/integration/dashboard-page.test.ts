@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localDeploys, localSites, members, projects, projectSites } from "~/db/schema";
-import { loader } from "~/routes/_app.sites.$studioId/route";
-import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import { loader } from "~/routes/_app._project.sites.$studioId/route";
+import { callProjectPage, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 /**
  * A site on the built-in hosting provider with `count` deploys (oldest first): deploy 1 is the
@@ -51,7 +51,7 @@ async function withSite(
 }
 
 const get = async (cookie: string | undefined, studioId: string, query = "") =>
-  call(loader, makeRequest(`/sites/${studioId}${query}`, { cookie }), { studioId });
+  callProjectPage(loader, makeRequest(`/sites/${studioId}${query}`, { cookie }), { studioId });
 
 type Builds = {
   ok: boolean;

@@ -13,7 +13,7 @@ import {
   loader as deploymentsGet,
 } from "~/routes/api.app.deployments";
 import { action as listPost, loader as listApi } from "~/routes/api.deployments.$studioId";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import type { DeploymentListEntity } from "~/services/deployments.server";
 import { captureLogs } from "~/utils/logger.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";

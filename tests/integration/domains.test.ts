@@ -12,7 +12,7 @@ import { action as domainsApi } from "~/routes/api.app.domains";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId/route";
+} from "~/routes/_app._project.sites.$studioId/route";
 import { loader as domainsPage } from "~/routes/_app.sites.domains";
 import { DOMAIN_TAKEN_MESSAGE } from "~/services/domains.schema";
 import {

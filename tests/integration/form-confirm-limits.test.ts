@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { forms, outbox } from "~/db/schema";
-import { action as formsAction } from "~/routes/_app.sites.forms.$studioId";
+import { action as formsAction } from "~/routes/_app._project.sites.forms.$studioId";
 import { action as formSettingsApi } from "~/routes/api.app.forms.settings";
 import { ensureDefaultForm } from "~/services/forms.server";
 import { POLICIES } from "~/services/rate-limit.server";

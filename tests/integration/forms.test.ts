@@ -19,7 +19,10 @@ import {
   outbox,
   projectSites,
 } from "~/db/schema";
-import { action as pageAction, loader as pageLoader } from "~/routes/_app.sites.forms.$studioId";
+import {
+  action as pageAction,
+  loader as pageLoader,
+} from "~/routes/_app._project.sites.forms.$studioId";
 import { loader as formApi } from "~/routes/api.app.forms.$id";
 import { action as settingsApi } from "~/routes/api.app.forms.settings";
 import { action as deleteAllApi } from "~/routes/api.app.forms.submissions.deleteAll.$id";

@@ -3,7 +3,7 @@
  * project's card (the owner's session), then Authorize on the local provider's page. Returns the
  * return address, whose query carries the code and the state that exchange_token needs.
  */
-import { action as dashboardAction } from "~/routes/_app.sites.$studioId/route";
+import { action as dashboardAction } from "~/routes/_app._project.sites.$studioId/route";
 import { action as localAuthorizeAction } from "~/routes/local.oauth.$provider.authorize";
 import { call, makeRequest } from "../helpers";
 import { locationOf } from "../setup/matchers";

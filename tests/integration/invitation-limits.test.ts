@@ -9,7 +9,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { members, outbox, rateLimits } from "~/db/schema";
-import { action as dashboardAction } from "~/routes/_app.sites.$studioId/route";
+import { action as dashboardAction } from "~/routes/_app._project.sites.$studioId/route";
 import { MAIL_JOB } from "~/services/mail.server";
 import { POLICIES } from "~/services/rate-limit.server";
 import { resetEnv } from "~/utils/env.server";

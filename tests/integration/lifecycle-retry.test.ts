@@ -11,8 +11,8 @@ import { action as retryApi, loader as retryGet } from "~/routes/api.app.retry";
 import {
   action as failedAction,
   loader as failedLoader,
-} from "~/routes/_app.sites.$studioId_.failed-deployment";
-import { loader as errorLoader } from "~/routes/_app.sites.$studioId_.deployment-error";
+} from "~/routes/_app._project.sites.$studioId_.failed-deployment";
+import { loader as errorLoader } from "~/routes/_app._project.sites.$studioId_.deployment-error";
 import { getUser } from "~/services/accounts.server";
 import {
   listPermanentErrors,

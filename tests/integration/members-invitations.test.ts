@@ -10,10 +10,10 @@ import { members } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId/route";
+} from "~/routes/_app._project.sites.$studioId/route";
 import { action as sitesAction, loader as sitesLoader } from "~/routes/_app.sites._index";
 import type { PendingInvitation } from "~/services/invitation-answers.server";
-import { call, makeRequest } from "../helpers";
+import { call, callProjectPage, makeRequest } from "../helpers";
 import {
   acceptedMember,
   actor,
@@ -36,7 +36,9 @@ const sitesPost = (who: Actor | undefined, form: Record<string, string>) =>
   call(sitesAction, makeRequest("/sites?index", { cookie: who?.cookie, form }));
 
 const dashboard = (who: Actor, studioId: string) =>
-  call(dashboardLoader, makeRequest(`/sites/${studioId}`, { cookie: who.cookie }), { studioId });
+  callProjectPage(dashboardLoader, makeRequest(`/sites/${studioId}`, { cookie: who.cookie }), {
+    studioId,
+  });
 
 const dashboardPost = (who: Actor | undefined, studioId: string, intent: string) =>
   call(

@@ -10,7 +10,7 @@ import { members, users } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId/route";
+} from "~/routes/_app._project.sites.$studioId/route";
 import { action as cardAction, loader as cardLoader } from "~/routes/invitations.$invitationKey";
 import { action as signupAction } from "~/routes/signup";
 import { DUPLICATE_MEMBER_MESSAGE } from "~/services/members.schema";

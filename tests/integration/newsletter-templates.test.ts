@@ -13,7 +13,7 @@ import { eventLogs, newsletterSavedTemplates, projects } from "~/db/schema";
 import {
   action as pageAction,
   loader as pageLoader,
-} from "~/routes/_app.sites.newsletter.$studioId";
+} from "~/routes/_app._project.sites.newsletter.$studioId";
 import {
   action as newsletterAction,
   loader as newsletterLoader,

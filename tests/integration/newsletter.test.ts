@@ -12,7 +12,7 @@ import { localNewsletterDomains, newsletterDomains, newsletterSettings, outbox }
 import {
   action as pageAction,
   loader as pageLoader,
-} from "~/routes/_app.sites.newsletter.$studioId";
+} from "~/routes/_app._project.sites.newsletter.$studioId";
 import { action as apiAction, loader as apiLoader } from "~/routes/api.newsletter";
 import { loader as logoLoader } from "~/routes/newsletter.logo.$studioId";
 import { recheckSenderDomains } from "~/services/newsletter-domains.server";

@@ -22,12 +22,12 @@ import {
   socialAccounts,
   users,
 } from "~/db/schema";
-import { loader as analyticsLoader } from "~/routes/_app.sites.analytics.$studioId";
-import { loader as formsLoader } from "~/routes/_app.sites.forms.$studioId";
-import { loader as newsletterLoader } from "~/routes/_app.sites.newsletter.$studioId";
-import { loader as settingsLoader } from "~/routes/_app.sites.settings.$studioId";
-import { loader as socialLoader } from "~/routes/_app.sites.social-media.$studioId";
-import { loader as websiteLoader } from "~/routes/_app.sites.website.$studioId";
+import { loader as analyticsLoader } from "~/routes/_app._project.sites.analytics.$studioId";
+import { loader as formsLoader } from "~/routes/_app._project.sites.forms.$studioId";
+import { loader as newsletterLoader } from "~/routes/_app._project.sites.newsletter.$studioId";
+import { loader as settingsLoader } from "~/routes/_app._project.sites.settings.$studioId";
+import { loader as socialLoader } from "~/routes/_app._project.sites.social-media.$studioId";
+import { loader as websiteLoader } from "~/routes/_app._project.sites.website.$studioId";
 import { loader as versionLoader } from "~/routes/_app.sites.$studioId_.version";
 import { utcDay } from "~/services/analytics.schema";
 import { forgetSite } from "~/services/provider-cache.server";

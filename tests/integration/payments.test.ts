@@ -10,8 +10,8 @@ import { eventLogs, paymentAccounts } from "~/db/schema";
 import {
   action as paymentsAction,
   loader as paymentsLoader,
-} from "~/routes/_app.sites.integrations.$integrationId_.$studioId";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
+} from "~/routes/_app._project.sites.integrations.$integrationId_.$studioId";
+import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import {
   action as apiAction,
   loader as apiLoader,

@@ -20,9 +20,9 @@ import { action as createApi } from "~/routes/api.app.create";
 import { action as paymentsApi } from "~/routes/api.app.integrations.$integrationId";
 import { action as newsletterApi } from "~/routes/api.newsletter";
 import { action as domainsApi } from "~/routes/api.app.domains";
-import { action as newsletterPage } from "~/routes/_app.sites.newsletter.$studioId";
+import { action as newsletterPage } from "~/routes/_app._project.sites.newsletter.$studioId";
 import { action as sitesPage } from "~/routes/_app.sites._index";
-import { action as paymentsPage } from "~/routes/_app.sites.integrations.$integrationId_.$studioId";
+import { action as paymentsPage } from "~/routes/_app._project.sites.integrations.$integrationId_.$studioId";
 import {
   DOMAIN_REMOVE_JOB,
   releaseUnverifiedDomains,

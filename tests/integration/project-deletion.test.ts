@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { localSites, localStudios, members, projects, projectSites, users } from "~/db/schema";
-import { action as settingsAction } from "~/routes/_app.sites.settings.$studioId";
+import { action as settingsAction } from "~/routes/_app._project.sites.settings.$studioId";
 import { loader as listLoader } from "~/routes/api.app._index";
 import { cleanUpDeletedProject, PROJECT_CLEANUP_JOB } from "~/services/project-deletion.server";
 import {

@@ -6,11 +6,11 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, members, projects } from "~/db/schema";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import {
   action as settingsAction,
   loader as settingsLoader,
-} from "~/routes/_app.sites.settings.$studioId";
+} from "~/routes/_app._project.sites.settings.$studioId";
 import type { AddonsView } from "~/services/addons.server";
 import type { ProjectSettingsView, SchemaVersionView } from "~/services/project-settings.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, projects } from "~/db/schema";
 import { loader as homeLoader } from "~/routes/_app._index";
-import { loader as projectLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as projectLoader } from "~/routes/_app._project.sites.$studioId/route";
 import { action as sitesAction, loader as sitesLoader } from "~/routes/_app.sites._index";
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { loader as pagebuildersLoader } from "~/routes/pagebuilders";
-import { call, createUser, makeRequest, sessionCookie } from "../helpers";
+import { call, callProjectPage, createUser, makeRequest, sessionCookie } from "../helpers";
 import { locationOf } from "../setup/matchers";
 
 let adminUser: ReturnType<typeof createUser> | undefined;
@@ -103,9 +103,13 @@ describe("/sites/{studioId}", () => {
     const admin = await getAdmin();
     const project = await insertProject(owner.id, "Visible");
     const load = async (userId: string, id = project.studioId) =>
-      call(projectLoader, makeRequest(`/sites/${id}`, { cookie: await sessionCookie(userId) }), {
-        studioId: id,
-      });
+      callProjectPage(
+        projectLoader,
+        makeRequest(`/sites/${id}`, { cookie: await sessionCookie(userId) }),
+        {
+          studioId: id,
+        },
+      );
     const ok = await load(owner.id);
     expect(ok.status).toBe(200);
     expect((await ok.json()).project).toMatchObject({

@@ -13,11 +13,11 @@ import { apiTokens, members, projects, users, webhooks } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId/route";
+} from "~/routes/_app._project.sites.$studioId/route";
 import {
   action as settingsAction,
   loader as settingsLoader,
-} from "~/routes/_app.sites.settings.$studioId";
+} from "~/routes/_app._project.sites.settings.$studioId";
 import {
   action as userSettingsAction,
   loader as userSettingsLoader,
@@ -30,7 +30,7 @@ import { action as confirmAction, loader as confirmLoader } from "~/routes/auth.
 import {
   action as webhooksAction,
   loader as webhooksLoader,
-} from "~/routes/_app.sites.$studioId_.webhooks";
+} from "~/routes/_app._project.sites.$studioId_.webhooks";
 import { action as webhooksApi } from "~/routes/api.app.webhooks";
 import { getUser } from "~/services/accounts.server";
 import { createApiToken } from "~/services/api-tokens.server";

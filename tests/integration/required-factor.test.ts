@@ -14,11 +14,11 @@ import { eventLogs, projects } from "~/db/schema";
 import { loader as appLoader } from "~/routes/_app";
 import { loader as adminLoader } from "~/routes/_app.admin";
 import { loader as adminTokensLoader } from "~/routes/_app.admin_.tokens";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import {
   action as settingsAction,
   loader as settingsLoader,
-} from "~/routes/_app.sites.settings.$studioId";
+} from "~/routes/_app._project.sites.settings.$studioId";
 import { loader as projectApi } from "~/routes/api.app.$id";
 import { getUser } from "~/services/accounts.server";
 import { createApiToken } from "~/services/api-tokens.server";

@@ -11,7 +11,7 @@ import { eventLogs, oauthLinkStates, socialAccounts } from "~/db/schema";
 import {
   action as dashboardAction,
   loader as dashboardLoader,
-} from "~/routes/_app.sites.$studioId/route";
+} from "~/routes/_app._project.sites.$studioId/route";
 import { action as apiAction } from "~/routes/api.app.integrations.$integrationId";
 import {
   action as authorizeAction,
@@ -21,7 +21,7 @@ import {
   action as callbackAction,
   loader as callbackLoader,
 } from "~/routes/oauth.$provider.callback/route";
-import { loader as socialMediaLoader } from "~/routes/_app.sites.social-media.$studioId";
+import { loader as socialMediaLoader } from "~/routes/_app._project.sites.social-media.$studioId";
 import { refreshSocialTokens, type SocialAccountsView } from "~/services/social-accounts.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";

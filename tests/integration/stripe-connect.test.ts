@@ -10,7 +10,7 @@ import { paymentAccounts } from "~/db/schema";
 import {
   action as paymentsAction,
   loader as paymentsLoader,
-} from "~/routes/_app.sites.integrations.$integrationId_.$studioId";
+} from "~/routes/_app._project.sites.integrations.$integrationId_.$studioId";
 import { action as apiAction } from "~/routes/api.app.integrations.$integrationId";
 import {
   action as stripeListAction,

@@ -9,11 +9,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs } from "~/db/schema";
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import { loader as apiList } from "~/routes/api.app._index";
 import { loader as apiProject } from "~/routes/api.app.$id";
 import { action as deployAction } from "~/routes/api.app.deployments";
-import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
+import {
+  call,
+  callProjectPage,
+  createUser,
+  insertProject,
+  makeRequest,
+  sessionCookie,
+} from "../helpers";
 
 type TestUser = Awaited<ReturnType<typeof createUser>>;
 let owner: TestUser;
@@ -35,7 +42,7 @@ const supportRows = (projectId: string) =>
     .where(and(eq(eventLogs.projectId, projectId), sql`${eventLogs.type} like 'support.%'`));
 
 const openDashboard = (studioId: string, cookie: string) =>
-  call(dashboardLoader, makeRequest(`/sites/${studioId}`, { cookie }), { studioId });
+  callProjectPage(dashboardLoader, makeRequest(`/sites/${studioId}`, { cookie }), { studioId });
 
 describe("support access", () => {
   it("opens a stranger's project, logged once per hour however often it is viewed", async () => {

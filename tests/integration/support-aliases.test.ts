@@ -9,7 +9,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, eventLogs, members, users } from "~/db/schema";
-import { action as dashboardAction } from "~/routes/_app.sites.$studioId/route";
+import { action as dashboardAction } from "~/routes/_app._project.sites.$studioId/route";
 import { action as membersApi } from "~/routes/api.app.members";
 import { SUPPORT_INVITES_STAFF_MESSAGE } from "~/services/member-invitations.server";
 import { resetEnv } from "~/utils/env.server";

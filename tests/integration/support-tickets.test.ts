@@ -131,7 +131,7 @@ describe("routing", () => {
       "routes/_app.sites.support.$ticketId",
     );
     // A project's own page is still a project's.
-    expect(leaf("/sites/my-studio")).toBe("routes/_app.sites.$studioId");
+    expect(leaf("/sites/my-studio")).toBe("routes/_app._project.sites.$studioId");
   });
 });
 

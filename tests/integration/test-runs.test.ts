@@ -11,7 +11,7 @@ import { eventLogs } from "~/db/schema";
 import { createGitHubTestRuns } from "~/providers/test-runs/github.server";
 import { createLocalTestRuns } from "~/providers/test-runs/local.server";
 import { repoPath } from "~/providers/test-runs/types";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import { loader as runsApi } from "~/routes/api.app.e2e-test-runs";
 import type { AddonsView } from "~/services/addons.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";

@@ -11,7 +11,7 @@ import { db } from "~/db/client.server";
 import { localSites, projects } from "~/db/schema";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import { action as submitForm } from "~/routes/forms.$formId";
-import { loader as dashboardLoader } from "~/routes/_app.sites.$studioId/route";
+import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import type { ProjectEventType } from "~/services/events/catalog";
 import { changeDomain } from "~/services/domains.server";
 import { ensureDefaultForm } from "~/services/forms.server";

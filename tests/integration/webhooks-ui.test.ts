@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { webhooks } from "~/db/schema";
-import { action, loader } from "~/routes/_app.sites.$studioId_.webhooks";
+import { action, loader } from "~/routes/_app._project.sites.$studioId_.webhooks";
 import { EVENTS_FANOUT_JOB } from "~/services/events/emit.server";
 import { WEBHOOK_DELIVERY_JOB } from "~/services/webhooks/fan-out.server";
 import { call, makeRequest, runQueuedJobs } from "../helpers";

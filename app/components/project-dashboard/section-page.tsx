@@ -1,9 +1,7 @@
-import { useParams, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { isNotFound, RouteError } from "~/components/route-error";
-import { PROJECT_SECTIONS, ProjectNav, type ProjectSection } from "./project-nav";
+import { useProject } from "./project-frame";
+import { PROJECT_SECTIONS, type ProjectSection } from "./project-nav";
 import { ProjectFacts } from "./project-sections";
-import type { ProjectView } from "./project-view";
 import { PAGE_REFRESH_INTERVAL_MS } from "./refresh";
 import { StatusBadges } from "./status-badges";
 import { useSmartRefresh } from "./use-smart-refresh";
@@ -13,8 +11,8 @@ export function sectionLabel(section: ProjectSection) {
 }
 
 /**
- * The frame of every project navigation page (/sites/{section}/{studioId}): the project
- * navigation, a header with the project's name, the section's title and what the page is for,
+ * The page of every project navigation section (/sites/{section}/{studioId}), inside the project
+ * frame (its navigation, app/routes/_app._project.tsx): a header with the project's name, the section's title and what the page is for,
  * then the page's own sections. `status` adds the project's badges to the header and what the
  * project knows below the sections (the Settings page's summary).
  *
@@ -24,14 +22,12 @@ export function sectionLabel(section: ProjectSection) {
  */
 export function ProjectSectionPage({
   section,
-  project,
   dataVersion,
   description,
   status = false,
   children,
 }: {
   section: ProjectSection;
-  project: ProjectView;
   /** The page's data version, from its loader (sectionVersion). */
   dataVersion: string;
   description?: ReactNode;
@@ -39,6 +35,7 @@ export function ProjectSectionPage({
   /** The page's own sections. */
   children?: ReactNode;
 }) {
+  const project = useProject();
   useSmartRefresh(
     {
       url: `/sites/${encodeURIComponent(project.studioId)}/version?section=${section}`,
@@ -48,7 +45,6 @@ export function ProjectSectionPage({
   );
   return (
     <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
       <header className="space-y-1">
         <p className="text-sm text-slate-600 dark:text-slate-300">{project.name}</p>
         <h1 className="text-2xl font-semibold">{sectionLabel(section)}</h1>
@@ -59,26 +55,6 @@ export function ProjectSectionPage({
       </header>
       {children}
       {status ? <ProjectFacts project={project} /> : null}
-    </article>
-  );
-}
-
-/**
- * The error boundary of the project dashboard and of every project navigation page: the error
- * in place of the page, under the project navigation, so the way to the project's other pages
- * stays (the shell's boundary keeps the top bar). A 404 is a project this person cannot see:
- * 'Not found', without the navigation of a project that is not theirs. The published site's
- * link is left out: its address came with the data that failed to load.
- */
-export function ProjectErrorBoundary() {
-  const error = useRouteError();
-  const { studioId } = useParams();
-  return (
-    <article className="space-y-8">
-      {studioId && !isNotFound(error) ? (
-        <ProjectNav studioId={studioId} publishedUrl={null} />
-      ) : null}
-      <RouteError error={error} />
     </article>
   );
 }

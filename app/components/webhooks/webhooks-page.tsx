@@ -1,6 +1,5 @@
 import { getCollectionProps } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
 import { LocalDate } from "~/components/local-date";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
@@ -59,7 +58,7 @@ export function WebhooksPage({
   created,
   typed = null,
 }: {
-  project: { studioId: string; name: string; publishedUrl: string | null };
+  project: { studioId: string; name: string };
   webhooks: Hook[];
   created: { url: string; secret: string } | null;
   /** What the add form had typed before a proof was asked (app/web/proof.server.ts). */
@@ -72,7 +71,6 @@ export function WebhooksPage({
   const removing = webhooks.find((w) => w.id === searchParams.get(REMOVE_PARAM));
   return (
     <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
       <header className="space-y-1">
         <p className="text-sm text-slate-600 dark:text-slate-300">
           <Link

@@ -32,13 +32,13 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "dashboard of B",
-    file: "_app.sites.$studioId/route.tsx",
+    file: "_app._project.sites.$studioId/route.tsx",
     fn: "loader",
     request: (f) => ({ path: `/sites/${f.b.studioId}`, params: { studioId: f.b.studioId } }),
   },
   {
     name: "invite to B with B's dashboard form",
-    file: "_app.sites.$studioId/route.tsx",
+    file: "_app._project.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/${f.b.studioId}`,
@@ -48,7 +48,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "remove B's member with A's dashboard form",
-    file: "_app.sites.$studioId/route.tsx",
+    file: "_app._project.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) =>
       dashboardForm(f, {
@@ -70,7 +70,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "decline B's invitation (someone else's) on B's dashboard",
-    file: "_app.sites.$studioId/route.tsx",
+    file: "_app._project.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/${f.b.studioId}`,
@@ -80,7 +80,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "activity of B",
-    file: "_app.sites.$studioId_.activity.tsx",
+    file: "_app._project.sites.$studioId_.activity.tsx",
     fn: "loader",
     request: (f) => ({
       path: `/sites/${f.b.studioId}/activity`,
@@ -128,7 +128,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "retry B through A's failed-deployment page",
-    file: "_app.sites.$studioId_.failed-deployment.tsx",
+    file: "_app._project.sites.$studioId_.failed-deployment.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/${f.a.studioId}/failed-deployment`,
@@ -241,7 +241,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "Stripe accounts of B",
-    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    file: "_app._project.sites.integrations.$integrationId_.$studioId.tsx",
     fn: "loader",
     request: (f) => ({
       path: `/sites/integrations/payments/${f.b.studioId}`,
@@ -250,7 +250,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "add a Stripe account to B",
-    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    file: "_app._project.sites.integrations.$integrationId_.$studioId.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/integrations/payments/${f.b.studioId}`,
@@ -279,7 +279,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "Connect an Instagram account to B with B's dashboard form",
-    file: "_app.sites.$studioId/route.tsx",
+    file: "_app._project.sites.$studioId/route.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/${f.b.studioId}`,
@@ -346,7 +346,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "start Stripe Connect on B",
-    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    file: "_app._project.sites.integrations.$integrationId_.$studioId.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/integrations/payments/${f.b.studioId}`,
@@ -356,7 +356,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "save B's newsletter settings with B's form",
-    file: "_app.sites.newsletter.$studioId.tsx",
+    file: "_app._project.sites.newsletter.$studioId.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/newsletter/${f.b.studioId}`,
@@ -366,7 +366,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "delete all submissions of B's Contact form",
-    file: "_app.sites.forms.$studioId.tsx",
+    file: "_app._project.sites.forms.$studioId.tsx",
     fn: "action",
     setup: async (f) => {
       held.contactFormIdB = await ensureDefaultForm(f.b.id);
@@ -379,7 +379,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "delete all submissions of B's form through A's page",
-    file: "_app.sites.forms.$studioId.tsx",
+    file: "_app._project.sites.forms.$studioId.tsx",
     fn: "action",
     setup: async (f) => {
       held.contactFormIdB = await ensureDefaultForm(f.b.id);
@@ -406,7 +406,7 @@ export const CROSS: CrossCase[] = [
   },
   {
     name: "delete B through B's Settings page",
-    file: "_app.sites.settings.$studioId.tsx",
+    file: "_app._project.sites.settings.$studioId.tsx",
     fn: "action",
     request: (f) => ({
       path: `/sites/settings/${f.b.studioId}`,

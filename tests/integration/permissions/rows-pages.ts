@@ -127,7 +127,26 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
-    file: "_app.sites.$studioId/route.tsx",
+    file: "_app._project.tsx",
+    cases: [
+      {
+        name: "GET /sites/{A}'s project frame (the invitee gets no project, support the project)",
+        fn: "loader",
+        request: (f) => ({ path: `/sites/${f.a.studioId}`, params: { studioId: f.a.studioId } }),
+        expect: INVITED_OR_MEMBERS,
+        check: async (res, actor) => {
+          if (res.status !== 200) return;
+          const body = (await res.clone().json()) as { project: { role: string } | null };
+          // The invitee gets nothing of the project; a platform admin outside it sees it as
+          // support.
+          expect(body.project === null, actor).toBe(actor === "invited");
+          if (actor === "platformAdmin") expect(body.project?.role).toBe("support");
+        },
+      },
+    ],
+  },
+  {
+    file: "_app._project.sites.$studioId/route.tsx",
     cases: [
       {
         name: "GET /sites/{A} (dashboard; the invitee gets the invitation card, support the page)",
@@ -136,15 +155,10 @@ export const ROWS_PAGES: Row[] = [
         expect: INVITED_OR_MEMBERS,
         check: async (res, actor) => {
           if (res.status !== 200) return;
-          const body = (await res.clone().json()) as {
-            invitation: unknown;
-            project?: { role: string };
-          };
-          // The invitee sees the card and nothing of the project; members see no card, and a
-          // platform admin outside the project sees it as support.
+          const body = (await res.clone().json()) as { invitation: unknown; builds?: unknown };
+          // The invitee sees the card and nothing of the project; members see no card.
           expect(Boolean(body.invitation), actor).toBe(actor === "invited");
-          expect(body.project === undefined, actor).toBe(actor === "invited");
-          if (actor === "platformAdmin") expect(body.project?.role).toBe("support");
+          expect(body.builds === undefined, actor).toBe(actor === "invited");
         },
       },
       {
@@ -383,7 +397,7 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
-    file: "_app.sites.integrations.$integrationId_.$studioId.tsx",
+    file: "_app._project.sites.integrations.$integrationId_.$studioId.tsx",
     cases: [
       {
         name: "GET A's Stripe accounts",
@@ -458,7 +472,7 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
-    file: "_app.sites.$studioId_.activity.tsx",
+    file: "_app._project.sites.$studioId_.activity.tsx",
     cases: [
       {
         name: "GET /sites/{A}/activity",
@@ -472,7 +486,7 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
-    file: "_app.sites.$studioId_.webhooks.tsx",
+    file: "_app._project.sites.$studioId_.webhooks.tsx",
     cases: [
       {
         name: "GET /sites/{A}/webhooks",
@@ -540,7 +554,7 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
-    file: "_app.sites.$studioId_.deployment-error.tsx",
+    file: "_app._project.sites.$studioId_.deployment-error.tsx",
     cases: [
       {
         name: "GET /sites/{A}/deployment-error (not failed: back to the dashboard)",
@@ -554,7 +568,7 @@ export const ROWS_PAGES: Row[] = [
     ],
   },
   {
-    file: "_app.sites.$studioId_.failed-deployment.tsx",
+    file: "_app._project.sites.$studioId_.failed-deployment.tsx",
     cases: [
       {
         name: "GET /sites/{A}/failed-deployment",

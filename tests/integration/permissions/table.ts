@@ -133,7 +133,7 @@ export const dashboardForm = (f: Fixture, form: Record<string, string>): Req => 
 });
 
 export const sectionRow = (section: string): Row => ({
-  file: `_app.sites.${section}.$studioId.tsx`,
+  file: `_app._project.sites.${section}.$studioId.tsx`,
   cases: [
     {
       name: `GET /sites/${section}/{A}`,

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { WebhooksPage } from "~/components/webhooks/webhooks-page";
 import { WEBHOOK_INTENTS as I } from "~/components/webhooks/intents";
-import { publishedSiteUrl } from "~/services/project-status";
+import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
 import { ForbiddenError, InvalidError } from "~/services/errors";
 import {
   addWebhook,
@@ -23,9 +23,7 @@ import { requireUser } from "~/web/session.server";
 import { notFound } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Webhooks | ${data.project.name} | StackShift` : "Webhooks | StackShift" },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) => projectTitle(matches, "Webhooks");
 
 const pageOf = (studioId: string) => `/sites/${encodeURIComponent(studioId)}/webhooks`;
 
@@ -44,11 +42,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       stashedForm(request, I.add),
     ]);
     return {
-      project: {
-        studioId: project.studioId,
-        name: project.name,
-        publishedUrl: publishedSiteUrl(project),
-      },
       webhooks: hooks.map((hook, i) => ({ ...hook, deliveries: deliveries[i] })),
       typed,
     };
@@ -139,10 +132,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function WebhooksRoute() {
-  const { project, webhooks, typed } = useLoaderData<typeof loader>();
+  const { webhooks, typed } = useLoaderData<typeof loader>();
+  const project = useProject();
   const actionData = useActionData<typeof action>();
   const created =
     actionData && "created" in actionData && actionData.created ? actionData.created : null;

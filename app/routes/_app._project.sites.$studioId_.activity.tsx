@@ -3,15 +3,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ACTIVITY_ANCHOR } from "~/components/activity/activity-query";
 import { requireProjectMember } from "~/web/project-loader.server";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
-import { publishedSiteUrl } from "~/services/project-status";
+import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
 import { ACTIVITY_MAX_LIMIT, listActivity } from "~/services/activity-log.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  {
-    title: data ? `Activity Log | ${data.project.name} | StackShift` : "Activity Log | StackShift",
-  },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  projectTitle(matches, "Activity Log");
 
 /**
  * /sites/{studioId}/activity: the project's whole activity log (up to 1000 events), for the
@@ -23,25 +19,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     limit: ACTIVITY_MAX_LIMIT,
   });
   return {
-    project: {
-      studioId: project.studioId,
-      name: project.name,
-      publishedUrl: publishedSiteUrl(project),
-    },
     entries,
     total,
     now: new Date().toISOString(),
   };
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function ActivityPage() {
-  const { project, entries, total, now } = useLoaderData<typeof loader>();
+  const { entries, total, now } = useLoaderData<typeof loader>();
+  const project = useProject();
   const dashboard = `/sites/${encodeURIComponent(project.studioId)}`;
   return (
     <article className="space-y-6">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
       <header className="space-y-1">
         <p className="text-sm text-slate-600 dark:text-slate-300">
           <Link to={`${dashboard}#${ACTIVITY_ANCHOR}`} className="text-brand underline">

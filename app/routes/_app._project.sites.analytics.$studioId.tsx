@@ -3,15 +3,14 @@ import { useLoaderData } from "@remix-run/react";
 import { AnalyticsSections } from "~/components/analytics/analytics-sections";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
-import { toProjectView } from "~/components/project-dashboard/project-view";
+import { projectTitle } from "~/components/project-dashboard/project-frame";
 import { parseRange } from "~/services/analytics.schema";
 import { getAnalytics } from "~/services/analytics.server";
 import { projectDataDigest } from "~/services/project-data-version.server";
 import { sectionVersion } from "~/web/section-version.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Analytics | ${data.project.name} | StackShift` : "Analytics | StackShift" },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  projectTitle(matches, "Analytics");
 
 /**
  * /sites/analytics/{studioId}: the hosted site's page views for a period (?days=7|30|90, or
@@ -24,19 +23,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Read before the counts: a view counted meanwhile makes the next version check differ.
   const digest = await projectDataDigest(project._id, "analytics");
   return {
-    project: toProjectView(project, now),
     choice,
     analytics: await getAnalytics(user, project.studioId, choice.range),
     dataVersion: sectionVersion(digest),
   };
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function AnalyticsPage() {
-  const { project, choice, analytics, dataVersion } = useLoaderData<typeof loader>();
+  const { choice, analytics, dataVersion } = useLoaderData<typeof loader>();
   return (
-    <ProjectSectionPage section="analytics" project={project} dataVersion={dataVersion}>
+    <ProjectSectionPage section="analytics" dataVersion={dataVersion}>
       <AnalyticsSections view={analytics} choice={choice} />
     </ProjectSectionPage>
   );

@@ -14,7 +14,7 @@ import {
 } from "~/components/forms/form-submissions";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
-import { toProjectView } from "~/components/project-dashboard/project-view";
+import { projectTitle } from "~/components/project-dashboard/project-frame";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "~/services/errors";
 import { resendConfirmation } from "~/services/form-notifications.server";
 import {
@@ -38,9 +38,7 @@ import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Forms | ${data.project.name} | StackShift` : "Forms | StackShift" },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) => projectTitle(matches, "Forms");
 
 /**
  * /sites/forms/{studioId}: the site's forms with their submission counts; the chosen form's
@@ -67,7 +65,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       })
     : null;
   return {
-    project: toProjectView(project, new Date()),
     forms: submissions.forms,
     submissions,
     opened,
@@ -164,15 +161,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function FormsPage() {
-  const { project, forms, submissions, opened, exportUrl, dataVersion } =
-    useLoaderData<typeof loader>();
+  const { forms, submissions, opened, exportUrl, dataVersion } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage
       section="forms"
-      project={project}
       dataVersion={dataVersion}
       description="What visitors send through your site's forms."
     >

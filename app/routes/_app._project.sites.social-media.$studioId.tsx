@@ -3,16 +3,13 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { LocalDate } from "~/components/local-date";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
-import { toProjectView } from "~/components/project-dashboard/project-view";
+import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
 import { projectDataDigest } from "~/services/project-data-version.server";
 import { listSocialFeeds } from "~/services/social-accounts.server";
 import { sectionVersion } from "~/web/section-version.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  {
-    title: data ? `Social Media | ${data.project.name} | StackShift` : "Social Media | StackShift",
-  },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  projectTitle(matches, "Social Media");
 
 /**
  * /sites/social-media/{studioId}: the project's linked Instagram accounts and the latest posts of
@@ -23,20 +20,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Read before the feeds: a change landing meanwhile makes the next version check differ.
   const digest = await projectDataDigest(project._id, "social-media");
   return {
-    project: toProjectView(project, new Date()),
     feeds: await listSocialFeeds(user, project.studioId),
     dataVersion: sectionVersion(digest),
   };
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function SocialMediaPage() {
-  const { project, feeds, dataVersion } = useLoaderData<typeof loader>();
+  const { feeds, dataVersion } = useLoaderData<typeof loader>();
+  const project = useProject();
   return (
     <ProjectSectionPage
       section="social-media"
-      project={project}
       dataVersion={dataVersion}
       description={
         <>

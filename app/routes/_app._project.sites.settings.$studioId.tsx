@@ -1,8 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { loadProjectSection } from "~/web/project-loader.server";
+import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
+import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
 import { SchemaVersionSection } from "~/components/settings/schema-version-section";
 import {
   DeleteProjectSection,
@@ -40,25 +41,21 @@ import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Settings | ${data.project.name} | StackShift` : "Settings | StackShift" },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) => projectTitle(matches, "Settings");
 
 /** /sites/settings/{studioId}: owner, members and platform admins (others get 404). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const section = await loadProjectSection(request, params.studioId);
-  const user = await requireUser(request);
+  const { user, project } = await requireProjectMember(request, params.studioId);
   // Read before the sections: a change landing meanwhile makes the next version check differ.
-  const digest = await projectDataDigest(section.project.id, "settings");
+  const digest = await projectDataDigest(project._id, "settings");
   const [schema, settings, transferTyped, deleteTyped] = await Promise.all([
-    getSchemaVersion(user, section.project.studioId),
-    getProjectSettings(user, section.project.studioId),
+    getSchemaVersion(user, project.studioId),
+    getProjectSettings(user, project.studioId),
     // What the form had typed before /auth/confirm sent the owner to prove it is them.
     stashedForm(request, TRANSFER_INTENT),
     stashedForm(request, DELETE_PROJECT_INTENT),
   ]);
   return {
-    ...section,
     schema,
     settings,
     stashed: { transfer: transferTyped, delete: deleteTyped },
@@ -170,12 +167,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function ProjectSettingsRoute() {
-  const { project, schema, settings, stashed, dataVersion } = useLoaderData<typeof loader>();
+  const { schema, settings, stashed, dataVersion } = useLoaderData<typeof loader>();
+  const project = useProject();
   return (
-    <ProjectSectionPage section="settings" project={project} dataVersion={dataVersion} status>
+    <ProjectSectionPage section="settings" dataVersion={dataVersion} status>
       <RenameSection view={settings} />
       <TransferSection view={settings} stashed={stashed.transfer} />
       <SecondFactorSection view={settings} />

@@ -26,13 +26,12 @@ import {
   SupportBanner,
 } from "~/components/project-dashboard/dashboard-header";
 import { requireProjectMemberOrInvitee } from "~/web/project-loader.server";
-import { ProjectNav } from "~/components/project-dashboard/project-nav";
+import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
 import { ADDON_INTENT, addonsAction } from "./addons-action.server";
 import { AddonsSection } from "~/components/addons/addons-section";
 import { DOMAIN_INTENT, domainsAction } from "./domains-action.server";
 import { DomainSettings } from "~/components/domains/domain-settings";
 import { ActiveIntegrations, Members } from "~/components/project-dashboard/project-sections";
-import { toProjectView } from "~/components/project-dashboard/project-view";
 import { SiteBuilds } from "~/components/project-dashboard/site-builds";
 import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refresh";
 import { StudioActivation } from "~/components/studio/studio-activation";
@@ -45,15 +44,10 @@ import { stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";
 import { RENDER_WHEN_NEAR } from "~/utils/page-load";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  {
-    title: !data
-      ? "Project | StackShift"
-      : data.invitation
-        ? `Invitation to ${data.invitation.projectName} | StackShift`
-        : `${data.project.name} | StackShift`,
-  },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  data?.invitation
+    ? [{ title: `Invitation to ${data.invitation.projectName} | StackShift` }]
+    : projectTitle(matches, null);
 
 /**
  * /sites/{studioId}: the project dashboard, for its owner and accepted members; the project's
@@ -98,7 +92,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const latest = builds.ok ? builds.latestDeployment : null;
   const view = {
     invitation: null,
-    project: toProjectView(project, now),
     viewer: { name: user.name, email: user.email },
     accepted: activation.accepted,
     builds,
@@ -162,8 +155,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export { overlayShouldRevalidate as shouldRevalidate } from "~/components/shell/shell-helpers";
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function ProjectDashboardPage() {
   const loaded = useLoaderData<typeof loader>();
   if (loaded.invitation) {
@@ -180,7 +171,6 @@ type DashboardData = Exclude<
 >;
 
 function ProjectDashboard({
-  project,
   viewer,
   accepted,
   builds,
@@ -196,6 +186,7 @@ function ProjectDashboard({
   now: loadedAt,
   dataVersion,
 }: DashboardData) {
+  const project = useProject();
   const [searchParams] = useSearchParams();
   const buildsKey = ["page", "next", "prev"].map((k) => searchParams.get(k) ?? "").join("|");
   const query = searchParams.toString();
@@ -207,7 +198,6 @@ function ProjectDashboard({
   const now = currentAt && currentAt > loadedAt ? currentAt : loadedAt;
   return (
     <article className="space-y-8">
-      <ProjectNav studioId={project.studioId} publishedUrl={project.publishedUrl} />
       {project.role === "support" ? <SupportBanner ownerName={project.owner.name} /> : null}
       {failure ? <FailureBanner studioId={project.studioId} permanent={failure.permanent} /> : null}
       <DashboardHeader

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
-import { toProjectView } from "~/components/project-dashboard/project-view";
+import { projectTitle } from "~/components/project-dashboard/project-frame";
 import {
   REDEPLOY_INTENT,
   ROLLBACK_INTENT,
@@ -15,9 +15,7 @@ import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Website | ${data.project.name} | StackShift` : "Website | StackShift" },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) => projectTitle(matches, "Website");
 
 /** /sites/website/{studioId}: the site's addresses, published deployment, Redeploy, Roll back. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -26,7 +24,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const digest = await projectDataDigest(project._id, "website");
   const website = await getWebsite(user, project.studioId);
   return {
-    project: toProjectView(project, new Date()),
     website,
     // What the 60 s refresh compares with /sites/{id}/version?section=website.
     dataVersion: sectionVersion(digest, website),
@@ -70,12 +67,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function WebsitePage() {
-  const { project, website, dataVersion } = useLoaderData<typeof loader>();
+  const { website, dataVersion } = useLoaderData<typeof loader>();
   return (
-    <ProjectSectionPage section="website" project={project} dataVersion={dataVersion}>
+    <ProjectSectionPage section="website" dataVersion={dataVersion}>
       <WebsiteSections view={website} />
     </ProjectSectionPage>
   );

@@ -21,7 +21,7 @@ import {
 } from "~/components/newsletter/saved-templates";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
-import { toProjectView } from "~/components/project-dashboard/project-view";
+import { projectTitle } from "~/components/project-dashboard/project-frame";
 import { ConflictError, InvalidError, type ServiceError, UpstreamError } from "~/services/errors";
 import {
   addSenderDomain,
@@ -60,9 +60,8 @@ import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Newsletter | ${data.project.name} | StackShift` : "Newsletter | StackShift" },
-];
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  projectTitle(matches, "Newsletter");
 
 /**
  * /sites/newsletter/{studioId}: the sender settings with their preview, and the sender domains.
@@ -79,7 +78,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     getSavedTemplates(user, project.studioId),
   ]);
   return {
-    project: toProjectView(project, new Date()),
     view,
     domains,
     templates,
@@ -232,14 +230,11 @@ function templateErrors(error: ServiceError) {
     : { formErrors: [error.message] };
 }
 
-export { ProjectErrorBoundary as ErrorBoundary } from "~/components/project-dashboard/section-page";
-
 export default function NewsletterPage() {
-  const { project, view, domains, templates, dataVersion } = useLoaderData<typeof loader>();
+  const { view, domains, templates, dataVersion } = useLoaderData<typeof loader>();
   return (
     <ProjectSectionPage
       section="newsletter"
-      project={project}
       dataVersion={dataVersion}
       description="Who your newsletters come from, how they look, and the domain they are sent from."
     >
