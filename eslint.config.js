@@ -16,6 +16,20 @@ const PROVIDERS = {
   group: ["~/providers/*", "~/providers/**", "**/providers/*", "**/providers/**"],
   message: "Routes and components reach outside services through a service (app/services).",
 };
+/**
+ * An area of app/services is used through its index (`~/services/<area>` for what runs in the
+ * browser too, `~/services/<area>/index.server` for the rest): its other modules are its own.
+ */
+const SERVICE_INTERNALS = {
+  group: ["~/services/*/*", "!~/services/*/index.server"],
+  message:
+    "Import another area of app/services through its index: ~/services/<area> or ~/services/<area>/index.server.",
+};
+/** Inside app/services, an area reaches another only by its index, never by a relative path. */
+const OTHER_AREA = {
+  group: ["../*"],
+  message: "Import another area of app/services through its index (~/services/<area>...).",
+};
 /** The SDKs of the vendors behind app/providers, and the mail transport. */
 const VENDORS = {
   group: ["@netlify/*", "@vercel/*", "@sanity/*", "@octokit/*", "stripe", "resend", "nodemailer"],
@@ -138,7 +152,7 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      "no-restricted-imports": ["error", { patterns: [DATABASE] }],
+      "no-restricted-imports": ["error", { patterns: [DATABASE, SERVICE_INTERNALS] }],
     },
   },
   {
@@ -146,7 +160,10 @@ export default tseslint.config(
     // no providers, no vendor SDKs, no database driver.
     files: ["app/routes/**", "app/components/**", "app/web/**", "app/root.tsx"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [DATABASE, DRIVERS, PROVIDERS, VENDORS] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [DATABASE, DRIVERS, PROVIDERS, VENDORS, SERVICE_INTERNALS] },
+      ],
     },
   },
   {
@@ -164,7 +181,12 @@ export default tseslint.config(
   {
     // The /local/* pages are the local providers' own stand-in sites, studios and sign-in pages.
     files: ["app/routes/local.*"],
-    rules: { "no-restricted-imports": ["error", { patterns: [DATABASE, DRIVERS, VENDORS] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [DATABASE, DRIVERS, VENDORS, SERVICE_INTERNALS] },
+      ],
+    },
   },
   {
     // Utilities are the bottom layer: everything may use them, they use nothing of ours but each
@@ -187,7 +209,8 @@ export default tseslint.config(
     },
   },
   {
-    // Only services, jobs, the db layer, local providers, boot and tests may import the database.
+    // Only services, jobs, the db layer, local providers and boot may import the database; they
+    // too use an area of app/services through its index.
     files: [
       "app/services/**",
       "app/jobs/**",
@@ -195,9 +218,16 @@ export default tseslint.config(
       "app/providers/**/local.server.ts",
       "app/providers/**/local/**",
       "app/entry.server.tsx",
-      "tests/**",
-      "**/*.test.ts",
     ],
+    rules: { "no-restricted-imports": ["error", { patterns: [SERVICE_INTERNALS] }] },
+  },
+  {
+    files: ["app/services/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [SERVICE_INTERNALS, OTHER_AREA] }] },
+  },
+  {
+    // Tests reach into modules to test them.
+    files: ["tests/**", "**/*.test.ts", "**/*.test.tsx"],
     rules: { "no-restricted-imports": "off" },
   },
 );

@@ -16,9 +16,9 @@ import {
 import { claimDataDir, releaseDataDir } from "~/db/data-dir-lock.server";
 import { prepareJobs, QUEUES, runJobs } from "~/jobs/index.server";
 import { drainQueue, installQueues, stopQueue } from "~/jobs/queue.server";
-import { readinessProblem } from "~/services/health.server";
-import { startKeyRotation, stopKeyRotation } from "~/services/key-rotation.server";
-import { providerReads } from "~/services/provider-cache.server";
+import { readinessProblem } from "~/services/platform/index.server";
+import { startKeyRotation, stopKeyRotation } from "~/services/platform/index.server";
+import { providerReads } from "~/services/core/index.server";
 import { env, startRefusal, StartRefusedError } from "~/utils/env.server";
 import { logger, requestLogger } from "~/utils/logger.server";
 import { errorLogFields, loggablePathname } from "~/utils/request-id.server";
@@ -30,8 +30,8 @@ import { NonceProvider } from "~/utils/nonce";
 const ABORT_DELAY = 5_000;
 
 /** `npm run rotate-key` (scripts/rotate-key.mjs) runs from this build. */
-export { rotateKeyCommand } from "~/services/key-rotation-command.server";
-export { unprovenAccountsCommand } from "~/services/unproven-accounts-command.server";
+export { rotateKeyCommand } from "~/services/platform/index.server";
+export { unprovenAccountsCommand } from "~/services/accounts/index.server";
 
 /**
  * Called once by the HTTP server (server/index.mjs) before it listens: checks the environment,

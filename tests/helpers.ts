@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { hashPassword } from "~/services/passwords.server";
+import { hashPassword } from "~/services/accounts/passwords.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import { desc, eq } from "drizzle-orm";

@@ -948,7 +948,7 @@ export const analyticsReferrerDays = pgTable(
  * What support did and who deleted which project, kept whatever happens to the project: no
  * foreign key to projects or users, so deleting either leaves the rows as written (who by id and
  * the address they had then, the project by id and name). Append-only: the app inserts and never
- * updates or deletes a row (app/services/audit-log.server.ts); a trigger refuses UPDATE and
+ * updates or deletes a row (app/services/activity/audit-log.server.ts); a trigger refuses UPDATE and
  * DELETE (the migration's custom SQL). docs/decisions/026-audit-log.md.
  */
 export const auditLog = pgTable(
@@ -977,7 +977,7 @@ export const auditLog = pgTable(
  * sha256 of a token is kept, like sessions: the person sees the token once, when it is made. A
  * token acts as its owner with at most `scope`, on `projectIds` when set (else every project the
  * owner can reach), and ends at `expiresAt` or when revoked (by its owner or a platform admin).
- * app/services/api-tokens.server.ts; docs/decisions/029-personal-access-tokens.md.
+ * app/services/accounts/api-tokens.server.ts; docs/decisions/029-personal-access-tokens.md.
  */
 export const apiTokens = pgTable(
   "api_tokens",
@@ -1013,7 +1013,7 @@ export const apiTokens = pgTable(
  * A site or content studio of a deleted project that is still to be deleted at its provider.
  * Written in the project deletion's transaction; the row goes when the provider confirms (a 404
  * counts), and until then the cleanup job and the scheduled retry (deletions.retry) try again
- * with backoff. app/services/external-deletions.server.ts.
+ * with backoff. app/services/projects/external-deletions.server.ts.
  */
 export const externalDeletions = pgTable(
   "external_deletions",

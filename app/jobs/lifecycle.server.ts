@@ -1,8 +1,8 @@
-import { DEPLOY_JOB, POLL_JOB, PROVISION_JOB, SWEEP_JOB } from "~/services/lifecycle/common.server";
-import { deployProject } from "~/services/lifecycle/deploy.server";
-import { pollProject } from "~/services/lifecycle/poll.server";
-import { provisionProject } from "~/services/lifecycle/provision.server";
-import { runLifecycleSweep } from "~/services/lifecycle/sweep.server";
+import { DEPLOY_JOB, POLL_JOB, PROVISION_JOB, SWEEP_JOB } from "~/services/lifecycle/index.server";
+import { deployProject } from "~/services/lifecycle/index.server";
+import { pollProject } from "~/services/lifecycle/index.server";
+import { provisionProject } from "~/services/lifecycle/index.server";
+import { runLifecycleSweep } from "~/services/lifecycle/index.server";
 import type { JobDefinition } from "./types";
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");

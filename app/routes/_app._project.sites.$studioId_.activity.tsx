@@ -4,7 +4,7 @@ import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ACTIVITY_ANCHOR } from "~/components/activity/activity-query";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
-import { ACTIVITY_MAX_LIMIT, listActivity } from "~/services/activity-log.server";
+import { ACTIVITY_MAX_LIMIT, listActivity } from "~/services/activity/index.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches }) =>
   projectTitle(matches, "Activity Log");

@@ -3,9 +3,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireDeploymentPage } from "~/web/deployment-page.server";
 import { FailedDeployment } from "~/components/deployments/failed-deployment";
-import { ServiceError, NotFoundError } from "~/services/errors";
-import { MAX_DEPLOY_RETRIES, retryDeploymentSchema } from "~/services/deployments.schema";
-import { PermanentDeploymentError, retryDeployment } from "~/services/deployments.server";
+import { ServiceError, NotFoundError } from "~/services/core";
+import { MAX_DEPLOY_RETRIES, retryDeploymentSchema } from "~/services/deployments";
+import { PermanentDeploymentError, retryDeployment } from "~/services/deployments/index.server";
 import { formErrorOf } from "~/utils/form-errors";
 import { formReply, readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";

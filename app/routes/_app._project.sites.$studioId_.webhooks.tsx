@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { WebhooksPage } from "~/components/webhooks/webhooks-page";
 import { WEBHOOK_INTENTS as I } from "~/components/webhooks/intents";
 import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
-import { ForbiddenError, InvalidError } from "~/services/errors";
+import { ForbiddenError, InvalidError } from "~/services/core";
 import {
   addWebhook,
   deliveryIdSchema,

@@ -4,9 +4,9 @@ import { AnalyticsSections } from "~/components/analytics/analytics-sections";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { projectTitle } from "~/components/project-dashboard/project-frame";
-import { parseRange } from "~/services/analytics.schema";
-import { getAnalytics } from "~/services/analytics.server";
-import { projectDataDigest } from "~/services/project-data-version.server";
+import { parseRange } from "~/services/analytics";
+import { getAnalytics } from "~/services/analytics/index.server";
+import { projectDataDigest } from "~/services/projects/index.server";
 import { sectionVersion } from "~/web/section-version.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches }) =>

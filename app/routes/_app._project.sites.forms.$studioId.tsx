@@ -15,23 +15,23 @@ import {
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { projectTitle } from "~/components/project-dashboard/project-frame";
-import { ForbiddenError, NotFoundError, RateLimitedError } from "~/services/errors";
-import { resendConfirmation } from "~/services/form-notifications.server";
+import { ForbiddenError, NotFoundError, RateLimitedError } from "~/services/core";
+import { resendConfirmation } from "~/services/forms/index.server";
 import {
   deleteAllSchema,
   deleteSubmissionSchema,
   FORM_MESSAGES,
   formSettingsSchema,
   resendConfirmationSchema,
-} from "~/services/forms.schema";
+} from "~/services/forms";
 import {
   deleteAllSubmissions,
   deleteSubmission,
   getSubmission,
   listSubmissions,
   saveFormSettings,
-} from "~/services/forms.server";
-import { projectDataDigest } from "~/services/project-data-version.server";
+} from "~/services/forms/index.server";
+import { projectDataDigest } from "~/services/projects/index.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { listParams } from "~/web/list-query";
 import { sectionVersion } from "~/web/section-version.server";

@@ -8,13 +8,13 @@ import {
   STRIPE_CONNECT_INTENT,
 } from "~/components/payments/payment-accounts";
 import { ProductViewer } from "~/components/payments/product-viewer";
-import { ServiceError, NotFoundError, RateLimitedError } from "~/services/errors";
-import { integrationBySlug } from "~/services/integration-catalog";
+import { ServiceError, NotFoundError, RateLimitedError } from "~/services/core";
+import { integrationBySlug } from "~/services/integrations";
 import {
   addPaymentAccountSchema,
   PAYMENT_MESSAGES,
   removePaymentAccountSchema,
-} from "~/services/payments.schema";
+} from "~/services/integrations";
 import {
   addPaymentAccount,
   InvalidPaymentKeyError,
@@ -22,7 +22,7 @@ import {
   listPaymentAccounts,
   removePaymentAccount,
   startStripeConnect,
-} from "~/services/payments.server";
+} from "~/services/integrations/index.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { notFound } from "~/utils/responses.server";
 import { getSession, requireUser } from "~/web/session.server";

@@ -22,39 +22,39 @@ import {
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { projectTitle } from "~/components/project-dashboard/project-frame";
-import { ConflictError, InvalidError, type ServiceError, UpstreamError } from "~/services/errors";
+import { ConflictError, InvalidError, type ServiceError, UpstreamError } from "~/services/core";
 import {
   addSenderDomain,
   deleteSenderDomain,
   listSenderDomains,
   SenderDomainLimitError,
   verifySenderDomain,
-} from "~/services/newsletter-domains.server";
+} from "~/services/newsletter/index.server";
 import {
   domainIdSchema,
   LOGO_MAX_BYTES,
   NEWSLETTER_MESSAGES,
   newsletterSettingsSchema,
-} from "~/services/newsletter.schema";
+} from "~/services/newsletter";
 import {
   getNewsletterSettings,
   saveNewsletterSettings,
   sendTestEmail,
-} from "~/services/newsletter.server";
-import { projectDataDigest } from "~/services/project-data-version.server";
+} from "~/services/newsletter/index.server";
+import { projectDataDigest } from "~/services/projects/index.server";
 import {
   deleteTemplateSchema,
   renameTemplateSchema,
   saveTemplateSchema,
   TEMPLATE_MESSAGES,
-} from "~/services/newsletter-templates.schema";
+} from "~/services/newsletter";
 import {
   deleteTemplate,
   getSavedTemplates,
   renameTemplate,
   saveTemplate,
   TemplateNameTakenError,
-} from "~/services/newsletter-templates.server";
+} from "~/services/newsletter/index.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { sectionVersion } from "~/web/section-version.server";
 import { requireUser } from "~/web/session.server";

@@ -12,8 +12,8 @@ import {
   TransferSection,
   WebhooksLinkSection,
 } from "~/components/settings/project-settings-sections";
-import { deleteProject } from "~/services/project-deletion.server";
-import { InvalidError } from "~/services/errors";
+import { deleteProject } from "~/services/projects/index.server";
+import { InvalidError } from "~/services/core";
 import {
   DELETE_PROJECT_INTENT,
   deleteProjectSchema,
@@ -25,7 +25,7 @@ import {
   schemaVersionFormSchema,
   TRANSFER_INTENT,
   transferOwnershipSchema,
-} from "~/services/project-settings.schema";
+} from "~/services/projects";
 import {
   getProjectSettings,
   getSchemaVersion,
@@ -33,8 +33,8 @@ import {
   renameProject,
   setRequireTwoFactor,
   transferOwnership,
-} from "~/services/project-settings.server";
-import { projectDataDigest } from "~/services/project-data-version.server";
+} from "~/services/projects/index.server";
+import { projectDataDigest } from "~/services/projects/index.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { requireRecentProof, stashedForm } from "~/web/proof.server";
 import { sectionVersion } from "~/web/section-version.server";

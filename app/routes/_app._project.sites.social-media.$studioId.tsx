@@ -4,8 +4,8 @@ import { LocalDate } from "~/components/local-date";
 import { requireProjectMember } from "~/web/project-loader.server";
 import { ProjectSectionPage } from "~/components/project-dashboard/section-page";
 import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
-import { projectDataDigest } from "~/services/project-data-version.server";
-import { listSocialFeeds } from "~/services/social-accounts.server";
+import { projectDataDigest } from "~/services/projects/index.server";
+import { listSocialFeeds } from "~/services/integrations/index.server";
 import { sectionVersion } from "~/web/section-version.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches }) =>

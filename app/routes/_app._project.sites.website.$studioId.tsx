@@ -8,8 +8,8 @@ import {
   ROLLBACK_INTENT,
   WebsiteSections,
 } from "~/components/website/website-sections";
-import { projectDataDigest } from "~/services/project-data-version.server";
-import { getWebsite, redeploy, rollBack } from "~/services/website.server";
+import { projectDataDigest } from "~/services/projects/index.server";
+import { getWebsite, redeploy, rollBack } from "~/services/deployments/index.server";
 import { sectionVersion } from "~/web/section-version.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";

@@ -9,13 +9,13 @@ import { RequestCard } from "~/components/access-requests/request-card";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
 import { Spinner } from "~/components/ui/spinner";
-import { decisionSchema, listQuerySchema } from "~/services/access-requests.schema";
+import { decisionSchema, listQuerySchema } from "~/services/platform";
 import {
   decideAccessRequest,
   getAccessRequest,
   listAccessRequests,
-} from "~/services/access-requests.server";
-import { ServiceError } from "~/services/errors";
+} from "~/services/platform/index.server";
+import { ServiceError } from "~/services/core";
 import { formErrorOf } from "~/utils/form-errors";
 import { formReply, readForm } from "~/web/http.server";
 import { requirePlatformAdmin } from "~/web/session.server";

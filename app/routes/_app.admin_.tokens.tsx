@@ -4,9 +4,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData } from "@remix-run/react";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
-import { leakedTokenSchema } from "~/services/api-tokens.schema";
-import { revokeLeakedToken } from "~/services/api-tokens.server";
-import { ServiceError, InvalidError } from "~/services/errors";
+import { leakedTokenSchema } from "~/services/accounts";
+import { revokeLeakedToken } from "~/services/accounts/index.server";
+import { ServiceError, InvalidError } from "~/services/core";
 import { formReply, readForm } from "~/web/http.server";
 import { requirePlatformAdmin } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -3,8 +3,8 @@ import { SearchBox } from "~/components/lists/search-box";
 import { useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { Badge } from "~/components/ui/badge";
-import { listQuerySchema } from "~/services/access-requests.schema";
-import { listOutbox, outboxPageEnabled, redact } from "~/services/mail.server";
+import { listQuerySchema } from "~/services/platform";
+import { listOutbox, outboxPageEnabled, redact } from "~/services/core/index.server";
 import { invariantResponse } from "~/utils/responses.server";
 import { requirePlatformAdmin } from "~/web/session.server";
 import { formatDate } from "~/utils/dates";
@@ -19,7 +19,7 @@ const LIMIT = 200;
  * The development outbox (without SMTP_URL mail is kept here, docs/configuration.md), for
  * platform admins.
  * It does not exist once mail is really delivered or in production mode, and delivered mails hold
- * no usable token (app/services/mail.server.ts redacts them; this page redacts queued ones too).
+ * no usable token (app/services/core/mail.server.ts redacts them; this page redacts queued ones too).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePlatformAdmin(request);

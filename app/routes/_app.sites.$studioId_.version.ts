@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { currentDashboardVersion } from "./_app._project.sites.$studioId/live-parts.server";
-import { InvalidError } from "~/services/errors";
-import { isVersionedPage } from "~/services/project-data-version.server";
+import { InvalidError } from "~/services/core";
+import { isVersionedPage } from "~/services/projects/index.server";
 import { apiError } from "~/web/http.server";
 import { requireProjectMemberWithDigest } from "~/web/project-loader.server";
 import { currentSectionVersion } from "~/web/section-version.server";

@@ -9,14 +9,11 @@ import { invitationsAction } from "~/web/invitations-action.server";
 import type { InvitationIntent } from "~/components/members/member-intents";
 import { dispatchIntent, formFailure, type IntentContext } from "~/web/intents.server";
 import { PendingInvitations } from "~/components/members/pending-invitations";
-import {
-  listPendingInvitations,
-  type PendingInvitation,
-} from "~/services/invitation-answers.server";
-import { InvalidError, type ServiceError } from "~/services/errors";
-import { createProjectSchema, reviewProjectSchema } from "~/services/projects.schema";
-import { listProjects, reviewProject } from "~/services/projects.server";
-import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
+import { listPendingInvitations, type PendingInvitation } from "~/services/members/index.server";
+import { InvalidError, type ServiceError } from "~/services/core";
+import { createProjectSchema, reviewProjectSchema } from "~/services/projects";
+import { listProjects, reviewProject } from "~/services/projects/index.server";
+import { createProjectAndProvision } from "~/services/lifecycle/index.server";
 import { formReply, readForm } from "~/web/http.server";
 import { listParams } from "~/web/list-query";
 import { requireUser, safeRedirect } from "~/web/session.server";

@@ -5,7 +5,7 @@ import { LocalDate } from "~/components/local-date";
 import { PROVIDER_LABEL } from "~/components/domains/domain-settings";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
-import { listDomains } from "~/services/domain-list.server";
+import { listDomains } from "~/services/domains/index.server";
 import { listParams } from "~/web/list-query";
 import { requireUser } from "~/web/session.server";
 import { TableHead } from "~/components/ui/table-head";

@@ -4,7 +4,7 @@ import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useCallback } from "react";
 import { LoadMoreLink, OlderPagesNote, useMorePages } from "~/components/lists/more-pages";
 import { listUrl, SearchBox } from "~/components/lists/search-box";
-import { InvalidError } from "~/services/errors";
+import { InvalidError } from "~/services/core";
 import {
   configurePath,
   INTEGRATION_PAGE_SIZE,
@@ -12,9 +12,9 @@ import {
   integrationBySlug,
   integrationLogo,
   LOAD_MORE_MIN_RESULTS,
-} from "~/services/integration-catalog";
-import { listProjects } from "~/services/projects.server";
-import { SITE_TYPE_LABEL } from "~/services/site-types";
+} from "~/services/integrations";
+import { listProjects } from "~/services/projects/index.server";
+import { SITE_TYPE_LABEL } from "~/services/projects";
 import { notFound } from "~/utils/responses.server";
 import { listParams } from "~/web/list-query";
 import { requireUser } from "~/web/session.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { Badge } from "~/components/ui/badge";
-import { integrationLogo, INTEGRATIONS } from "~/services/integration-catalog";
+import { integrationLogo, INTEGRATIONS } from "~/services/integrations";
 import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Integrations | StackShift" }];

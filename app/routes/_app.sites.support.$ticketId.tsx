@@ -7,14 +7,14 @@ import {
   TICKET_STATUS_INTENT,
   TicketView,
 } from "~/components/support/ticket-view";
-import { ForbiddenError, NotFoundError } from "~/services/errors";
+import { ForbiddenError, NotFoundError } from "~/services/core";
 import { supportDesk } from "~/services/support-desk/index.server";
 import {
   commentSchema,
   STATUS_LABEL,
   statusSchema,
   SUPPORT_MESSAGES,
-} from "~/services/support.schema";
+} from "~/services/support-desk";
 import { dispatchIntent } from "~/web/intents.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";

@@ -9,9 +9,9 @@ import {
 } from "~/components/support/new-ticket-dialog";
 import { TicketList } from "~/components/support/ticket-list";
 import { buttonClass } from "~/components/ui/button";
-import { InvalidError } from "~/services/errors";
+import { InvalidError } from "~/services/core";
 import { supportDesk, ticketProjectChoices } from "~/services/support-desk/index.server";
-import { newTicketSchema, SUPPORT_MESSAGES } from "~/services/support.schema";
+import { newTicketSchema, SUPPORT_MESSAGES } from "~/services/support-desk";
 import { listParams } from "~/web/list-query";
 import { dispatchIntent } from "~/web/intents.server";
 import { requireUser } from "~/web/session.server";

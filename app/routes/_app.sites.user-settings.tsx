@@ -8,9 +8,9 @@ import {
 } from "~/components/user-settings/account-sections";
 import { SupportHistory } from "~/components/user-settings/support-history";
 import { buttonClass } from "~/components/ui/button";
-import { supportHistoryOf } from "~/services/audit-log.server";
-import { revokedTokensText } from "~/services/account-access";
-import { RateLimitedError } from "~/services/errors";
+import { supportHistoryOf } from "~/services/activity/index.server";
+import { revokedTokensText } from "~/services/accounts";
+import { RateLimitedError } from "~/services/core";
 import {
   deleteAccountSchema,
   emailChangeSchema,
@@ -19,7 +19,7 @@ import {
   sessionHandleSchema,
   splashSchema,
   USER_SETTINGS_MESSAGES as M,
-} from "~/services/user-settings.schema";
+} from "~/services/accounts";
 import {
   changePassword,
   deleteAccount,
@@ -29,8 +29,8 @@ import {
   signOutOtherSessions,
   signOutSession,
   updateName,
-} from "~/services/user-settings.server";
-import { setHideSplash } from "~/services/studio.server";
+} from "~/services/accounts/index.server";
+import { setHideSplash } from "~/services/studio/index.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { oidcEnabled } from "~/web/oidc.server";
 import { noteProof, proofIsRecent, requireRecentProof, stashedForm } from "~/web/proof.server";

@@ -13,10 +13,10 @@ import {
   MAX_ACTIVE_TOKENS,
   TOKEN_LIFETIME_DAYS,
   tokenIdSchema,
-} from "~/services/api-tokens.schema";
-import { createApiToken, listApiTokens, revokeApiToken } from "~/services/api-tokens.server";
-import { ServiceError, InvalidError } from "~/services/errors";
-import { listProjects } from "~/services/projects.server";
+} from "~/services/accounts";
+import { createApiToken, listApiTokens, revokeApiToken } from "~/services/accounts/index.server";
+import { ServiceError, InvalidError } from "~/services/core";
+import { listProjects } from "~/services/projects/index.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { requireRecentProof, stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";

@@ -18,8 +18,8 @@ import {
   newTotpSecret,
   passkeysOf,
   totpSetupView,
-} from "~/services/two-factor";
-import { enableTotpSchema } from "~/services/two-factor/schema";
+} from "~/services/two-factor/index.server";
+import { enableTotpSchema } from "~/services/two-factor";
 import { dispatchIntent } from "~/web/intents.server";
 import { requireRecentProof } from "~/web/proof.server";
 import { getSession, requireUser, sessionStorage } from "~/web/session.server";

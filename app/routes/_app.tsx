@@ -25,15 +25,15 @@ import { TopBar } from "~/components/shell/top-bar";
 import { SecondFactorBanner } from "~/components/auth/second-factor-required";
 import { RouteError } from "~/components/route-error";
 import { LoadingScreen } from "~/components/ui/spinner";
-import type { User } from "~/services/accounts.server";
-import { NotFoundError } from "~/services/errors";
+import type { User } from "~/services/accounts/index.server";
+import { NotFoundError } from "~/services/core";
 import {
   adminNeedsSecondFactor,
   SECOND_FACTOR_SETUP_PATH,
   SecondFactorRequiredError,
-} from "~/services/two-factor/required.server";
-import { isLive, projectBadge } from "~/services/project-status";
-import { getProject } from "~/services/projects.server";
+} from "~/services/two-factor/index.server";
+import { isLive, projectBadge } from "~/services/projects";
+import { getProject } from "~/services/projects/index.server";
 import { listParams } from "~/web/list-query";
 import { requireUser } from "~/web/session.server";
 

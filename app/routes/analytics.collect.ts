@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { recordPageView, type PageViewReport } from "~/services/analytics.server";
-import { ServiceError, InvalidError } from "~/services/errors";
+import { recordPageView, type PageViewReport } from "~/services/analytics/index.server";
+import { ServiceError, InvalidError } from "~/services/core";
 import { methodNotAllowed } from "~/web/api.server";
 import { apiError, readBody } from "~/web/http.server";
 

@@ -1,4 +1,4 @@
-import { getProjectEntity } from "~/services/project-entity.server";
+import { getProjectEntity } from "~/services/projects/index.server";
 import { apiRoute } from "~/web/api.server";
 
 /**

@@ -1,5 +1,5 @@
-import { listProjectEntities } from "~/services/projects.server";
-import { listProjectsSchema } from "~/services/projects.schema";
+import { listProjectEntities } from "~/services/projects/index.server";
+import { listProjectsSchema } from "~/services/projects";
 import { apiRoute, queryInput } from "~/web/api.server";
 
 /**

@@ -1,4 +1,4 @@
-import { chromaticActionSchema } from "~/services/addons.schema";
+import { chromaticActionSchema } from "~/services/addons";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/chromatic {studioId, action enable|disable, chromaticProjectToken when setting up}: Visual Tests on or off (app/web/addon-api.server.ts has the answers). */

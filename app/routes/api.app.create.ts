@@ -1,5 +1,5 @@
-import { createProjectSchema } from "~/services/projects.schema";
-import { createProjectAndProvision } from "~/services/lifecycle/provision.server";
+import { createProjectSchema } from "~/services/projects";
+import { createProjectAndProvision } from "~/services/lifecycle/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

@@ -1,5 +1,5 @@
-import { requestDeploymentSchema } from "~/services/deployments.schema";
-import { requestDeployment } from "~/services/deployments.server";
+import { requestDeploymentSchema } from "~/services/deployments";
+import { requestDeployment } from "~/services/deployments/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

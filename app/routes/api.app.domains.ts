@@ -1,5 +1,5 @@
-import { domainApiSchema } from "~/services/domains.schema";
-import { changeDomain } from "~/services/domains.server";
+import { domainApiSchema } from "~/services/domains";
+import { changeDomain } from "~/services/domains/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

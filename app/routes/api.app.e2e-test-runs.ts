@@ -1,5 +1,5 @@
-import { testRunsQuerySchema } from "~/services/addons.schema";
-import { testRunsForRepo, toWorkflowRun } from "~/services/test-runs.server";
+import { testRunsQuerySchema } from "~/services/addons";
+import { testRunsForRepo, toWorkflowRun } from "~/services/deployments/index.server";
 import { apiRoute, queryInput } from "~/web/api.server";
 
 /**

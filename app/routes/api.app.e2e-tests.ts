@@ -1,4 +1,4 @@
-import { addonActionSchema } from "~/services/addons.schema";
+import { addonActionSchema } from "~/services/addons";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/e2e-tests {studioId, action enable|disable}: End To End Tests on or off (app/web/addon-api.server.ts has the answers). */

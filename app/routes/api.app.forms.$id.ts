@@ -1,5 +1,5 @@
-import { listSubmissions, studioIdOfForm } from "~/services/forms.server";
-import { NotFoundError } from "~/services/errors";
+import { listSubmissions, studioIdOfForm } from "~/services/forms/index.server";
+import { NotFoundError } from "~/services/core";
 import { apiRoute } from "~/web/api.server";
 import { listParams } from "~/web/list-query";
 

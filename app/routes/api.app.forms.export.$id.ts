@@ -1,5 +1,5 @@
-import { NotFoundError } from "~/services/errors";
-import { exportSubmissionsCsv, studioIdOfForm } from "~/services/forms.server";
+import { NotFoundError } from "~/services/core";
+import { exportSubmissionsCsv, studioIdOfForm } from "~/services/forms/index.server";
 import { apiRoute } from "~/web/api.server";
 
 /**

@@ -1,6 +1,6 @@
-import { NotFoundError } from "~/services/errors";
-import { formSettingsApiSchema, formSettingsSchema } from "~/services/forms.schema";
-import { listForms, saveFormSettings, studioIdOfForm } from "~/services/forms.server";
+import { NotFoundError } from "~/services/core";
+import { formSettingsApiSchema, formSettingsSchema } from "~/services/forms";
+import { listForms, saveFormSettings, studioIdOfForm } from "~/services/forms/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 import { parseInput } from "~/web/http.server";
 

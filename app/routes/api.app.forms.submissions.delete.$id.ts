@@ -1,6 +1,6 @@
-import { NotFoundError } from "~/services/errors";
-import { submissionsDeleteApiSchema } from "~/services/forms.schema";
-import { deleteSubmission, studioIdOfForm } from "~/services/forms.server";
+import { NotFoundError } from "~/services/core";
+import { submissionsDeleteApiSchema } from "~/services/forms";
+import { deleteSubmission, studioIdOfForm } from "~/services/forms/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /** POST /api/app/forms/submissions/delete/{submissionId} {formId}: deletes one submission. */

@@ -1,6 +1,6 @@
-import { InvalidError, NotFoundError } from "~/services/errors";
-import { submissionsDeleteApiSchema } from "~/services/forms.schema";
-import { deleteAllSubmissions, studioIdOfForm } from "~/services/forms.server";
+import { InvalidError, NotFoundError } from "~/services/core";
+import { submissionsDeleteApiSchema } from "~/services/forms";
+import { deleteAllSubmissions, studioIdOfForm } from "~/services/forms/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /** POST /api/app/forms/submissions/deleteAll/{formId} {formId}: deletes every submission. */

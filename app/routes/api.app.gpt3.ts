@@ -1,4 +1,4 @@
-import { addonValueSchema } from "~/services/addons.schema";
+import { addonValueSchema } from "~/services/addons";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/gpt3 {studioId, value 'true'|'false', ...}: GPT on or off (app/web/addon-api.server.ts has the answers). */

@@ -1,21 +1,21 @@
-import { InvalidError, NotFoundError } from "~/services/errors";
-import { InvalidLinkStateError } from "~/services/oauth-links.server";
-import { completeStripeConnect } from "~/services/payments.server";
-import { socialExchangeApiSchema, socialUnlinkApiSchema } from "~/services/social-accounts.schema";
-import { completeInstagramLink, unlinkSocialAccount } from "~/services/social-accounts.server";
-import { integrationBySlug } from "~/services/integration-catalog";
+import { InvalidError, NotFoundError } from "~/services/core";
+import { InvalidLinkStateError } from "~/services/integrations/index.server";
+import { completeStripeConnect } from "~/services/integrations/index.server";
+import { socialExchangeApiSchema, socialUnlinkApiSchema } from "~/services/integrations";
+import { completeInstagramLink, unlinkSocialAccount } from "~/services/integrations/index.server";
+import { integrationBySlug } from "~/services/integrations";
 import {
   addPaymentAccountSchema,
   paymentsApiSchema,
   paymentsQuerySchema,
-} from "~/services/payments.schema";
+} from "~/services/integrations";
 import {
   addPaymentAccount,
   listPaymentAccounts,
   removePaymentAccount,
   resolveStudioRef,
   type PaymentAccountView,
-} from "~/services/payments.server";
+} from "~/services/integrations/index.server";
 import { apiRoute, jsonBody, methodNotAllowed, queryInput, type ApiArgs } from "~/web/api.server";
 import { parseInput } from "~/web/http.server";
 import { getSession } from "~/web/session.server";

@@ -1,11 +1,7 @@
-import {
-  inviteMemberSchema,
-  patchMemberSchema,
-  removeMemberSchema,
-} from "~/services/members.schema";
-import { acceptInvitation } from "~/services/invitation-answers.server";
-import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
-import { inviteMember } from "~/services/member-invitations.server";
+import { inviteMemberSchema, patchMemberSchema, removeMemberSchema } from "~/services/members";
+import { acceptInvitation } from "~/services/members/index.server";
+import { changeMemberRole, leaveProject, removeMember } from "~/services/members/index.server";
+import { inviteMember } from "~/services/members/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 import { requireRecentProof } from "~/web/proof.server";
 

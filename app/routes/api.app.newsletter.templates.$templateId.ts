@@ -1,5 +1,5 @@
-import { renameTemplateApiSchema } from "~/services/newsletter-templates.schema";
-import { deleteTemplate, renameTemplate } from "~/services/newsletter-templates.server";
+import { renameTemplateApiSchema } from "~/services/newsletter";
+import { deleteTemplate, renameTemplate } from "~/services/newsletter/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

@@ -1,8 +1,5 @@
-import {
-  saveTemplateApiSchema,
-  TEMPLATE_BODY_MAX_BYTES,
-} from "~/services/newsletter-templates.schema";
-import { saveTemplate } from "~/services/newsletter-templates.server";
+import { saveTemplateApiSchema, TEMPLATE_BODY_MAX_BYTES } from "~/services/newsletter";
+import { saveTemplate } from "~/services/newsletter/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

@@ -1,6 +1,6 @@
-import { addonActionSchema } from "~/services/addons.schema";
-import { getNewsletterSettingsEntity } from "~/services/newsletter.server";
-import { newsletterQuerySchema } from "~/services/newsletter-templates.schema";
+import { addonActionSchema } from "~/services/addons";
+import { getNewsletterSettingsEntity } from "~/services/newsletter/index.server";
+import { newsletterQuerySchema } from "~/services/newsletter";
 import { addonRoute } from "~/web/addon-api.server";
 import { queryInput } from "~/web/api.server";
 

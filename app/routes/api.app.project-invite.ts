@@ -1,5 +1,5 @@
-import { projectInviteSchema } from "~/services/studio.schema";
-import { resendStudioInvite } from "~/services/studio.server";
+import { projectInviteSchema } from "~/services/studio";
+import { resendStudioInvite } from "~/services/studio/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

@@ -1,5 +1,5 @@
-import { retryDeploymentSchema } from "~/services/deployments.schema";
-import { retryDeployment } from "~/services/deployments.server";
+import { retryDeploymentSchema } from "~/services/deployments";
+import { retryDeployment } from "~/services/deployments/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

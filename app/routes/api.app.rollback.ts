@@ -1,5 +1,5 @@
-import { rollbackApiSchema } from "~/services/deployments.schema";
-import { rollBackEntity } from "~/services/website.server";
+import { rollbackApiSchema } from "~/services/deployments";
+import { rollBackEntity } from "~/services/deployments/index.server";
 import { apiRoute, jsonBody } from "~/web/api.server";
 
 /**

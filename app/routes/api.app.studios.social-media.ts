@@ -1,4 +1,4 @@
-import { addonActionSchema } from "~/services/addons.schema";
+import { addonActionSchema } from "~/services/addons";
 import { addonRoute } from "~/web/addon-api.server";
 
 /** PUT /api/app/studios/social-media {studioId, action enable|disable}: Social Media on or off (app/web/addon-api.server.ts has the answers). */

@@ -1,5 +1,5 @@
 import { addWebhook, listWebhooks } from "~/services/webhooks/index.server";
-import { webhookApiInputSchema, webhookQuerySchema } from "~/services/webhooks/schema";
+import { webhookApiInputSchema, webhookQuerySchema } from "~/services/webhooks";
 import { apiRoute, jsonBody, queryInput } from "~/web/api.server";
 import { requireRecentProof } from "~/web/proof.server";
 

@@ -1,5 +1,8 @@
-import { listDeploymentsSchema } from "~/services/deployments.schema";
-import { listProjectDeployments, toDeploymentListEntity } from "~/services/deployments.server";
+import { listDeploymentsSchema } from "~/services/deployments";
+import {
+  listProjectDeployments,
+  toDeploymentListEntity,
+} from "~/services/deployments/index.server";
 import { apiRoute, queryInput } from "~/web/api.server";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidError, NotFoundError } from "~/services/errors";
+import { InvalidError, NotFoundError } from "~/services/core";
 import {
   addSenderDomain,
   deleteSenderDomain,
@@ -8,8 +8,8 @@ import {
   studioIdOfDomain,
   updateSenderDomainMetadata,
   verifySenderDomain,
-} from "~/services/newsletter-domains.server";
-import { NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
+} from "~/services/newsletter/index.server";
+import { NEWSLETTER_MESSAGES } from "~/services/newsletter";
 import { apiRoute, jsonBody, methodNotAllowed } from "~/web/api.server";
 import { parseInput, readJson } from "~/web/http.server";
 

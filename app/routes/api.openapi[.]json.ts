@@ -1,4 +1,4 @@
-import { openApiDocument } from "~/services/openapi.server";
+import { openApiDocument } from "~/services/api/index.server";
 
 /** GET /api/openapi.json: the OpenAPI 3.1 document of the JSON API (public, like the docs). */
 export function loader() {

@@ -1,5 +1,5 @@
-import { stripeListBodySchema, stripeListQuerySchema } from "~/services/payments.schema";
-import { listAccountResource } from "~/services/payments.server";
+import { stripeListBodySchema, stripeListQuerySchema } from "~/services/integrations";
+import { listAccountResource } from "~/services/integrations/index.server";
 import { apiRoute, jsonBody, queryInput } from "~/web/api.server";
 
 /**

@@ -1,4 +1,4 @@
-import { hasPendingInvitations } from "~/services/invitation-answers.server";
+import { hasPendingInvitations } from "~/services/members/index.server";
 import { apiRoute } from "~/web/api.server";
 
 /**

@@ -8,15 +8,15 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { IntentForm } from "~/components/ui/intent-form";
 import { useIntentForm } from "~/components/ui/use-intent-form";
-import { checkCurrentPassword } from "~/services/accounts.server";
-import { RateLimitedError, type ServiceError } from "~/services/errors";
+import { checkCurrentPassword } from "~/services/accounts/index.server";
+import { RateLimitedError, type ServiceError } from "~/services/core";
 import {
   CONFIRM_INTENTS as I,
   confirmCodeSchema,
   confirmPasswordSchema,
-} from "~/services/proof.schema";
-import { checkSecondFactor, factorsOf } from "~/services/two-factor";
-import { getAccount } from "~/services/user-settings.server";
+} from "~/services/accounts";
+import { checkSecondFactor, factorsOf } from "~/services/two-factor/index.server";
+import { getAccount } from "~/services/accounts/index.server";
 import { dispatchIntent, type IntentContext } from "~/web/intents.server";
 import { oidcEnabled } from "~/web/oidc.server";
 import { noteProof, proofMaxAgeMs } from "~/web/proof.server";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { OAuth2RequestError } from "remix-auth-oauth2";
-import { NotEligibleError, type User } from "~/services/accounts.server";
-import { ServiceError } from "~/services/errors";
+import { NotEligibleError, type User } from "~/services/accounts/index.server";
+import { ServiceError } from "~/services/core";
 import { authenticator } from "~/web/auth.server";
 import {
   clearOidcCookies,

@@ -9,10 +9,10 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getUser } from "~/services/accounts.server";
-import { InvalidError, UnauthorizedError } from "~/services/errors";
-import { consume } from "~/services/rate-limit.server";
-import { passkeyAuthenticationOptions, verifyPasskey } from "~/services/two-factor";
+import { getUser } from "~/services/accounts/index.server";
+import { InvalidError, UnauthorizedError } from "~/services/core";
+import { consume } from "~/services/core/index.server";
+import { passkeyAuthenticationOptions, verifyPasskey } from "~/services/two-factor/index.server";
 import { handleApi, parseInput, readJson } from "~/web/http.server";
 import { redirectAsJson, rememberChallenge, takeChallenge } from "~/web/passkeys.server";
 import {

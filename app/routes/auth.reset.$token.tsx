@@ -6,10 +6,10 @@ import { Form, Link, useActionData, useLoaderData, useParams } from "@remix-run/
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
-import { resetSchema } from "~/services/accounts.schema";
-import { resetPassword, resetTokenIsValid } from "~/services/account-tokens.server";
-import { revokedTokensText } from "~/services/account-access";
-import { InvalidError } from "~/services/errors";
+import { resetSchema } from "~/services/accounts";
+import { resetPassword, resetTokenIsValid } from "~/services/accounts/index.server";
+import { revokedTokensText } from "~/services/accounts";
+import { InvalidError } from "~/services/core";
 import { formReply, readForm } from "~/web/http.server";
 import { afterFirstStep } from "~/web/sign-in.server";
 import { toastHeader } from "~/utils/toast.server";

@@ -4,11 +4,8 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, UnusableLink } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/field";
-import { ServiceError } from "~/services/errors";
-import {
-  confirmNotificationAddress,
-  pendingConfirmation,
-} from "~/services/form-notifications.server";
+import { ServiceError } from "~/services/core";
+import { confirmNotificationAddress, pendingConfirmation } from "~/services/forms/index.server";
 import { formReply, readForm } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";
 

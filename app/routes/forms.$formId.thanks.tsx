@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { FORM_MESSAGES } from "~/services/forms.schema";
-import { studioIdOfForm } from "~/services/forms.server";
+import { FORM_MESSAGES } from "~/services/forms";
+import { studioIdOfForm } from "~/services/forms/index.server";
 
 export const meta: MetaFunction = () => [
   { title: "Thank you" },

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ServiceError } from "~/services/errors";
+import { ServiceError } from "~/services/core";
 import {
   acceptSubmission,
   allowedOrigin,
   intakeForm,
   type IntakeForm,
-} from "~/services/form-intake.server";
-import { MAX_SUBMISSION_BYTES } from "~/services/forms.schema";
+} from "~/services/forms/index.server";
+import { MAX_SUBMISSION_BYTES } from "~/services/forms";
 import { methodNotAllowed } from "~/web/api.server";
 import { apiError, readForm, readJson } from "~/web/http.server";
 

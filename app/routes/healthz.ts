@@ -1,4 +1,4 @@
-import { healthCheck } from "~/services/health.server";
+import { healthCheck } from "~/services/platform/index.server";
 
 /** Liveness for operators and the test harness: 200 once the database answers. */
 export async function loader() {

@@ -4,14 +4,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { InvitationScreen } from "~/components/members/invitation-card";
-import { ServiceError } from "~/services/errors";
-import { invitationCardSchema, MEMBER_TOASTS } from "~/services/members.schema";
+import { ServiceError } from "~/services/core";
+import { invitationCardSchema, MEMBER_TOASTS } from "~/services/members";
 import {
   acceptInvitation,
   declineInvitation,
   getInvitation,
-} from "~/services/invitation-answers.server";
-import { invitationPath } from "~/services/members.server";
+} from "~/services/members/index.server";
+import { invitationPath } from "~/services/members/index.server";
 import { readForm } from "~/web/http.server";
 import { getOptionalUser } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

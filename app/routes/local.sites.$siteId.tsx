@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { localSitePage } from "~/providers/hosting/index.server";
-import { localSiteAnalytics } from "~/services/analytics.server";
-import { FORM_MESSAGES, HONEYPOT_FIELD } from "~/services/forms.schema";
-import { contactFormOfSite } from "~/services/forms.server";
+import { localSiteAnalytics } from "~/services/analytics/index.server";
+import { FORM_MESSAGES, HONEYPOT_FIELD } from "~/services/forms";
+import { contactFormOfSite } from "~/services/forms/index.server";
 import { env } from "~/utils/env.server";
 import { requireLocalProviders } from "~/web/http.server";
 

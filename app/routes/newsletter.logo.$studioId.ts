@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { newsletterLogo } from "~/services/newsletter.server";
+import { newsletterLogo } from "~/services/newsletter/index.server";
 
 /**
  * GET /newsletter/logo/{studioId}: a project's newsletter logo. Public, as every subscriber's

@@ -9,9 +9,9 @@ import { ConfirmRequestDialog } from "~/components/access-requests/confirm-reque
 import { AuthCard } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
-import { LIMITS, requestAccessSchema } from "~/services/access-requests.schema";
-import { submitAccessRequest } from "~/services/access-requests.server";
-import { ServiceError } from "~/services/errors";
+import { LIMITS, requestAccessSchema } from "~/services/platform";
+import { submitAccessRequest } from "~/services/platform/index.server";
+import { ServiceError } from "~/services/core";
 import { isSpam, honeypotInputProps } from "~/utils/honeypot.server";
 import { formReply, readForm } from "~/web/http.server";
 import { useIsPending } from "~/utils/use-is-pending";

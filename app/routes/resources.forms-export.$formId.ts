@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { NotFoundError } from "~/services/errors";
-import { exportSubmissionsCsv, studioIdOfForm } from "~/services/forms.server";
+import { NotFoundError } from "~/services/core";
+import { exportSubmissionsCsv, studioIdOfForm } from "~/services/forms/index.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 

@@ -13,7 +13,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { InvalidError, UnauthorizedError } from "~/services/errors";
+import { InvalidError, UnauthorizedError } from "~/services/core";
 import {
   addPasskey,
   deletePasskey,
@@ -21,7 +21,7 @@ import {
   passkeyRegistrationOptions,
   passkeyRenameSchema,
   renamePasskey,
-} from "~/services/two-factor";
+} from "~/services/two-factor/index.server";
 import { requireRecentProof } from "~/web/proof.server";
 import { dispatchIntent } from "~/web/intents.server";
 import { handleApi, parseInput, readJson } from "~/web/http.server";

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { NotFoundError, ServiceError, UpstreamError } from "~/services/errors";
-import { projectInviteSchema } from "~/services/studio.schema";
-import { resendStudioInvite } from "~/services/studio.server";
+import { NotFoundError, ServiceError, UpstreamError } from "~/services/core";
+import { projectInviteSchema } from "~/services/studio";
+import { resendStudioInvite } from "~/services/studio/index.server";
 import { readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser, safeRedirect } from "~/web/session.server";

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ServiceError } from "~/services/errors";
-import { studioLaunchSchema } from "~/services/studio.schema";
-import { prepareLaunch } from "~/services/studio.server";
+import { ServiceError } from "~/services/core";
+import { studioLaunchSchema } from "~/services/studio";
+import { prepareLaunch } from "~/services/studio/index.server";
 import { apiError, parseInput, readForm } from "~/web/http.server";
 import { requireApiUser, requireUser } from "~/web/session.server";
 

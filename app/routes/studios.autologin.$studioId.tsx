@@ -3,9 +3,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LaunchError, RecapSplash } from "~/components/studio/recap-splash";
-import { ServiceError } from "~/services/errors";
-import { splashSchema } from "~/services/studio.schema";
-import { finishLaunch, resolveLaunch } from "~/services/studio.server";
+import { ServiceError } from "~/services/core";
+import { splashSchema } from "~/services/studio";
+import { finishLaunch, resolveLaunch } from "~/services/studio/index.server";
 import { formReply, readForm, statusOf } from "~/web/http.server";
 import { requireUser } from "~/web/session.server";
 import { useIsPending } from "~/utils/use-is-pending";

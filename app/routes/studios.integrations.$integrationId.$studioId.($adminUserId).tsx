@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { NotFoundError } from "~/services/errors";
-import { integrationBySegment } from "~/services/integration-catalog";
-import { getProject } from "~/services/projects.server";
+import { NotFoundError } from "~/services/core";
+import { integrationBySegment } from "~/services/integrations";
+import { getProject } from "~/services/projects/index.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 

@@ -1,9 +1,10 @@
 /**
  * The import rule of eslint.config.js: routes, components and the HTTP edge (app/web) reach the
  * database, the providers and the vendors' SDKs only through a service; app/utils imports none
- * of ours but itself. Linting a few lines under each file name shows
- * the rule still covers what docs/architecture.md says it does.
+ * of ours but itself; an area of app/services is used through its index only. Linting a few
+ * lines under each file name shows the rule still covers what docs/architecture.md says it does.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
@@ -17,7 +18,9 @@ const IMPORTS: Record<string, string> = {
   provider: 'import { hostingProvider } from "~/providers/hosting/index.server";',
   vendor: 'import Stripe from "stripe";',
   mail: 'import nodemailer from "nodemailer";',
-  service: 'import { listDomains } from "~/services/domain-list.server";',
+  service: 'import { listDomains } from "~/services/domains/index.server";',
+  "another area's module": 'import { listDomains } from "~/services/domains/domain-list.server";',
+  "another area by a relative path": 'import { listDomains } from "../domains/domain-list.server";',
 };
 
 /** Which of IMPORTS the rule refuses in a file of that name. */
@@ -46,6 +49,7 @@ describe("the import rule", { timeout: 60_000 }, () => {
         "provider",
         "vendor",
         "mail",
+        "another area's module",
       ]);
     }
   });
@@ -56,6 +60,7 @@ describe("the import rule", { timeout: 60_000 }, () => {
       "driver",
       "vendor",
       "mail",
+      "another area's module",
     ]);
   });
 
@@ -64,10 +69,38 @@ describe("the import rule", { timeout: 60_000 }, () => {
       "database",
       "provider",
       "service",
+      "another area's module",
     ]);
   });
 
-  it("lets services use all of them", async () => {
-    expect(await refused("app/services/example.server.ts")).toEqual([]);
+  it("lets services use all of them, another area only through its index", async () => {
+    expect(await refused("app/services/projects/example.server.ts")).toEqual([
+      "another area's module",
+      "another area by a relative path",
+    ]);
+    expect(await refused("app/jobs/example.server.ts")).toEqual(["another area's module"]);
+  });
+
+  it("lets an area's own modules use each other directly", async () => {
+    const [result] = await eslint.lintText(
+      'import { listDomains } from "./domain-list.server";\nexport const used = listDomains;\n',
+      { filePath: path.join(ROOT, "app/services/domains/example.server.ts") },
+    );
+    expect(result.messages).toEqual([]);
+  });
+
+  it("leaves app/services no loose module: every module is in an area with its index", () => {
+    const services = path.join(ROOT, "app/services");
+    const loose = fs
+      .readdirSync(services)
+      .filter((name) => !fs.statSync(path.join(services, name)).isDirectory());
+    expect(loose).toEqual([]);
+    const withoutIndex = fs
+      .readdirSync(services)
+      .filter(
+        (area) =>
+          !["index.ts", "index.server.ts"].some((i) => fs.existsSync(path.join(services, area, i))),
+      );
+    expect(withoutIndex).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
  * asks for at least 16 characters). keyId is the first 8 hex characters of sha256(derived key): it
  * names the key a value was encrypted under, so decryption picks that key among ENCRYPTION_KEY and
  * the previous keys (ENCRYPTION_KEY_PREVIOUS), a key that is neither is a clear error instead of
- * an integrity failure, and `npm run rotate-key` (app/services/key-rotation.server.ts) finds the
+ * an integrity failure, and `npm run rotate-key` (app/services/platform/key-rotation.server.ts) finds the
  * values still under an old key. The version and keyId are authenticated as associated data.
  *
  * Secrets never go back to the browser: show `lastFour(plain)` instead.

@@ -7,9 +7,9 @@
  * - anywhere else the account is mailed a link that finishes the sign-in, and no session starts.
  */
 import { redirect } from "@remix-run/node";
-import type { User } from "~/services/accounts.server";
-import { pastAccountCeiling } from "~/services/rate-limit.server";
-import { mailSignInLink } from "~/services/sign-in-links.server";
+import type { User } from "~/services/accounts/index.server";
+import { pastAccountCeiling } from "~/services/core/index.server";
+import { mailSignInLink } from "~/services/accounts/index.server";
 import { isKnownDevice } from "./known-device.server";
 
 /** Where a held sign-in is sent: the login page says a link was mailed. */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { AddonKey } from "~/services/addon-catalog";
-import { setAddon } from "~/services/addons.server";
+import type { AddonKey } from "~/services/addons";
+import { setAddon } from "~/services/addons/index.server";
 import { apiRoute, jsonBody, type ApiHandler } from "./api.server";
 
 /**

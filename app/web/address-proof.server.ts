@@ -1,5 +1,5 @@
 import { createCookie } from "@remix-run/node";
-import { isAddressProof } from "~/services/address-proof.server";
+import { isAddressProof } from "~/services/accounts/index.server";
 import { env } from "~/utils/env.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { handleApi, parseInput, readJson } from "./http.server";
 import { requireApiUser } from "./session.server";
 

@@ -1,5 +1,5 @@
 import { Authenticator } from "remix-auth";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { oidcStrategy, resetOidc } from "./oidc.server";
 
 /**

@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
-import { getDeploymentStatus } from "~/services/deployments.server";
-import { NotFoundError } from "~/services/errors";
+import { getDeploymentStatus } from "~/services/deployments/index.server";
+import { NotFoundError } from "~/services/core";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConflictError, RateLimitedError, UpstreamError } from "~/services/errors";
+import { ConflictError, RateLimitedError, UpstreamError } from "~/services/core/errors";
 import { formErrorOf } from "~/utils/form-errors";
 import { apiError, formReply } from "./http.server";
 

@@ -11,7 +11,7 @@ import {
   UnauthorizedError,
   UpstreamError,
   type FieldErrors,
-} from "~/services/errors";
+} from "~/services/core";
 import { env } from "~/utils/env.server";
 
 export function statusOf(error: ServiceError): number {

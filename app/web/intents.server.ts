@@ -1,5 +1,5 @@
-import { ServiceError } from "~/services/errors";
-import { ProjectNotFoundError } from "~/services/permissions.server";
+import { ServiceError } from "~/services/core";
+import { ProjectNotFoundError } from "~/services/permissions/index.server";
 import { notFound } from "~/utils/responses.server";
 import { formReply, readForm, type FormReply } from "./http.server";
 

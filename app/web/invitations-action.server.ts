@@ -1,11 +1,8 @@
-import { ServiceError, NotFoundError } from "~/services/errors";
-import type { User } from "~/services/accounts.server";
-import { MEMBER_TOASTS, projectInvitationSchema } from "~/services/members.schema";
-import {
-  acceptProjectInvitation,
-  declineProjectInvitation,
-} from "~/services/invitation-answers.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
+import { ServiceError, NotFoundError } from "~/services/core";
+import type { User } from "~/services/accounts/index.server";
+import { MEMBER_TOASTS, projectInvitationSchema } from "~/services/members";
+import { acceptProjectInvitation, declineProjectInvitation } from "~/services/members/index.server";
+import { ProjectNotFoundError } from "~/services/permissions/index.server";
 import { notFound } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { InvitationIntent } from "~/components/members/member-intents";

@@ -1,4 +1,4 @@
-import { sanitizeProjectName } from "~/services/projects.schema";
+import { sanitizeProjectName } from "~/services/projects";
 
 /** The longest search text a list reads, and the longest cursor. */
 export const QUERY_MAX = 200;

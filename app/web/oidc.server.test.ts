@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UnauthorizedError } from "~/services/errors";
+import { UnauthorizedError } from "~/services/core/errors";
 import { idTokenClaims, secondFactorClaimed } from "./oidc.server";
 
 const issuer = "https://id.example.com";

@@ -1,7 +1,7 @@
 import { createCookie } from "@remix-run/node";
 import { CodeChallengeMethod, OAuth2Strategy } from "remix-auth-oauth2";
-import { upsertOidcUser, type User } from "~/services/accounts.server";
-import { UnauthorizedError } from "~/services/errors";
+import { upsertOidcUser, type User } from "~/services/accounts/index.server";
+import { UnauthorizedError } from "~/services/core";
 import { env } from "~/utils/env.server";
 import { getSession, safeRedirect } from "./session.server";
 

@@ -5,9 +5,9 @@
  * UPDATE, so of two answers sent at once only one is checked (takeSessionEntry).
  */
 import type { Session } from "@remix-run/node";
-import { InvalidError } from "~/services/errors";
-import { takeSessionEntry, type SessionData } from "~/services/sessions.server";
-import { PASSKEY_CHALLENGE_MS } from "~/services/two-factor";
+import { InvalidError } from "~/services/core";
+import { takeSessionEntry, type SessionData } from "~/services/accounts/index.server";
+import { PASSKEY_CHALLENGE_MS } from "~/services/two-factor/index.server";
 import { getSession, sessionStorage } from "./session.server";
 
 /** What a passkey is asked for: adding one, the login page, the second step, a proof. */

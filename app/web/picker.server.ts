@@ -1,7 +1,7 @@
-import type { User } from "~/services/accounts.server";
-import { InvalidError } from "~/services/errors";
-import { decodeCursor } from "~/services/keyset.server";
-import { countProjects, listProjects } from "~/services/projects.server";
+import type { User } from "~/services/accounts/index.server";
+import { InvalidError } from "~/services/core";
+import { decodeCursor } from "~/services/core/index.server";
+import { countProjects, listProjects } from "~/services/projects/index.server";
 import { PICKER_LIMIT, toPickerProject, type PickerPage } from "~/components/shell/shell-helpers";
 
 /**

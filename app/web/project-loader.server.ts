@@ -1,11 +1,8 @@
-import type { User } from "~/services/accounts.server";
-import {
-  getProjectInvitation,
-  type ProjectInvitationView,
-} from "~/services/invitation-answers.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
-import type { VersionedPage } from "~/services/project-data-version.server";
-import { getProject, getProjectWithDigest, type Project } from "~/services/projects.server";
+import type { User } from "~/services/accounts/index.server";
+import { getProjectInvitation, type ProjectInvitationView } from "~/services/members/index.server";
+import { ProjectNotFoundError } from "~/services/permissions/index.server";
+import type { VersionedPage } from "~/services/projects/index.server";
+import { getProject, getProjectWithDigest, type Project } from "~/services/projects/index.server";
 import { notFound } from "~/utils/responses.server";
 import { requireUser } from "~/web/session.server";
 import { throwAsPage } from "~/web/second-factor.server";

@@ -14,7 +14,7 @@
  * access token is never asked: it was made with a proof, and its table of rights stays as it is.
  */
 import { redirect } from "@remix-run/node";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { env } from "~/utils/env.server";
 import { getSession, safeRedirect, sessionStorage } from "./session.server";
 

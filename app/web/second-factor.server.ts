@@ -7,7 +7,7 @@
 import {
   SECOND_FACTOR_SETUP_PATH,
   SecondFactorRequiredError,
-} from "~/services/two-factor/required.server";
+} from "~/services/two-factor/index.server";
 
 export type SecondFactorRefusal = {
   secondFactorRequired: SecondFactorRequiredError["reason"];

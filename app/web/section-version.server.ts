@@ -6,10 +6,10 @@
  * others show rows only, all in their digest. The dashboard's own is in
  * app/routes/_app._project.sites.$studioId/live-parts.server.ts.
  */
-import type { User } from "~/services/accounts.server";
-import { dataVersion, type VersionedPage } from "~/services/project-data-version.server";
-import type { Project } from "~/services/projects.server";
-import { getWebsite, type WebsiteView } from "~/services/website.server";
+import type { User } from "~/services/accounts/index.server";
+import { dataVersion, type VersionedPage } from "~/services/projects/index.server";
+import type { Project } from "~/services/projects/index.server";
+import { getWebsite, type WebsiteView } from "~/services/deployments/index.server";
 
 export type SectionPage = Exclude<VersionedPage, "dashboard">;
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, redirect } from "@remix-run/node";
-import { getUser, type User } from "~/services/accounts.server";
-import { authenticateApiToken } from "~/services/api-tokens.server";
-import { ServiceError, ForbiddenError, UnauthorizedError } from "~/services/errors";
+import { getUser, type User } from "~/services/accounts/index.server";
+import { authenticateApiToken } from "~/services/accounts/index.server";
+import { ServiceError, ForbiddenError, UnauthorizedError } from "~/services/core";
 import {
   createSessionRow,
   deleteSessionRow,
@@ -10,7 +10,7 @@ import {
   SESSION_LIFETIME_MS,
   updateSessionRow,
   type SessionData,
-} from "~/services/sessions.server";
+} from "~/services/accounts/index.server";
 import { env } from "~/utils/env.server";
 import { apiError } from "./http.server";
 import { rememberDevice } from "./known-device.server";
@@ -19,19 +19,19 @@ import { invariantResponse } from "~/utils/responses.server";
 import {
   adminNeedsSecondFactor,
   SecondFactorRequiredError,
-} from "~/services/two-factor/required.server";
+} from "~/services/two-factor/index.server";
 import { secondFactorRefusal } from "./second-factor.server";
 
 export {
   SESSION_IDLE_TIMEOUT_MS,
   SESSION_LIFETIME_MS,
   SESSION_TOUCH_AFTER_MS,
-} from "~/services/sessions.server";
+} from "~/services/accounts/index.server";
 
 /**
  * Sessions live in the database; the cookie carries only the signed session id, so logout and
  * password resets end sessions on the server. The server also ends them after a week idle and
- * 30 days after sign-in (app/services/sessions.server.ts); the cookie's max-age is only a hint.
+ * 30 days after sign-in (app/services/accounts/sessions.server.ts); the cookie's max-age is only a hint.
  */
 function storage() {
   const secure = env().secureCookies;

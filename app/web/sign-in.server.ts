@@ -10,7 +10,7 @@
  * - Single sign-on keeps the identity provider's own factors (app/web/oidc.server.ts).
  */
 import { redirect } from "@remix-run/node";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { holdPastCeiling } from "./account-ceiling.server";
 import { createUserSession, getSession, safeRedirect, sessionStorage } from "./session.server";
 

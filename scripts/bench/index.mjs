@@ -205,7 +205,7 @@ async function runLighthouse(chromePath, pathname, cookie) {
 
 /**
  * EXPLAIN ANALYZE of the queries behind the measured pages, written as the services build them
- * (app/services/projects.server.ts listProjects and its viewableRows,
+ * (app/services/projects/projects.server.ts listProjects and its viewableRows,
  * members.server.ts listMembers, activity-log.server.ts listActivity). Each runs three times;
  * the last run's execution time is kept (warm cache, as a page sees it).
  */

@@ -8,10 +8,13 @@ import { db } from "~/db/client.server";
 import { accessRequests, outbox } from "~/db/schema";
 import { action as adminAction, loader as adminLoader } from "~/routes/_app.admin";
 import { action as requestAction, loader as requestLoader } from "~/routes/request-access";
-import { canSignUp } from "~/services/accounts.server";
-import { ACCESS_REQUEST_JOB, recordAccessRequest } from "~/services/access-requests.server";
-import { requestAccessSchema } from "~/services/access-requests.schema";
-import { POLICIES } from "~/services/rate-limit.server";
+import { canSignUp } from "~/services/accounts/accounts.server";
+import {
+  ACCESS_REQUEST_JOB,
+  recordAccessRequest,
+} from "~/services/platform/access-requests.server";
+import { requestAccessSchema } from "~/services/platform/access-requests.schema";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { call, createUser, makeRequest, runQueuedJobs, sessionCookie } from "../helpers";
 
 let ipCounter = 0;

@@ -8,17 +8,17 @@ import { loadActivityLog } from "~/routes/_app._project.sites.$studioId/activity
 import { db } from "~/db/client.server";
 import { eventLogs, members } from "~/db/schema";
 import { loader as activityPage } from "~/routes/_app._project.sites.$studioId_.activity";
-import type { User } from "~/services/accounts.server";
-import { EVENT_TYPES, logEvent } from "~/services/activity.server";
+import type { User } from "~/services/accounts/accounts.server";
+import { EVENT_TYPES, logEvent } from "~/services/activity/activity.server";
 import {
   ACTIVITY_MAX_LIMIT,
   EVENT_LABELS,
   activityLimit,
   eventLabel,
   listActivity,
-} from "~/services/activity-log.server";
-import { NotFoundError } from "~/services/errors";
-import { createProject } from "~/services/projects.server";
+} from "~/services/activity/activity-log.server";
+import { NotFoundError } from "~/services/core/errors";
+import { createProject } from "~/services/projects/projects.server";
 import { callProjectPage, createUser, makeRequest, sessionCookie } from "../helpers";
 
 type TestUser = Awaited<ReturnType<typeof createUser>>;

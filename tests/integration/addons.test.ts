@@ -19,8 +19,8 @@ import {
   action as dashboardAction,
   loader as dashboardLoader,
 } from "~/routes/_app._project.sites.$studioId/route";
-import { TOKEN_MESSAGES } from "~/services/addon-catalog";
-import { ADDON_SYNC_JOB, syncAddon, type AddonsView } from "~/services/addons.server";
+import { TOKEN_MESSAGES } from "~/services/addons/addon-catalog";
+import { ADDON_SYNC_JOB, syncAddon, type AddonsView } from "~/services/addons/addons.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { call, makeRequest } from "../helpers";
 import { toastOf } from "../setup/matchers";

@@ -10,8 +10,8 @@ import { db } from "~/db/client.server";
 import { analyticsPageDays, analyticsReferrerDays, projects } from "~/db/schema";
 import { action as collect, loader as pixel } from "~/routes/analytics.collect";
 import { loader as page } from "~/routes/_app._project.sites.analytics.$studioId";
-import { MAX_PATHS_PER_DAY, OTHER_PAGES, utcDay } from "~/services/analytics.schema";
-import type { AnalyticsView } from "~/services/analytics.server";
+import { MAX_PATHS_PER_DAY, OTHER_PAGES, utcDay } from "~/services/analytics/analytics.schema";
+import type { AnalyticsView } from "~/services/analytics/analytics.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 
 type TestUser = Awaited<ReturnType<typeof createUser>>;

@@ -21,12 +21,16 @@ import {
   loader as tokensLoader,
 } from "~/routes/_app.sites.user-settings_.tokens";
 import { action as leakedAction } from "~/routes/_app.admin_.tokens";
-import { MAX_ACTIVE_TOKENS, TOKEN_PREFIX } from "~/services/api-tokens.schema";
-import { authenticateApiToken, createApiToken, revokeApiToken } from "~/services/api-tokens.server";
-import { removeMember } from "~/services/members.server";
-import { declineInvitation } from "~/services/invitation-answers.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
-import { POLICIES } from "~/services/rate-limit.server";
+import { MAX_ACTIVE_TOKENS, TOKEN_PREFIX } from "~/services/accounts/api-tokens.schema";
+import {
+  authenticateApiToken,
+  createApiToken,
+  revokeApiToken,
+} from "~/services/accounts/api-tokens.server";
+import { removeMember } from "~/services/members/members.server";
+import { declineInvitation } from "~/services/members/invitation-answers.server";
+import { ProjectNotFoundError } from "~/services/permissions/permissions.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { sameOrigin } from "../../server/middleware.mjs";
 import { call, makeRequest } from "../helpers";
 import {
@@ -261,7 +265,7 @@ describe("tokens that ended", () => {
     expect(denied.status).toBe(404);
     expect((await list(token)).status).toBe(200);
 
-    const { revokeLeakedToken } = await import("~/services/api-tokens.server");
+    const { revokeLeakedToken } = await import("~/services/accounts/api-tokens.server");
     await revokeLeakedToken({ ...admin.user, isAdmin: true }, token);
     expect((await list(token)).status).toBe(401);
     // Beside the mails saying each of the owner's tokens was made (decision 040).

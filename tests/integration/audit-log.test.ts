@@ -18,8 +18,8 @@ import { action as settingsAction } from "~/routes/_app._project.sites.settings.
 import { loader as userSettingsLoader } from "~/routes/_app.sites.user-settings";
 import { action as membersApi } from "~/routes/api.app.members";
 import { action as studioInviteApi } from "~/routes/api.app.project-invite";
-import type { SupportHistoryEntry } from "~/services/audit-log.server";
-import { SUPPORT_INVITES_STAFF_MESSAGE } from "~/services/member-invitations.server";
+import type { SupportHistoryEntry } from "~/services/activity/audit-log.server";
+import { SUPPORT_INVITES_STAFF_MESSAGE } from "~/services/members/member-invitations.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { addMember, provisionedProject } from "./studio-fixtures";

@@ -5,8 +5,8 @@ import { db } from "~/db/client.server";
 import { outbox, passwordResets, sessions } from "~/db/schema";
 import { action as forgotAction } from "~/routes/auth.forgot";
 import { action as resetAction, loader as resetLoader } from "~/routes/auth.reset.$token";
-import { PASSWORD_RESET_JOB } from "~/services/account-tokens.server";
-import { verifyLogin } from "~/services/accounts.server";
+import { PASSWORD_RESET_JOB } from "~/services/accounts/account-tokens.server";
+import { verifyLogin } from "~/services/accounts/accounts.server";
 import { readToast } from "~/utils/toast.server";
 import { call, createUser, makeRequest, newestMailTo, runQueuedJobs } from "../helpers";
 

@@ -7,9 +7,9 @@ import { action as confirmAction } from "~/routes/auth.verify.$token";
 import { action as resendAction } from "~/routes/auth.verify._index";
 import { loader as cardLoader } from "~/routes/invitations.$invitationKey";
 import { action, loader } from "~/routes/signup";
-import { addressProof } from "~/services/address-proof.server";
-import { getUser } from "~/services/accounts.server";
-import { newInvitationKey } from "~/services/members.server";
+import { addressProof } from "~/services/accounts/address-proof.server";
+import { getUser } from "~/services/accounts/accounts.server";
+import { newInvitationKey } from "~/services/members/members.server";
 import { call, createUser, makeRequest, newestMailTo, sessionCookie } from "../helpers";
 
 /** Signup is rate limited per IP: each attempt here comes from its own address. */

@@ -14,8 +14,8 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { adminQuery } from "../../scripts/pg-admin.mjs";
 import { openDatabase, type Database } from "~/db/client.server";
 import { members, paymentAccounts, projects, users } from "~/db/schema";
-import { logEvent } from "~/services/activity.server";
-import { hashPassword } from "~/services/passwords.server";
+import { logEvent } from "~/services/activity/activity.server";
+import { hashPassword } from "~/services/accounts/passwords.server";
 import { parseEnv, resetEnv } from "~/utils/env.server";
 import {
   SecretDecryptionError,

@@ -1,5 +1,5 @@
 /**
- * One badge derivation (app/services/project-status.ts) on the project
+ * One badge derivation (app/services/projects/project-status.ts) on the project
  * list, the picker and the dashboard; new projects at the site template's schema version; the
  * picker's match count and keyset 'Load more' to the 120th of 120 projects.
  */
@@ -12,9 +12,13 @@ import { loader as projectLoader } from "~/routes/_app._project.sites.$studioId/
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
 import { action as createApi } from "~/routes/api.app.create";
 import { loader as pickerLoader } from "~/routes/resources.picker";
-import { getUser } from "~/services/accounts.server";
-import { PICKER_COUNT_CAP } from "~/services/project-status";
-import { countProjects, createProject, newIdempotencyKey } from "~/services/projects.server";
+import { getUser } from "~/services/accounts/accounts.server";
+import { PICKER_COUNT_CAP } from "~/services/projects/project-status";
+import {
+  countProjects,
+  createProject,
+  newIdempotencyKey,
+} from "~/services/projects/projects.server";
 import { resetEnv } from "~/utils/env.server";
 import {
   BASE,

@@ -13,7 +13,7 @@ import {
 } from "~/db/schema";
 import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import { loader as versionLoader } from "~/routes/_app.sites.$studioId_.version";
-import { forgetSite } from "~/services/provider-cache.server";
+import { forgetSite } from "~/services/core/provider-cache.server";
 import { call, createUser, makeRequest, projectOnLocalSite, sessionCookie } from "../helpers";
 
 /**

@@ -14,7 +14,7 @@ import {
 } from "~/routes/api.app.deployments";
 import { action as listPost, loader as listApi } from "~/routes/api.deployments.$studioId";
 import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
-import type { DeploymentListEntity } from "~/services/deployments.server";
+import type { DeploymentListEntity } from "~/services/deployments/deployments.server";
 import { captureLogs } from "~/utils/logger.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { startVercelStandIn } from "../stand-ins/vercel";

@@ -14,7 +14,7 @@ import {
   loader as dashboardLoader,
 } from "~/routes/_app._project.sites.$studioId/route";
 import { loader as domainsPage } from "~/routes/_app.sites.domains";
-import { DOMAIN_TAKEN_MESSAGE } from "~/services/domains.schema";
+import { DOMAIN_TAKEN_MESSAGE } from "~/services/domains/domains.schema";
 import {
   applyDomain,
   checkDomain,
@@ -22,8 +22,8 @@ import {
   DOMAIN_CHECK_JOB,
   DOMAIN_REMOVE_JOB,
   removeDomain,
-} from "~/services/domain-jobs.server";
-import type { DomainSettingsView } from "~/services/domains.server";
+} from "~/services/domains/domain-jobs.server";
+import type { DomainSettingsView } from "~/services/domains/domains.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest } from "../helpers";
 import { locationOf } from "../setup/matchers";

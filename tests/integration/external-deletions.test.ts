@@ -18,8 +18,8 @@ import {
   DELETION_RETRY_JOB,
   pendingDeletions,
   retryExternalDeletions,
-} from "~/services/external-deletions.server";
-import { deleteProject, PROJECT_CLEANUP_JOB } from "~/services/project-deletion.server";
+} from "~/services/projects/external-deletions.server";
+import { deleteProject, PROJECT_CLEANUP_JOB } from "~/services/projects/project-deletion.server";
 import { resetEnv } from "~/utils/env.server";
 import { metricsRegistry } from "~/utils/metrics.server";
 import { createUser, insertProject, runQueuedJobs } from "../helpers";

@@ -11,8 +11,8 @@ import { db } from "~/db/client.server";
 import { forms, outbox } from "~/db/schema";
 import { action as formsAction } from "~/routes/_app._project.sites.forms.$studioId";
 import { action as formSettingsApi } from "~/routes/api.app.forms.settings";
-import { ensureDefaultForm } from "~/services/forms.server";
-import { POLICIES } from "~/services/rate-limit.server";
+import { ensureDefaultForm } from "~/services/forms/forms.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";
 

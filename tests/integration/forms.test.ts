@@ -32,13 +32,17 @@ import {
   action as confirmAction,
   loader as confirmLoader,
 } from "~/routes/form-notifications.$token";
-import { FORM_MAIL_DAILY_CAP } from "~/services/form-notifications.server";
-import { POLICIES } from "~/services/rate-limit.server";
+import { FORM_MAIL_DAILY_CAP } from "~/services/forms/form-notifications.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { loader as localSiteLoader } from "~/routes/local.sites.$siteId";
 import { loader as exportLoader } from "~/routes/resources.forms-export.$formId";
-import { EXPORT_BATCH, ensureDefaultForm, type SubmissionsView } from "~/services/forms.server";
-import { MAX_FIELD_NAMES, OTHER_FIELD } from "~/services/forms.schema";
-import type { FormsView } from "~/services/forms.server";
+import {
+  EXPORT_BATCH,
+  ensureDefaultForm,
+  type SubmissionsView,
+} from "~/services/forms/forms.server";
+import { MAX_FIELD_NAMES, OTHER_FIELD } from "~/services/forms/forms.schema";
+import type { FormsView } from "~/services/forms/forms.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";

@@ -10,8 +10,8 @@ import { accessRequests, users } from "~/db/schema";
 import { action as forgotAction, loader as forgotLoader } from "~/routes/auth.forgot";
 import { action as requestAction, loader as requestLoader } from "~/routes/request-access";
 import { action as signupAction, loader as signupLoader } from "~/routes/signup";
-import { PASSWORD_RESET_JOB } from "~/services/account-tokens.server";
-import { ACCESS_REQUEST_JOB } from "~/services/access-requests.server";
+import { PASSWORD_RESET_JOB } from "~/services/accounts/account-tokens.server";
+import { ACCESS_REQUEST_JOB } from "~/services/platform/access-requests.server";
 import { honeypotInputProps, isSpam } from "~/utils/honeypot.server";
 import { call, createUser, makeRequest, newestMailTo, runQueuedJobs } from "../helpers";
 

@@ -15,14 +15,14 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db, openDatabase, type Db } from "~/db/client.server";
 import { paymentAccounts, projects, socialAccounts, users } from "~/db/schema";
-import type { User } from "~/services/accounts.server";
-import { setAddon } from "~/services/addons.server";
+import type { User } from "~/services/accounts/accounts.server";
+import { setAddon } from "~/services/addons/addons.server";
 import {
   countOutdatedSecrets,
   reencryptSecrets,
   SECRET_COLUMNS,
-} from "~/services/key-rotation.server";
-import { addPaymentAccount, listAccountResource } from "~/services/payments.server";
+} from "~/services/platform/key-rotation.server";
+import { addPaymentAccount, listAccountResource } from "~/services/integrations/payments.server";
 import { resetEnv } from "~/utils/env.server";
 import {
   currentKeyId,
@@ -33,7 +33,7 @@ import {
 } from "~/utils/secrets.server";
 import { createUser, insertProject, runNodeScript } from "../helpers";
 import { generateTOTP } from "@epic-web/totp";
-import { enableTotp, newTotpSecret } from "~/services/two-factor";
+import { enableTotp, newTotpSecret } from "~/services/two-factor/index.server";
 import { addWebhook } from "~/services/webhooks/index.server";
 
 const KEY_A = "rotation-test-key-a-0123456789";

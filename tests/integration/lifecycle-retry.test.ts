@@ -13,13 +13,13 @@ import {
   loader as failedLoader,
 } from "~/routes/_app._project.sites.$studioId_.failed-deployment";
 import { loader as errorLoader } from "~/routes/_app._project.sites.$studioId_.deployment-error";
-import { getUser } from "~/services/accounts.server";
+import { getUser } from "~/services/accounts/accounts.server";
 import {
   listPermanentErrors,
   PERMANENT_ERROR_MESSAGE,
   PROVIDER_ERROR_MESSAGE,
-} from "~/services/deployments.server";
-import { ForbiddenError } from "~/services/errors";
+} from "~/services/deployments/deployments.server";
+import { ForbiddenError } from "~/services/core/errors";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import {
   configure,

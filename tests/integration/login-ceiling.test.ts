@@ -15,7 +15,7 @@ import { db } from "~/db/client.server";
 import { outbox, signInLinks, users } from "~/db/schema";
 import { action as loginAction } from "~/routes/auth.login";
 import { action as linkAction, loader as linkLoader } from "~/routes/auth.sign-in.$token";
-import { POLICIES } from "~/services/rate-limit.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { parseEnv } from "~/utils/env.server";
 import { SIGN_IN_LINK_SENT } from "~/web/account-ceiling.server";
 import { throttleAddress } from "../../server/middleware.mjs";

@@ -8,7 +8,7 @@ import { accessRequests } from "~/db/schema";
 import { action } from "~/routes/auth.login";
 import { action as confirmAction } from "~/routes/auth.verify.$token";
 import { action as signupAction } from "~/routes/signup";
-import { ipv6Block48, lockoutSeconds, POLICIES } from "~/services/rate-limit.server";
+import { ipv6Block48, lockoutSeconds, POLICIES } from "~/services/core/rate-limit.server";
 import { throttleAddress } from "../../server/middleware.mjs";
 import { call, createUser, makeRequest, newestMailTo } from "../helpers";
 

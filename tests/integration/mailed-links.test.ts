@@ -29,18 +29,21 @@ import { loader as formNotificationLoader } from "~/routes/form-notifications.$t
 import { loader as unsubscribeLoader } from "~/routes/notifications.unsubscribe.$token";
 import { loader as invitationLoader } from "~/routes/invitations.$invitationKey";
 import { action as signupAction, loader as signupLoader } from "~/routes/signup";
-import { addressProof } from "~/services/address-proof.server";
-import { requestPasswordReset } from "~/services/account-tokens.server";
+import { addressProof } from "~/services/accounts/address-proof.server";
+import { requestPasswordReset } from "~/services/accounts/account-tokens.server";
 import {
   deploymentErrorPage,
   emitProjectEvent,
   EVENTS_FANOUT_JOB,
 } from "~/services/events/emit.server";
-import { ensureDefaultForm, saveFormSettings } from "~/services/forms.server";
-import { newInvitationKey } from "~/services/members.server";
-import { POLICIES } from "~/services/rate-limit.server";
-import { readSessionRow, sessionRowId } from "~/services/sessions.server";
-import { describeUnproven, unprovenAccounts } from "~/services/unproven-accounts-command.server";
+import { ensureDefaultForm, saveFormSettings } from "~/services/forms/forms.server";
+import { newInvitationKey } from "~/services/members/members.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
+import { readSessionRow, sessionRowId } from "~/services/accounts/sessions.server";
+import {
+  describeUnproven,
+  unprovenAccounts,
+} from "~/services/accounts/unproven-accounts-command.server";
 import { resetEnv } from "~/utils/env.server";
 import { getSession } from "~/web/session.server";
 import {
@@ -739,7 +742,7 @@ describe("npm run accounts:unproven", () => {
     // A password reset proves the address: the account leaves the list.
     await requestPasswordReset(unproven.email);
     const reset = await mailedLink(unproven.email, "/auth/reset/");
-    const { resetPassword } = await import("~/services/account-tokens.server");
+    const { resetPassword } = await import("~/services/accounts/account-tokens.server");
     await resetPassword(tokenOf(reset), "a brand new password");
     expect((await unprovenAccounts()).map((a) => a.email)).not.toContain(unproven.email);
     expect(

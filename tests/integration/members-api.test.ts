@@ -4,14 +4,14 @@ import { db } from "~/db/client.server";
 import { localStudioInvites, members } from "~/db/schema";
 import { loader as getProjectApi } from "~/routes/api.app.$id";
 import { loader as membersApiGet } from "~/routes/api.app.members";
-import { DUPLICATE_MEMBER_MESSAGE } from "~/services/members.schema";
-import { acceptInvitation } from "~/services/invitation-answers.server";
-import { inviteMember } from "~/services/member-invitations.server";
+import { DUPLICATE_MEMBER_MESSAGE } from "~/services/members/members.schema";
+import { acceptInvitation } from "~/services/members/invitation-answers.server";
+import { inviteMember } from "~/services/members/member-invitations.server";
 import {
   inviteMemberToStudio,
   MEMBER_STUDIO_INVITE_JOB,
-} from "~/services/member-studio-job.server";
-import { removeMember } from "~/services/members.server";
+} from "~/services/members/member-studio-job.server";
+import { removeMember } from "~/services/members/members.server";
 import { call, makeRequest } from "../helpers";
 import {
   acceptedMember,

@@ -12,7 +12,7 @@ import {
   loader as dashboardLoader,
 } from "~/routes/_app._project.sites.$studioId/route";
 import { action as sitesAction, loader as sitesLoader } from "~/routes/_app.sites._index";
-import type { PendingInvitation } from "~/services/invitation-answers.server";
+import type { PendingInvitation } from "~/services/members/invitation-answers.server";
 import { call, callProjectPage, makeRequest } from "../helpers";
 import {
   acceptedMember,

@@ -4,8 +4,8 @@ import { db } from "~/db/client.server";
 import { eventLogs, members, outbox, projectSites } from "~/db/schema";
 import { hostingProvider } from "~/providers/hosting/index.server";
 import { action as membersApi } from "~/routes/api.app.members";
-import { getUser, type User } from "~/services/accounts.server";
-import { createProject } from "~/services/projects.server";
+import { getUser, type User } from "~/services/accounts/accounts.server";
+import { createProject } from "~/services/projects/projects.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 
 export type Actor = Awaited<ReturnType<typeof createUser>> & { cookie: string; user: User };

@@ -13,8 +13,8 @@ import {
 } from "~/routes/_app._project.sites.$studioId/route";
 import { action as cardAction, loader as cardLoader } from "~/routes/invitations.$invitationKey";
 import { action as signupAction } from "~/routes/signup";
-import { DUPLICATE_MEMBER_MESSAGE } from "~/services/members.schema";
-import type { MembersView } from "~/services/members.server";
+import { DUPLICATE_MEMBER_MESSAGE } from "~/services/members/members.schema";
+import type { MembersView } from "~/services/members/members.server";
 import { call, makeRequest, sessionCookie } from "../helpers";
 import {
   acceptedMember,

@@ -21,11 +21,11 @@ import {
 import { action as templatesAction } from "~/routes/api.app.newsletter.templates";
 import { action as templateAction } from "~/routes/api.app.newsletter.templates.$templateId";
 import { loader as documentLoader } from "~/routes/api.openapi[.]json";
-import { ForbiddenError } from "~/services/errors";
+import { ForbiddenError } from "~/services/core/errors";
 import {
   MAX_SAVED_TEMPLATES,
   TEMPLATE_BODY_MAX_BYTES,
-} from "~/services/newsletter-templates.schema";
+} from "~/services/newsletter/newsletter-templates.schema";
 import {
   deleteTemplate,
   listSavedTemplates,
@@ -34,8 +34,8 @@ import {
   TemplateLimitError,
   TemplateNameTakenError,
   type SavedTemplate,
-} from "~/services/newsletter-templates.server";
-import { ProjectNotFoundError } from "~/services/permissions.server";
+} from "~/services/newsletter/newsletter-templates.server";
+import { ProjectNotFoundError } from "~/services/permissions/permissions.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
 import { addMember, asUser, type TestUser } from "./studio-fixtures";

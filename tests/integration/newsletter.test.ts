@@ -15,9 +15,9 @@ import {
 } from "~/routes/_app._project.sites.newsletter.$studioId";
 import { action as apiAction, loader as apiLoader } from "~/routes/api.newsletter";
 import { loader as logoLoader } from "~/routes/newsletter.logo.$studioId";
-import { recheckSenderDomains } from "~/services/newsletter-domains.server";
-import type { NewsletterView } from "~/services/newsletter.server";
-import type { SenderDomainsView } from "~/services/newsletter-domains.server";
+import { recheckSenderDomains } from "~/services/newsletter/newsletter-domains.server";
+import type { NewsletterView } from "~/services/newsletter/newsletter.server";
+import type { SenderDomainsView } from "~/services/newsletter/newsletter-domains.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf, toastsOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";

@@ -17,12 +17,12 @@ import {
   action as unsubscribeAction,
   loader as unsubscribeLoader,
 } from "~/routes/notifications.unsubscribe.$token";
-import { getUser, type User } from "~/services/accounts.server";
+import { getUser, type User } from "~/services/accounts/accounts.server";
 import { deploymentErrorPage, emitProjectEvent } from "~/services/events/emit.server";
 import { EVENTS_FANOUT_JOB } from "~/services/events/emit.server";
 import { fanOutEvent } from "~/services/events/consumers.server";
-import { MAIL_JOB, REDACTED } from "~/services/mail.server";
-import { changeMemberRole } from "~/services/members.server";
+import { MAIL_JOB, REDACTED } from "~/services/core/mail.server";
+import { changeMemberRole } from "~/services/members/members.server";
 import { DIGEST_JOB, sendDigest } from "~/services/notifications/digest.server";
 import { NOTIFICATION_DEFAULTS } from "~/services/notifications/schema";
 import {

@@ -18,7 +18,7 @@ import { action as logoutAction } from "~/routes/auth.logout";
 import { resetAuthenticator } from "~/web/auth.server";
 import { resetEnv } from "~/utils/env.server";
 import { readToast } from "~/utils/toast.server";
-import { POLICIES } from "~/services/rate-limit.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { locationOf } from "../setup/matchers";
 

@@ -25,8 +25,8 @@ import {
 import { action as membersAction } from "~/routes/api.app.members";
 import { action as stripeListAction } from "~/routes/api.payments.stripe";
 import { action as newsletterAction, loader as newsletterLoader } from "~/routes/api.newsletter";
-import { newsletterSettingsSchema } from "~/services/newsletter.schema";
-import { saveNewsletterSettings } from "~/services/newsletter.server";
+import { newsletterSettingsSchema } from "~/services/newsletter/newsletter.schema";
+import { saveNewsletterSettings } from "~/services/newsletter/newsletter.server";
 import { action as studioInviteAction } from "~/routes/api.app.project-invite";
 import { action as retryAction } from "~/routes/api.app.retry";
 import { loader as deploymentsAction } from "~/routes/api.deployments.$studioId";

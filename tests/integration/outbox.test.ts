@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { loader, splitLinks, TextWithLinks } from "~/routes/_app.dev.outbox";
-import { queueMail } from "~/services/mail.server";
+import { queueMail } from "~/services/core/mail.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 

@@ -29,8 +29,8 @@ import { loader as settingsLoader } from "~/routes/_app._project.sites.settings.
 import { loader as socialLoader } from "~/routes/_app._project.sites.social-media.$studioId";
 import { loader as websiteLoader } from "~/routes/_app._project.sites.website.$studioId";
 import { loader as versionLoader } from "~/routes/_app.sites.$studioId_.version";
-import { utcDay } from "~/services/analytics.schema";
-import { forgetSite } from "~/services/provider-cache.server";
+import { utcDay } from "~/services/analytics/analytics.schema";
+import { forgetSite } from "~/services/core/provider-cache.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import type { SectionPage } from "~/web/section-version.server";
 import { call, createUser, makeRequest, projectOnLocalSite, sessionCookie } from "../helpers";

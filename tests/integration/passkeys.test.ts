@@ -10,13 +10,13 @@ import { passkeys, recoveryCodes, users } from "~/db/schema";
 import { action as loginAction } from "~/routes/auth.login";
 import { action as passkeyAction } from "~/routes/auth.passkey";
 import { action as settingsAction } from "~/routes/resources.passkeys";
-import { POLICIES } from "~/services/rate-limit.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import {
   PASSKEY_NOT_RIGHT,
   PASSKEY_NOT_YOURS,
   PASSKEY_UNKNOWN,
   RECOVERY_CODE_COUNT,
-} from "~/services/two-factor";
+} from "~/services/two-factor/index.server";
 import { CHALLENGE_GONE } from "~/web/passkeys.server";
 import { sessionStorage } from "~/web/session.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";

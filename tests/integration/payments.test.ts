@@ -16,7 +16,7 @@ import {
   action as apiAction,
   loader as apiLoader,
 } from "~/routes/api.app.integrations.$integrationId";
-import type { PaymentAccountsView, ProductsView } from "~/services/payments.server";
+import type { PaymentAccountsView, ProductsView } from "~/services/integrations/payments.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";

@@ -27,9 +27,9 @@ import {
   DOMAIN_REMOVE_JOB,
   releaseUnverifiedDomains,
   removeDomain,
-} from "~/services/domain-jobs.server";
-import { MAX_SENDER_DOMAINS, NEWSLETTER_MESSAGES } from "~/services/newsletter-rules";
-import { POLICIES } from "~/services/rate-limit.server";
+} from "~/services/domains/domain-jobs.server";
+import { MAX_SENDER_DOMAINS, NEWSLETTER_MESSAGES } from "~/services/newsletter/newsletter-rules";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";

@@ -9,7 +9,10 @@ import { db } from "~/db/client.server";
 import { localSites, localStudios, members, projects, projectSites, users } from "~/db/schema";
 import { action as settingsAction } from "~/routes/_app._project.sites.settings.$studioId";
 import { loader as listLoader } from "~/routes/api.app._index";
-import { cleanUpDeletedProject, PROJECT_CLEANUP_JOB } from "~/services/project-deletion.server";
+import {
+  cleanUpDeletedProject,
+  PROJECT_CLEANUP_JOB,
+} from "~/services/projects/project-deletion.server";
 import {
   call,
   createUser,

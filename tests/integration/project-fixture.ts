@@ -8,8 +8,8 @@ import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { localDeploys, localSites, projects, projectSites } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import type { User } from "~/services/accounts.server";
-import { createProject } from "~/services/projects.server";
+import type { User } from "~/services/accounts/accounts.server";
+import { createProject } from "~/services/projects/projects.server";
 import { primaryProvider } from "~/services/lifecycle/common.server";
 import type { createUser } from "../helpers";
 

@@ -11,8 +11,11 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from "~/routes/_app._project.sites.settings.$studioId";
-import type { AddonsView } from "~/services/addons.server";
-import type { ProjectSettingsView, SchemaVersionView } from "~/services/project-settings.server";
+import type { AddonsView } from "~/services/addons/addons.server";
+import type {
+  ProjectSettingsView,
+  SchemaVersionView,
+} from "~/services/projects/project-settings.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";

@@ -32,9 +32,9 @@ import {
   loader as webhooksLoader,
 } from "~/routes/_app._project.sites.$studioId_.webhooks";
 import { action as webhooksApi } from "~/routes/api.app.webhooks";
-import { getUser } from "~/services/accounts.server";
-import { createApiToken } from "~/services/api-tokens.server";
-import { enableTotp, newTotpSecret } from "~/services/two-factor";
+import { getUser } from "~/services/accounts/accounts.server";
+import { createApiToken } from "~/services/accounts/api-tokens.server";
+import { enableTotp, newTotpSecret } from "~/services/two-factor/index.server";
 import { PROOF_NEEDED_API_MESSAGE } from "~/web/proof.server";
 import { sessionStorage } from "~/web/session.server";
 import { call, makeRequest, sessionCookie } from "../helpers";

@@ -20,8 +20,8 @@ import {
   loader as settingsLoader,
 } from "~/routes/_app.sites.user-settings";
 import { action as tokensAction } from "~/routes/_app.sites.user-settings_.tokens";
-import { requestPasswordReset } from "~/services/account-tokens.server";
-import { getAccount } from "~/services/user-settings.server";
+import { requestPasswordReset } from "~/services/accounts/account-tokens.server";
+import { getAccount } from "~/services/accounts/user-settings.server";
 import { call, createUser, makeRequest, newestMailTo, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { queriesRun } from "~/db/client.server";
-import { getProject } from "~/services/projects.server";
+import { getProject } from "~/services/projects/projects.server";
 import { inRequestScope, memo } from "~/utils/request-memo.server";
 import { getOptionalUser } from "~/web/session.server";
 import { createUser, makeRequest, sessionCookie } from "../helpers";

@@ -20,10 +20,10 @@ import {
   loader as settingsLoader,
 } from "~/routes/_app._project.sites.settings.$studioId";
 import { loader as projectApi } from "~/routes/api.app.$id";
-import { getUser } from "~/services/accounts.server";
-import { createApiToken } from "~/services/api-tokens.server";
-import { OWNER_NEEDS_SECOND_FACTOR } from "~/services/project-settings.server";
-import { enableTotp, newTotpSecret } from "~/services/two-factor";
+import { getUser } from "~/services/accounts/accounts.server";
+import { createApiToken } from "~/services/accounts/api-tokens.server";
+import { OWNER_NEEDS_SECOND_FACTOR } from "~/services/projects/project-settings.server";
+import { enableTotp, newTotpSecret } from "~/services/two-factor/index.server";
 import { resetEnv } from "~/utils/env.server";
 import { call, makeRequest, sessionCookie } from "../helpers";
 import { acceptedMember, actor, api, ownedProject, type Actor } from "./members-support";

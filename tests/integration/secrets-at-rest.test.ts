@@ -12,12 +12,12 @@ import {
   addPaymentAccount,
   completeStripeConnect,
   startStripeConnect,
-} from "~/services/payments.server";
+} from "~/services/integrations/payments.server";
 import {
   completeInstagramLink,
   refreshSocialTokens,
   startInstagramLink,
-} from "~/services/social-accounts.server";
+} from "~/services/integrations/social-accounts.server";
 import { resetEnv } from "~/utils/env.server";
 import { createUser, insertProject } from "../helpers";
 import { startInstagramStandIn, type InstagramStandIn } from "../stand-ins/instagram";

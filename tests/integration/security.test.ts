@@ -17,8 +17,8 @@ import { action as resetAction } from "~/routes/auth.reset.$token";
 import { action as signupAction } from "~/routes/signup";
 import { getOptionalUser } from "~/web/session.server";
 import { noNulInUrl, sameOrigin, securityHeaders } from "../../server/middleware.mjs";
-import { PASSWORD_RESET_JOB } from "~/services/account-tokens.server";
-import { POLICIES } from "~/services/rate-limit.server";
+import { PASSWORD_RESET_JOB } from "~/services/accounts/account-tokens.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { call, createUser, makeRequest, runQueuedJobs, sessionCookie } from "../helpers";
 
 type Action = Parameters<typeof call>[0];

@@ -7,7 +7,7 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { sessions } from "~/db/schema";
-import { sessionRowId } from "~/services/sessions.server";
+import { sessionRowId } from "~/services/accounts/sessions.server";
 import { JOBS } from "~/jobs/index.server";
 import { loader as sitesLoader } from "~/routes/_app.sites._index";
 import {

@@ -5,7 +5,7 @@ import { projects } from "~/db/schema";
 import { loader as appLoader } from "~/routes/_app";
 import { loader as pickerLoader } from "~/routes/resources.picker";
 import { action as themeAction } from "~/routes/resources.theme";
-import { createProject, newIdempotencyKey } from "~/services/projects.server";
+import { createProject, newIdempotencyKey } from "~/services/projects/projects.server";
 import { getTheme } from "~/utils/theme.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 

@@ -22,7 +22,10 @@ import {
   loader as callbackLoader,
 } from "~/routes/oauth.$provider.callback/route";
 import { loader as socialMediaLoader } from "~/routes/_app._project.sites.social-media.$studioId";
-import { refreshSocialTokens, type SocialAccountsView } from "~/services/social-accounts.server";
+import {
+  refreshSocialTokens,
+  type SocialAccountsView,
+} from "~/services/integrations/social-accounts.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";

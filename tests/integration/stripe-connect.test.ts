@@ -18,7 +18,7 @@ import {
 } from "~/routes/api.payments.stripe";
 import { action as authorizeAction } from "~/routes/local.oauth.$provider.authorize";
 import { loader as callbackLoader } from "~/routes/oauth.$provider.callback/route";
-import type { PaymentAccountsView } from "~/services/payments.server";
+import type { PaymentAccountsView } from "~/services/integrations/payments.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { members, projects } from "~/db/schema";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import type { User } from "~/services/accounts.server";
-import { createProject } from "~/services/projects.server";
+import type { User } from "~/services/accounts/accounts.server";
+import { createProject } from "~/services/projects/projects.server";
 import type { createUser } from "../helpers";
 
 export type TestUser = Awaited<ReturnType<typeof createUser>>;

@@ -7,8 +7,8 @@ import {
   action as splashAction,
   loader as autologinLoader,
 } from "~/routes/studios.autologin.$studioId";
-import { InvalidError } from "~/services/errors";
-import { createLaunchToken, verifyLaunchToken } from "~/services/studio.server";
+import { InvalidError } from "~/services/core/errors";
+import { createLaunchToken, verifyLaunchToken } from "~/services/studio/studio.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 import { locationOf } from "../setup/matchers";
 import { addMember, asUser, provisionedProject } from "./studio-fixtures";

@@ -18,9 +18,9 @@ import {
   localStudioTokenWorks,
 } from "~/providers/content-studio/local.server";
 import { loader as studioLoader } from "~/routes/local.studio.$projectId";
-import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
-import { inviteMemberToStudio } from "~/services/member-studio-job.server";
-import { transferOwnership } from "~/services/project-settings.server";
+import { changeMemberRole, leaveProject, removeMember } from "~/services/members/members.server";
+import { inviteMemberToStudio } from "~/services/members/member-studio-job.server";
+import { transferOwnership } from "~/services/projects/project-settings.server";
 import {
   RECONCILE_BATCH,
   reconcileStudios,
@@ -29,13 +29,13 @@ import {
   studioAccessJobs,
   syncStudioAccess,
   type StudioFix,
-} from "~/services/studio-access.server";
+} from "~/services/studio/studio-access.server";
 import {
   confirmEmailChange,
   deleteAccount,
   requestEmailChange,
   revertEmailChange,
-} from "~/services/user-settings.server";
+} from "~/services/accounts/user-settings.server";
 import { resetEnv } from "~/utils/env.server";
 import { captureLogs } from "~/utils/logger.server";
 import { call, makeRequest } from "../helpers";

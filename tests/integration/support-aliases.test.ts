@@ -11,7 +11,7 @@ import { db } from "~/db/client.server";
 import { auditLog, eventLogs, members, users } from "~/db/schema";
 import { action as dashboardAction } from "~/routes/_app._project.sites.$studioId/route";
 import { action as membersApi } from "~/routes/api.app.members";
-import { SUPPORT_INVITES_STAFF_MESSAGE } from "~/services/member-invitations.server";
+import { SUPPORT_INVITES_STAFF_MESSAGE } from "~/services/members/member-invitations.server";
 import { resetEnv } from "~/utils/env.server";
 import { toastOf } from "../setup/matchers";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";

@@ -13,7 +13,7 @@ import { createLocalTestRuns } from "~/providers/test-runs/local.server";
 import { repoPath } from "~/providers/test-runs/types";
 import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import { loader as runsApi } from "~/routes/api.app.e2e-test-runs";
-import type { AddonsView } from "~/services/addons.server";
+import type { AddonsView } from "~/services/addons/addons.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { rejection } from "../stand-ins/provider-error";
 import { startGitHubStandIn, type GitHubStandIn } from "../stand-ins/github";

@@ -14,7 +14,7 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from "~/routes/_app.sites.user-settings_.two-factor";
-import { POLICIES } from "~/services/rate-limit.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { call, createUser, makeRequest, sessionCookie } from "../helpers";
 
 const PAGE = "/sites/user-settings/two-factor";

@@ -12,9 +12,9 @@ import { forms, outbox, users } from "~/db/schema";
 import { action as dashboardAction } from "~/routes/_app._project.sites.$studioId/route";
 import { action as formsAction } from "~/routes/_app._project.sites.forms.$studioId";
 import { loader as invitationLoader } from "~/routes/invitations.$invitationKey";
-import { requestPasswordReset } from "~/services/account-tokens.server";
-import { requestEmailChange } from "~/services/user-settings.server";
-import { ensureDefaultForm } from "~/services/forms.server";
+import { requestPasswordReset } from "~/services/accounts/account-tokens.server";
+import { requestEmailChange } from "~/services/accounts/user-settings.server";
+import { ensureDefaultForm } from "~/services/forms/forms.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { memberRow } from "./members-support";
 

@@ -15,9 +15,9 @@ import {
 } from "~/routes/auth.email-change.$token";
 import { action as loginAction } from "~/routes/auth.login";
 import { action, loader } from "~/routes/_app.sites.user-settings";
-import type { AccountView, SessionView } from "~/services/user-settings.server";
-import { verifyLogin } from "~/services/accounts.server";
-import { POLICIES } from "~/services/rate-limit.server";
+import type { AccountView, SessionView } from "~/services/accounts/user-settings.server";
+import { verifyLogin } from "~/services/accounts/accounts.server";
+import { POLICIES } from "~/services/core/rate-limit.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { locationOf, toastOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";

@@ -13,10 +13,10 @@ import { hostingProvider } from "~/providers/hosting/index.server";
 import { action as submitForm } from "~/routes/forms.$formId";
 import { loader as dashboardLoader } from "~/routes/_app._project.sites.$studioId/route";
 import type { ProjectEventType } from "~/services/events/catalog";
-import { changeDomain } from "~/services/domains.server";
-import { ensureDefaultForm } from "~/services/forms.server";
+import { changeDomain } from "~/services/domains/domains.server";
+import { ensureDefaultForm } from "~/services/forms/forms.server";
 import { addWebhook, listDeliveries } from "~/services/webhooks/index.server";
-import { redeploy, rollBack } from "~/services/website.server";
+import { redeploy, rollBack } from "~/services/deployments/website.server";
 import { call, makeRequest } from "../helpers";
 import {
   configure,

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { eventLogs, localDeploys, localSites, projects, projectSites, users } from "~/db/schema";
 import { action, loader } from "~/routes/_app._project.sites.website.$studioId";
-import type { WebsiteView } from "~/services/website.server";
+import type { WebsiteView } from "~/services/deployments/website.server";
 import { call, createUser, insertProject, makeRequest, sessionCookie } from "../helpers";
 import { toastOf } from "../setup/matchers";
 import { addMember } from "./studio-fixtures";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { database, db } from "~/db/client.server";
 import { notificationDigestItems, notificationSettings, outbox, users } from "~/db/schema";
 import { work } from "~/jobs/queue.server";
-import { deliver, dispatchMail, MAIL_JOB, queueMail } from "~/services/mail.server";
+import { deliver, dispatchMail, MAIL_JOB, queueMail } from "~/services/core/mail.server";
 import { action as loginAction } from "~/routes/auth.login";
 import { fanOutEvent } from "~/services/events/consumers.server";
 import { emitProjectEvent } from "~/services/events/emit.server";

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { Button } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
-import { REQUEST_FIELDS, type RequestAccessInput } from "~/services/access-requests.schema";
+import { REQUEST_FIELDS, type RequestAccessInput } from "~/services/platform";
 
 /**
  * The request-access form's confirmation dialog. The reviewed values travel in hidden inputs, so

@@ -1,7 +1,7 @@
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ActivityEntry } from "~/services/activity-log.server";
+import type { ActivityEntry } from "~/services/activity/activity-log.server";
 import { ActivityLogSection, relativeTime, type ActivityLogSectionProps } from "./activity-log";
 import { absoluteTime, activityExpanded, activityHref, activityPagePath } from "./activity-query";
 

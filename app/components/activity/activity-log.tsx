@@ -1,7 +1,7 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { formatDistance } from "date-fns";
 import { useId, useState } from "react";
-import type { ActivityEntry } from "~/services/activity-log.server";
+import type { ActivityEntry } from "~/services/activity/index.server";
 import { absoluteTime, ACTIVITY_ANCHOR, activityHref, activityPagePath } from "./activity-query";
 
 export type ActivityLogSectionProps = {

@@ -6,9 +6,9 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError } from "~/components/ui/field";
 import { FailureToast } from "~/components/ui/toaster";
-import { ADDONS, TOKEN_MESSAGES } from "~/services/addon-catalog";
-import { addonFormSchema } from "~/services/addons.schema";
-import type { AddonCard } from "~/services/addons.server";
+import { ADDONS, TOKEN_MESSAGES } from "~/services/addons";
+import { addonFormSchema } from "~/services/addons";
+import type { AddonCard } from "~/services/addons/index.server";
 import type { FormReply } from "~/web/form-reply";
 
 /** The intent the dialog posts; the dashboard's action hands it to its add-ons action. */

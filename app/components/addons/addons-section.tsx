@@ -3,11 +3,11 @@ import { SectionCard } from "~/components/ui/section-card";
 import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
-import { ADDONS, isAddonKey } from "~/services/addon-catalog";
-import type { AddonsView } from "~/services/addons.server";
+import { ADDONS, isAddonKey } from "~/services/addons";
+import type { AddonsView } from "~/services/addons/index.server";
 import { relativeTime } from "~/components/activity/activity-log";
 import { LaunchStudioButton } from "~/components/studio/launch-studio-button";
-import type { TestRunsView } from "~/services/test-runs.server";
+import type { TestRunsView } from "~/services/deployments/index.server";
 import { LazyAddonDialog } from "./addon-dialog.lazy";
 import { TableHead } from "~/components/ui/table-head";
 

@@ -3,9 +3,9 @@ import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { Field } from "~/components/ui/field";
-import type { RangeChoice } from "~/services/analytics.schema";
-import { RANGE_PRESETS } from "~/services/analytics.schema";
-import type { AnalyticsView } from "~/services/analytics.server";
+import type { RangeChoice } from "~/services/analytics";
+import { RANGE_PRESETS } from "~/services/analytics";
+import type { AnalyticsView } from "~/services/analytics/index.server";
 import { dayLabel, ViewsChart } from "./views-chart";
 import { TableHead } from "~/components/ui/table-head";
 

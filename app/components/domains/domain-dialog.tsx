@@ -6,9 +6,9 @@ import { useHydrated } from "~/utils/page-load";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError } from "~/components/ui/field";
-import { normalizeDomain } from "~/services/domain-names";
-import { domainFormSchema } from "~/services/domains.schema";
-import type { SiteDomain } from "~/services/domains.server";
+import { normalizeDomain } from "~/services/domains";
+import { domainFormSchema } from "~/services/domains";
+import type { SiteDomain } from "~/services/domains/index.server";
 import type { FormReply } from "~/web/form-reply";
 import { DOMAIN_INTENT } from "./domain-intent";
 

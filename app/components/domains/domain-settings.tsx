@@ -5,9 +5,9 @@ import { UpgradeBadge } from "~/components/project-dashboard/status-badges";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
-import { UNVERIFIED_DOMAIN_DAYS } from "~/services/domain-names";
-import type { DomainSettingsView, SiteDomain } from "~/services/domains.server";
-import { SCHEMA_VERSION_DOMAINS } from "~/services/project-status";
+import { UNVERIFIED_DOMAIN_DAYS } from "~/services/domains";
+import type { DomainSettingsView, SiteDomain } from "~/services/domains/index.server";
+import { SCHEMA_VERSION_DOMAINS } from "~/services/projects";
 import { LazyDomainDialog } from "./domain-dialog.lazy";
 import { TableHead } from "~/components/ui/table-head";
 

@@ -2,7 +2,7 @@ import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
 import { LOGOUT_ACTION } from "~/components/shell/logout-button";
 import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
-import type { InvitationView, ProjectInvitationView } from "~/services/invitation-answers.server";
+import type { InvitationView, ProjectInvitationView } from "~/services/members/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { INVITATION_INTENTS } from "./member-intents";
 

@@ -14,7 +14,7 @@ import {
   isTakenEmail,
   MEMBER_ROLES,
   ROLE_LABEL,
-} from "~/services/members.schema";
+} from "~/services/members";
 import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";
 
 /**

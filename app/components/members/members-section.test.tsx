@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DisplayedMember, MembersView } from "~/services/members.server";
+import type { DisplayedMember, MembersView } from "~/services/members/members.server";
 import { MembersSection } from "./members-section";
 
 // React warns that the memory router's layout effects do nothing on the server: expected here.

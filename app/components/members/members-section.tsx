@@ -6,7 +6,7 @@ import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
-import type { DisplayedMember, MembersView } from "~/services/members.server";
+import type { DisplayedMember, MembersView } from "~/services/members/index.server";
 import { LazyInviteMemberForm } from "./invite-member-form.lazy";
 import { LazyRoleForm } from "./role-form.lazy";
 import { usePageWithoutConfirm, useSettled } from "./member-form-hooks";

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import type { PendingInvitation } from "~/services/invitation-answers.server";
+import type { PendingInvitation } from "~/services/members/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { INVITATION_INTENTS } from "./member-intents";
 

@@ -6,9 +6,9 @@ import { useHydrated } from "~/utils/page-load";
 import { Button } from "~/components/ui/button";
 import { FieldError } from "~/components/ui/field";
 import { constraintOf } from "~/components/ui/use-intent-form";
-import { DEFAULT_MEMBER_ROLE, MEMBER_ROLES, ROLE_LABEL } from "~/services/member-roles";
-import { roleFormSchema } from "~/services/members.schema";
-import type { DisplayedMember } from "~/services/members.server";
+import { DEFAULT_MEMBER_ROLE, MEMBER_ROLES, ROLE_LABEL } from "~/services/members";
+import { roleFormSchema } from "~/services/members";
+import type { DisplayedMember } from "~/services/members/index.server";
 import type { FormReply } from "~/web/form-reply";
 import { usePageWithoutConfirm } from "./member-form-hooks";
 

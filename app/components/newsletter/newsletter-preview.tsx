@@ -1,4 +1,4 @@
-import { readableBrandText, type NewsletterSettingsView } from "~/services/newsletter-rules";
+import { readableBrandText, type NewsletterSettingsView } from "~/services/newsletter";
 
 /**
  * The header and footer every newsletter of the project gets, drawn from the settings (as they

@@ -11,7 +11,7 @@ import {
   SOCIAL_NETWORKS,
   type NewsletterSettingsView,
   type SocialNetwork,
-} from "~/services/newsletter.schema";
+} from "~/services/newsletter";
 import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { NewsletterPreview } from "./newsletter-preview";

@@ -11,8 +11,8 @@ import {
   renameTemplateSchema,
   saveTemplateSchema,
   TEMPLATE_MESSAGES,
-} from "~/services/newsletter-templates.schema";
-import type { SavedTemplate } from "~/services/newsletter-templates.server";
+} from "~/services/newsletter";
+import type { SavedTemplate } from "~/services/newsletter/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 export const TEMPLATE_SAVE_INTENT = "template-save";

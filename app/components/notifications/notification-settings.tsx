@@ -4,7 +4,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Button } from "~/components/ui/button";
 import { FieldError } from "~/components/ui/field";
 import { IntentForm } from "~/components/ui/intent-form";
-import { ROLE_LABEL } from "~/services/member-roles";
+import { ROLE_LABEL } from "~/services/members";
 import {
   eventLabel,
   eventsFor,
@@ -15,8 +15,8 @@ import {
   PROJECT_MODES,
   type ByRole,
   type ProjectMode,
-} from "~/services/notifications/schema";
-import type { ProjectRole } from "~/services/events/catalog";
+} from "~/services/notifications";
+import type { ProjectRole } from "~/services/events";
 import { useIsPending } from "~/utils/use-is-pending";
 
 /** The Notifications page's one form. */

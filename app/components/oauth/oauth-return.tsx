@@ -10,7 +10,7 @@ import {
   OAUTH_MAX_ATTEMPTS,
   OAUTH_TEXTS,
   type OAuthVendor,
-} from "~/services/oauth-texts";
+} from "~/services/integrations";
 
 type Status = "authorizing" | "linked" | "conflict" | "refused" | "denied" | "failed";
 type Attempt = Exclude<Status, "authorizing" | "denied"> | "retry";

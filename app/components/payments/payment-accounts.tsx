@@ -13,8 +13,8 @@ import {
   apiVersionError,
   DEFAULT_STRIPE_API_VERSION,
   PAYMENT_MESSAGES,
-} from "~/services/payments.schema";
-import type { PaymentAccountsView } from "~/services/payments.server";
+} from "~/services/integrations";
+import type { PaymentAccountsView } from "~/services/integrations/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

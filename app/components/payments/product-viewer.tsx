@@ -1,7 +1,7 @@
 import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Spinner } from "~/components/ui/spinner";
-import type { ProductsTab, ProductsView } from "~/services/payments.server";
+import type { ProductsTab, ProductsView } from "~/services/integrations/index.server";
 import { TableHead } from "~/components/ui/table-head";
 
 const TABS: { tab: ProductsTab; label: string; empty: string }[] = [

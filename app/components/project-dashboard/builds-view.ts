@@ -1,4 +1,4 @@
-import type { DeploymentView } from "~/services/deployments.server";
+import type { DeploymentView } from "~/services/deployments/index.server";
 
 /** Which page of builds was asked for: Netlify pages by number, Vercel by cursor. */
 export type BuildsRequest = { page?: number; next?: string; prev?: string };

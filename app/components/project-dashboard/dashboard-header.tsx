@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
-import { externalUrl } from "~/services/project-status";
+import { externalUrl } from "~/services/projects";
 import type { ProjectView } from "./project-view";
 import { StatusBadges } from "./status-badges";
 

@@ -1,9 +1,9 @@
-import { INTEGRATIONS } from "~/services/integration-catalog";
+import { INTEGRATIONS } from "~/services/integrations";
 import { Link } from "@remix-run/react";
 import { SectionCard } from "~/components/ui/section-card";
 import { LocalDate } from "~/components/local-date";
 import { statusLabel } from "~/components/projects/project-status";
-import { SITE_TYPE_LABEL } from "~/services/site-types";
+import { SITE_TYPE_LABEL } from "~/services/projects";
 import type { ProjectView } from "./project-view";
 
 /**

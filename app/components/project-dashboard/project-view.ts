@@ -7,8 +7,8 @@ import {
   siteProviders,
   type ProjectBadge,
   type ProviderRow,
-} from "~/services/project-status";
-import type { Project } from "~/services/projects.server";
+} from "~/services/projects";
+import type { Project } from "~/services/projects/index.server";
 
 /**
  * What the project pages send to the browser: the facts they show and the statuses derived on
@@ -45,7 +45,7 @@ export type ProjectView = {
   };
   role: Project["role"];
   isOwner: boolean;
-  /** Derived (app/services/project-status.ts). */
+  /** Derived (app/services/projects/project-status.ts). */
   badge: ProjectBadge;
   live: boolean;
   /** The schema version the dashboard needs when the site is below it, else null. */

@@ -2,8 +2,8 @@ import { Link, useFetcher } from "@remix-run/react";
 import { formatDistanceStrict } from "date-fns";
 import { useEffect, useState, type MouseEvent } from "react";
 import { Badge } from "~/components/ui/badge";
-import { externalUrl, PROVIDER_LABEL, type ProviderRow } from "~/services/project-status";
-import type { DeploymentView } from "~/services/deployments.server";
+import { externalUrl, PROVIDER_LABEL, type ProviderRow } from "~/services/projects";
+import type { DeploymentView } from "~/services/deployments/index.server";
 import { buildsHref, numberedPages, type BuildsRequest, type BuildsView } from "./builds-view";
 import { TableHead } from "~/components/ui/table-head";
 

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Badge } from "~/components/ui/badge";
-import { upgradeTooltip, type BuildState, type ProjectBadge } from "~/services/project-status";
+import { upgradeTooltip, type BuildState, type ProjectBadge } from "~/services/projects";
 import { usePopups } from "~/utils/page-load";
 
 /** The build state's colour, wherever a badge shows it. */

@@ -7,8 +7,8 @@ import { pageWithoutDialog } from "~/components/shell/shell-helpers";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Field, FormError } from "~/components/ui/field";
-import { reviewProjectSchema, sanitizeProjectNameInput } from "~/services/projects.schema";
-import { SITE_TYPE_LABEL, type SiteType } from "~/services/site-types";
+import { reviewProjectSchema, sanitizeProjectNameInput } from "~/services/projects";
+import { SITE_TYPE_LABEL, type SiteType } from "~/services/projects";
 
 /** Where the dialog posts: the action of app/routes/_app.sites._index.tsx. */
 export const CREATE_PROJECT_ACTION = "/sites?index";

@@ -1,5 +1,5 @@
 import { StatusBadges } from "~/components/project-dashboard/status-badges";
-import type { ProjectSummary } from "~/services/projects.server";
+import type { ProjectSummary } from "~/services/projects/index.server";
 
 const CREATION_STATUS: Record<string, string> = {
   pending: "Pending",

@@ -18,8 +18,8 @@ import {
   requireTwoFactorSchema,
   TRANSFER_INTENT,
   transferOwnershipSchema,
-} from "~/services/project-settings.schema";
-import type { ProjectSettingsView } from "~/services/project-settings.server";
+} from "~/services/projects";
+import type { ProjectSettingsView } from "~/services/projects/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 /** What a form had typed before /auth/confirm (stashedForm in app/web/proof.server.ts). */

@@ -3,8 +3,8 @@ import { SectionCard } from "~/components/ui/section-card";
 import { Button } from "~/components/ui/button";
 import { SelectField } from "~/components/ui/field";
 import { useIntentForm } from "~/components/ui/use-intent-form";
-import { SCHEMA_VERSION_INTENT, schemaVersionFormSchema } from "~/services/project-settings.schema";
-import type { SchemaVersionView } from "~/services/project-settings.server";
+import { SCHEMA_VERSION_INTENT, schemaVersionFormSchema } from "~/services/projects";
+import type { SchemaVersionView } from "~/services/projects/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 
 /**

@@ -1,6 +1,6 @@
 /** Pure helpers behind the top bar; unit-tested in shell-helpers.test.ts. */
 import type { Location, ShouldRevalidateFunction } from "@remix-run/react";
-import { isLive, PICKER_COUNT_CAP, type ProjectBadge } from "~/services/project-status";
+import { isLive, PICKER_COUNT_CAP, type ProjectBadge } from "~/services/projects";
 
 /** Project names are shown cut to 27 characters. */
 export const PROJECT_NAME_LIMIT = 27;

@@ -1,5 +1,5 @@
 import { Link, NavLink } from "@remix-run/react";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { useHydrated } from "~/utils/page-load";
 import { AboutDialog } from "./about-dialog";
 import { DocumentationDrawer } from "./documentation";

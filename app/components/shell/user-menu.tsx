@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useRef } from "react";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { usePopups } from "~/utils/page-load";
 import { LogoutButton } from "./logout-button";
 import { initials } from "./shell-helpers";

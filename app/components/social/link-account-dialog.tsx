@@ -6,8 +6,8 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { FieldError, FormError, SelectField } from "~/components/ui/field";
 import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
-import { SOCIAL_MESSAGES } from "~/services/social-accounts-rules";
-import { linkSocialAccountSchema } from "~/services/social-accounts.schema";
+import { SOCIAL_MESSAGES } from "~/services/integrations";
+import { linkSocialAccountSchema } from "~/services/integrations";
 import { SOCIAL_LINK_INTENT } from "./social-accounts";
 
 /**

@@ -4,8 +4,8 @@ import { useOAuthCompleteMessage } from "~/components/oauth/use-oauth-popup";
 import { SectionCard } from "~/components/ui/section-card";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { buttonClass } from "~/components/ui/button";
-import { SOCIAL_MESSAGES } from "~/services/social-accounts-rules";
-import type { SocialAccountsView } from "~/services/social-accounts.server";
+import { SOCIAL_MESSAGES } from "~/services/integrations";
+import type { SocialAccountsView } from "~/services/integrations/index.server";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { LazyLinkAccountDialog } from "./link-account-dialog.lazy";
 

@@ -3,7 +3,7 @@ import { Form, Link } from "@remix-run/react";
 import { SUPPORT_EMAIL } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { ownAria, useIntentForm } from "~/components/ui/use-intent-form";
-import { splashSchema } from "~/services/studio.schema";
+import { splashSchema } from "~/services/studio";
 
 /** The splash's form id: the page's only form, so the action's reply needs no intent field. */
 const SPLASH_FORM = "studio-splash";

@@ -2,8 +2,8 @@ import { IntentForm } from "~/components/ui/intent-form";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogCancelLink } from "~/components/ui/dialog";
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
-import type { TicketProject } from "~/services/support-desk/types";
-import { newTicketSchema } from "~/services/support.schema";
+import type { TicketProject } from "~/services/support-desk";
+import { newTicketSchema } from "~/services/support-desk";
 import { useIntentForm } from "~/components/ui/use-intent-form";
 import { useIsPending } from "~/utils/use-is-pending";
 

@@ -1,8 +1,8 @@
 import { Link, useLocation } from "@remix-run/react";
 import { SearchBox } from "~/components/lists/search-box";
 import { urlWith } from "~/components/shell/shell-helpers";
-import type { TicketPage } from "~/services/support-desk/types";
-import { lastUpdated } from "~/services/support-time";
+import type { TicketPage } from "~/services/support-desk";
+import { lastUpdated } from "~/services/support-desk";
 import { TicketStatusBadge } from "./ticket-status-badge";
 import { TableHead } from "~/components/ui/table-head";
 

@@ -1,5 +1,5 @@
 import { Badge } from "~/components/ui/badge";
-import { STATUS_LABEL, type TicketStatus } from "~/services/support.schema";
+import { STATUS_LABEL, type TicketStatus } from "~/services/support-desk";
 
 const TONE = {
   open: "blue",

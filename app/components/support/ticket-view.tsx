@@ -7,15 +7,15 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { SelectField, TextareaField } from "~/components/ui/field";
 import { useIntentForm } from "~/components/ui/use-intent-form";
-import type { TicketDetail } from "~/services/support-desk/types";
-import { lastUpdated } from "~/services/support-time";
+import type { TicketDetail } from "~/services/support-desk";
+import { lastUpdated } from "~/services/support-desk";
 import {
   commentSchema,
   EVENTS_SHOWN,
   STATUS_LABEL,
   statusSchema,
   TICKET_STATUSES,
-} from "~/services/support.schema";
+} from "~/services/support-desk";
 import { useIsPending } from "~/utils/use-is-pending";
 import { TicketStatusBadge } from "./ticket-status-badge";
 import { TableHead } from "~/components/ui/table-head";

@@ -12,8 +12,8 @@ import {
   nameSchema,
   passwordChangeSchema,
   splashSchema,
-} from "~/services/user-settings.schema";
-import type { AccountView, SessionView } from "~/services/user-settings.server";
+} from "~/services/accounts";
+import type { AccountView, SessionView } from "~/services/accounts/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { SectionCard } from "~/components/ui/section-card";
 import { TableHead } from "~/components/ui/table-head";

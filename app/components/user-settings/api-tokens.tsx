@@ -5,7 +5,7 @@ import { buttonClass } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { CopyButton } from "~/components/ui/copy-button";
 import { TableHead } from "~/components/ui/table-head";
-import type { TokenView } from "~/services/api-tokens.server";
+import type { TokenView } from "~/services/accounts/index.server";
 
 /** The token just made, in the answer to the form: the only time it is shown. */
 export function NewTokenPanel({ name, token }: { name: string; token: string }) {

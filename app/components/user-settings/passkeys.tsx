@@ -15,8 +15,8 @@ import { Field } from "~/components/ui/field";
 import { SectionCard } from "~/components/ui/section-card";
 import { TableHead } from "~/components/ui/table-head";
 import { useIntentForm } from "~/components/ui/use-intent-form";
-import type { PasskeyView } from "~/services/two-factor/passkeys.server";
-import { PASSKEY_NAME_MAX, passkeyRenameSchema } from "~/services/two-factor/passkeys.schema";
+import type { PasskeyView } from "~/services/two-factor/index.server";
+import { PASSKEY_NAME_MAX, passkeyRenameSchema } from "~/services/two-factor";
 import { useHydrated } from "~/utils/page-load";
 
 /** Where the section's forms post (app/routes/resources.passkeys.ts). */

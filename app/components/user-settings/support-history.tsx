@@ -1,6 +1,6 @@
 import { LocalDate } from "~/components/local-date";
 import { TableHead } from "~/components/ui/table-head";
-import type { SupportHistoryEntry } from "~/services/audit-log.server";
+import type { SupportHistoryEntry } from "~/services/activity/index.server";
 
 /**
  * 'Support on deleted projects': what the support team did on projects the user owned and that

@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { Field, FormError } from "~/components/ui/field";
-import { enableTotpSchema } from "~/services/two-factor/schema";
+import { enableTotpSchema } from "~/services/two-factor";
 import { useFormReply } from "~/web/form-reply";
 import { useIsPending } from "~/utils/use-is-pending";
 import { LocalDate } from "~/components/local-date";

@@ -10,9 +10,9 @@ import { Field, FieldError, SelectField } from "~/components/ui/field";
 import { IntentForm } from "~/components/ui/intent-form";
 import { TableHead } from "~/components/ui/table-head";
 import { useIntentForm } from "~/components/ui/use-intent-form";
-import { EVENT_CATALOG, PROJECT_EVENT_TYPES } from "~/services/events/catalog";
-import { webhookInputSchema } from "~/services/webhooks/schema";
-import type { DeliveryView, WebhookView } from "~/services/webhooks/webhooks.server";
+import { EVENT_CATALOG, PROJECT_EVENT_TYPES } from "~/services/events";
+import { webhookInputSchema } from "~/services/webhooks";
+import type { DeliveryView, WebhookView } from "~/services/webhooks/index.server";
 import { useIsPending } from "~/utils/use-is-pending";
 import { REMOVE_PARAM, WEBHOOK_INTENTS as I } from "./intents";
 

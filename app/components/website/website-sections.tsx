@@ -3,8 +3,8 @@ import { LocalDate } from "~/components/local-date";
 import { SectionCard } from "~/components/ui/section-card";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { buttonClass } from "~/components/ui/button";
-import type { DeploymentView } from "~/services/deployments.server";
-import type { WebsiteView } from "~/services/website.server";
+import type { DeploymentView } from "~/services/deployments/index.server";
+import type { WebsiteView } from "~/services/deployments/index.server";
 import { TableHead } from "~/components/ui/table-head";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 

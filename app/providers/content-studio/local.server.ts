@@ -15,8 +15,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 // The local provider is the vendor here: its state lives in our database (decision 009).
 import { db } from "~/db/client.server";
 import { localStudioInvites, localStudios, localStudioTokens } from "~/db/schema";
-import { dispatchMail, queueMail } from "~/services/mail.server";
-import { forgetSite } from "~/services/provider-cache.server";
+import { dispatchMail, queueMail } from "~/services/core/index.server";
+import { forgetSite } from "~/services/core/index.server";
 import { env } from "~/utils/env.server";
 import { ProviderError } from "../errors";
 import type {

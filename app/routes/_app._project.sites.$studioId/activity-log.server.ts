@@ -1,10 +1,10 @@
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import {
   ACTIVITY_DEFAULT_LIMIT,
   ACTIVITY_MAX_LIMIT,
   listActivity,
   type ActivityPage,
-} from "~/services/activity-log.server";
+} from "~/services/activity/index.server";
 import { activityExpanded } from "~/components/activity/activity-query";
 
 export type ActivityLogData = ActivityPage & { expanded: boolean; studioId: string };

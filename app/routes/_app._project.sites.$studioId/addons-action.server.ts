@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { User } from "~/services/accounts.server";
-import { ADDONS, addonToasts, isAddonKey } from "~/services/addon-catalog";
-import { addonFormSchema } from "~/services/addons.schema";
-import { setAddon } from "~/services/addons.server";
-import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
+import type { User } from "~/services/accounts/index.server";
+import { ADDONS, addonToasts, isAddonKey } from "~/services/addons";
+import { addonFormSchema } from "~/services/addons";
+import { setAddon } from "~/services/addons/index.server";
+import { ServiceError, InvalidError, NotFoundError } from "~/services/core";
 import { formReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import { safeRedirect } from "~/web/session.server";

@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { DOMAIN_TOASTS, domainFormSchema } from "~/services/domains.schema";
-import { changeDomain } from "~/services/domains.server";
-import { ServiceError, InvalidError, NotFoundError } from "~/services/errors";
+import { DOMAIN_TOASTS, domainFormSchema } from "~/services/domains";
+import { changeDomain } from "~/services/domains/index.server";
+import { ServiceError, InvalidError, NotFoundError } from "~/services/core";
 import { formReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { safeRedirect } from "~/web/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 

@@ -6,14 +6,14 @@
  * agree on one version for one state.
  */
 import type { BuildsRequest, BuildsView } from "~/components/project-dashboard/builds-view";
-import type { User } from "~/services/accounts.server";
-import { getAddons } from "~/services/addons.server";
-import { listDeploymentsSchema } from "~/services/deployments.schema";
-import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments.server";
-import { InvalidError, ServiceError } from "~/services/errors";
-import { dataVersion } from "~/services/project-data-version.server";
-import type { Project } from "~/services/projects.server";
-import { activationState } from "~/services/studio.server";
+import type { User } from "~/services/accounts/index.server";
+import { getAddons } from "~/services/addons/index.server";
+import { listDeploymentsSchema } from "~/services/deployments";
+import { getDeploymentStatus, listProjectDeployments } from "~/services/deployments/index.server";
+import { InvalidError, ServiceError } from "~/services/core";
+import { dataVersion } from "~/services/projects/index.server";
+import type { Project } from "~/services/projects/index.server";
+import { activationState } from "~/services/studio/index.server";
 import { log } from "~/utils/logger.server";
 import { fieldErrorsOf } from "~/web/http.server";
 

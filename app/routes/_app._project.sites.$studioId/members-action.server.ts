@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { InvalidError, RateLimitedError } from "~/services/errors";
+import { InvalidError, RateLimitedError } from "~/services/core";
 import {
   changeRoleSchema,
   DUPLICATE_MEMBER_MESSAGE,
@@ -7,18 +7,18 @@ import {
   MEMBER_TOASTS,
   removeMemberSchema,
   resendInvitationSchema,
-} from "~/services/members.schema";
-import { changeMemberRole, leaveProject, removeMember } from "~/services/members.server";
+} from "~/services/members";
+import { changeMemberRole, leaveProject, removeMember } from "~/services/members/index.server";
 import {
   DuplicateMemberError,
   inviteMember,
   resendInvitation,
-} from "~/services/member-invitations.server";
+} from "~/services/members/index.server";
 import { formReply } from "~/web/http.server";
 import { formFailure } from "~/web/intents.server";
 import { requireRecentProof } from "~/web/proof.server";
 import { safeRedirect } from "~/web/session.server";
-import type { User } from "~/services/accounts.server";
+import type { User } from "~/services/accounts/index.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { MemberIntent } from "~/components/members/member-intents";
 

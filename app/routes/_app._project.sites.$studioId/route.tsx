@@ -7,8 +7,8 @@ import {
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { loadActivityLog } from "./activity-log.server";
 import { dashboardVersion, loadLiveParts } from "./live-parts.server";
-import { projectDataDigest } from "~/services/project-data-version.server";
-import { getProject } from "~/services/projects.server";
+import { projectDataDigest } from "~/services/projects/index.server";
+import { getProject } from "~/services/projects/index.server";
 import { ActivityLogSection } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
 import { invitationsAction } from "~/web/invitations-action.server";
@@ -35,11 +35,11 @@ import { ActiveIntegrations, Members } from "~/components/project-dashboard/proj
 import { SiteBuilds } from "~/components/project-dashboard/site-builds";
 import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refresh";
 import { StudioActivation } from "~/components/studio/studio-activation";
-import { getDomainSettings } from "~/services/domains.server";
-import { listDashboardIntegrations } from "~/services/social-accounts.server";
+import { getDomainSettings } from "~/services/domains/index.server";
+import { listDashboardIntegrations } from "~/services/integrations/index.server";
 import { SocialAccountsSection } from "~/components/social/social-accounts";
 import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
-import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members.server";
+import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members/index.server";
 import { stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";
 import { RENDER_WHEN_NEAR } from "~/utils/page-load";

@@ -1,13 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "@remix-run/node";
-import type { User } from "~/services/accounts.server";
-import { NotFoundError, ServiceError, UpstreamError } from "~/services/errors";
+import type { User } from "~/services/accounts/index.server";
+import { NotFoundError, ServiceError, UpstreamError } from "~/services/core";
 import {
   linkSocialAccountSchema,
   SOCIAL_MESSAGES,
   unlinkSocialAccountSchema,
-} from "~/services/social-accounts.schema";
-import { startInstagramLink, unlinkSocialAccount } from "~/services/social-accounts.server";
+} from "~/services/integrations";
+import { startInstagramLink, unlinkSocialAccount } from "~/services/integrations/index.server";
 import { formReply } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import { getSession } from "~/web/session.server";

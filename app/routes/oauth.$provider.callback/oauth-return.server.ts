@@ -1,9 +1,9 @@
-import type { User } from "~/services/accounts.server";
-import { ConflictError, ServiceError, UpstreamError } from "~/services/errors";
-import { InvalidLinkStateError } from "~/services/oauth-links.server";
-import { completeStripeConnect } from "~/services/payments.server";
-import { completeInstagramLink } from "~/services/social-accounts.server";
-import type { OAuthVendor } from "~/services/oauth-texts";
+import type { User } from "~/services/accounts/index.server";
+import { ConflictError, ServiceError, UpstreamError } from "~/services/core";
+import { InvalidLinkStateError } from "~/services/integrations/index.server";
+import { completeStripeConnect } from "~/services/integrations/index.server";
+import { completeInstagramLink } from "~/services/integrations/index.server";
+import type { OAuthVendor } from "~/services/integrations";
 
 /**
  * How an exchange ended: linked; conflict (the account is linked already); refused (the state

@@ -3,9 +3,14 @@ import { useLoaderData } from "@remix-run/react";
 import { SUPPORT_EMAIL } from "~/components/route-error";
 import { OAuthReturn } from "~/components/oauth/oauth-return";
 import { completeOAuth, type OAuthOutcome } from "./oauth-return.server";
-import { isOAuthVendor, OAUTH_FAILED, OAUTH_TEXTS, type OAuthVendor } from "~/services/oauth-texts";
-import { INVALID_STATE_MESSAGE, peekLink } from "~/services/oauth-links.server";
-import { oauthReturnSchema } from "~/services/social-accounts.schema";
+import {
+  isOAuthVendor,
+  OAUTH_FAILED,
+  OAUTH_TEXTS,
+  type OAuthVendor,
+} from "~/services/integrations";
+import { INVALID_STATE_MESSAGE, peekLink } from "~/services/integrations/index.server";
+import { oauthReturnSchema } from "~/services/integrations";
 import { readForm } from "~/web/http.server";
 import { notFound } from "~/utils/responses.server";
 import { getSession, requireUser } from "~/web/session.server";

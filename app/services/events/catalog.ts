@@ -7,7 +7,7 @@
  * `eventEnvelope`'s. docs/decisions/047-project-events-and-webhooks.md.
  */
 import { z } from "zod";
-import { MEMBER_ROLES } from "../member-roles";
+import { MEMBER_ROLES } from "~/services/members";
 
 /** A project role, the owner included: who may subscribe to what. */
 export type ProjectRole = "owner" | (typeof MEMBER_ROLES)[number];

@@ -6,8 +6,8 @@
 import { eq } from "drizzle-orm";
 import { db, type Tx } from "~/db/client.server";
 import { projectEvents } from "~/db/schema";
-import { notificationConsumer } from "../notifications/consumer.server";
-import { webhookConsumer } from "../webhooks/fan-out.server";
+import { notificationConsumer } from "~/services/notifications/index.server";
+import { webhookConsumer } from "~/services/webhooks/index.server";
 
 export type StoredEvent = typeof projectEvents.$inferSelect;
 

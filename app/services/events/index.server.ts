@@ -19,3 +19,4 @@ export const eventJobs: JobDefinition[] = [
     },
   },
 ];
+export * from "./emit.server";

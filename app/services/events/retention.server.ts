@@ -9,7 +9,7 @@
 import { and, isNotNull, lt, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { projectEvents } from "~/db/schema";
-import { purgeWebhooksOfDeletedProjects } from "../webhooks/retention.server";
+import { purgeWebhooksOfDeletedProjects } from "~/services/webhooks/index.server";
 
 export const EVENT_RETENTION_DAYS = 30;
 export const EVENTS_PURGE_JOB = "events.purge";

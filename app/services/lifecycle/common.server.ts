@@ -25,7 +25,7 @@ import { hostingProvider } from "~/providers/hosting/index.server";
 import type { Deployment, HostingProvider, HostingProviderName } from "~/providers/hosting/types";
 import { env } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
-import { deploymentErrorPage, emitProjectEvent } from "../events/emit.server";
+import { deploymentErrorPage, emitProjectEvent } from "~/services/events/index.server";
 
 export const PROVISION_JOB = "project.provision";
 export const POLL_JOB = "project.poll";

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { db, type Tx } from "~/db/client.server";
 import { projects } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
-import { forgetSite } from "../provider-cache.server";
+import { forgetSite } from "~/services/core/index.server";
 import type { Deployment } from "~/providers/hosting/types";
 import {
   PROVIDERS,
@@ -16,7 +16,7 @@ import {
 } from "./common.server";
 import { enqueuePoll, enqueueProvisioning } from "./queue.server";
 import { log } from "~/utils/logger.server";
-import { emitProjectEvent } from "../events/emit.server";
+import { emitProjectEvent } from "~/services/events/index.server";
 
 /** The deployment job: triggers (idempotently per trigger key) and starts polling. */
 export async function deployProject(

@@ -3,9 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { db, type Tx } from "~/db/client.server";
 import { projects, type HostingDetails } from "~/db/schema";
 import { ProviderError } from "~/providers/errors";
-import { forgetSite } from "../provider-cache.server";
+import { forgetSite } from "~/services/core/index.server";
 import type { Deployment, HostedSite } from "~/providers/hosting/types";
-import { MAX_DEPLOY_RETRIES } from "../deployments.schema";
+import { MAX_DEPLOY_RETRIES } from "~/services/deployments";
 import {
   PROVIDERS,
   type ProjectRow,
@@ -18,7 +18,7 @@ import {
 } from "./common.server";
 import { type PollData, enqueuePoll } from "./queue.server";
 import { log } from "~/utils/logger.server";
-import { deploymentErrorPage, emitProjectEvent } from "../events/emit.server";
+import { deploymentErrorPage, emitProjectEvent } from "~/services/events/index.server";
 
 /** The API's siteDetails from what the provider reports. `state` is the latest deployment's. */
 export function siteDetailsOf(site: HostedSite, latest: Deployment | null): HostingDetails {

@@ -2,11 +2,11 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { projects, projectSites, users } from "~/db/schema";
-import { forgetSite } from "../provider-cache.server";
+import { forgetSite } from "~/services/core/index.server";
 import { env } from "~/utils/env.server";
-import type { User } from "../accounts.server";
-import type { CreateProjectInput } from "../projects.schema";
-import { createProject } from "../projects.server";
+import type { User } from "~/services/accounts/index.server";
+import type { CreateProjectInput } from "~/services/projects";
+import { createProject } from "~/services/projects/index.server";
 import {
   type LifecycleProviders,
   PROVIDERS,
@@ -20,7 +20,7 @@ import {
   step,
 } from "./common.server";
 import { enqueuePoll, enqueueProvisioning } from "./queue.server";
-import { emitProjectEvent } from "../events/emit.server";
+import { emitProjectEvent } from "~/services/events/index.server";
 
 /**
  * Creates the project (projects.server.ts) and, once its transaction has committed, enqueues its

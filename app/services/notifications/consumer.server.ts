@@ -6,7 +6,7 @@
  */
 import type { Tx } from "~/db/client.server";
 import type { projectEvents } from "~/db/schema";
-import { queueMail } from "../mail.server";
+import { queueMail } from "~/services/core/index.server";
 import { addToDigest } from "./digest.server";
 import { notificationMail, peopleOf } from "./notification-mail.server";
 import { isNotifiable, wants } from "./schema";

@@ -9,7 +9,7 @@ import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { notificationDigestItems, projectEvents } from "~/db/schema";
 import { sendJob } from "~/jobs/queue.server";
-import { queueMail } from "../mail.server";
+import { queueMail } from "~/services/core/index.server";
 import { notificationMail, peopleOf } from "./notification-mail.server";
 import { isNotifiable, wants } from "./schema";
 import { modesFor, settingsOf } from "./settings.server";

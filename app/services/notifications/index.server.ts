@@ -20,3 +20,4 @@ export const notificationJobs: JobDefinition[] = [
   },
   { name: "notifications.purge", schedule: "41 * * * *", handler: () => purgeUnsubscribeTokens() },
 ];
+export * from "./consumer.server";

@@ -2,7 +2,7 @@
  * What a notification mail says of an event, in plain words, from the event's stored payload
  * (its schema is the catalogue's). No server imports: tests read it too.
  */
-import { ROLE_LABEL } from "../member-roles";
+import { ROLE_LABEL } from "~/services/members";
 import type { NotifiableEvent } from "./schema";
 
 type Payload = Record<string, unknown>;

@@ -5,8 +5,8 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Queryable } from "~/db/client.server";
 import { members, projects, users } from "~/db/schema";
-import type { ProjectRole } from "../events/catalog";
-import { absoluteUrl, type Mail } from "../mail.server";
+import type { ProjectRole } from "~/services/events";
+import { absoluteUrl, type Mail } from "~/services/core/index.server";
 import { eventLink, eventSentence } from "./mail-text";
 import { eventLabel, type NotifiableEvent } from "./schema";
 import { newUnsubscribeLink } from "./unsubscribe.server";

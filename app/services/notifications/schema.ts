@@ -10,7 +10,7 @@ import {
   maySubscribe,
   type ProjectEventType,
   type ProjectRole,
-} from "../events/catalog";
+} from "~/services/events";
 
 /** The roles of the settings table, in its columns' order. */
 export const NOTIFICATION_ROLES = [

@@ -5,8 +5,8 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { members, notificationProjectOverrides, notificationSettings, projects } from "~/db/schema";
-import type { User } from "../accounts.server";
-import type { ProjectRole } from "../events/catalog";
+import type { User } from "~/services/accounts/index.server";
+import type { ProjectRole } from "~/services/events";
 import {
   eventsFor,
   NOTIFICATION_DEFAULTS,

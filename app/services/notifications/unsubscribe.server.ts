@@ -8,9 +8,9 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { db, type Queryable } from "~/db/client.server";
 import { notificationUnsubscribeTokens, projects, users } from "~/db/schema";
-import { plausibleToken, sha256 } from "../accounts.server";
-import { InvalidError } from "../errors";
-import { absoluteUrl } from "../mail.server";
+import { plausibleToken, sha256 } from "~/services/accounts/index.server";
+import { InvalidError } from "~/services/core";
+import { absoluteUrl } from "~/services/core/index.server";
 import { UNUSABLE_UNSUBSCRIBE } from "./schema";
 import { setProjectMode } from "./settings.server";
 

@@ -28,10 +28,10 @@ import {
   ticketEvents,
   users,
 } from "~/db/schema";
-import type { User } from "~/services/accounts.server";
-import { ForbiddenError, InvalidError, NotFoundError } from "~/services/errors";
-import { absoluteUrl, dispatchMail, queueMail } from "~/services/mail.server";
-import { firstPermitted, ownRelation } from "~/services/permissions.server";
+import type { User } from "~/services/accounts/index.server";
+import { ForbiddenError, InvalidError, NotFoundError } from "~/services/core";
+import { absoluteUrl, dispatchMail, queueMail } from "~/services/core/index.server";
+import { firstPermitted, ownRelation } from "~/services/permissions/index.server";
 import {
   EVENTS_MAX,
   EVENTS_SHOWN,
@@ -43,8 +43,8 @@ import {
   type NewTicketInput,
   type TicketEventName,
   type TicketStatus,
-} from "~/services/support.schema";
-import { decodeTimeCursor, encodeTimeCursor, likePattern } from "~/services/keyset.server";
+} from "./support.schema";
+import { decodeTimeCursor, encodeTimeCursor, likePattern } from "~/services/core/index.server";
 import type { SupportDesk, TicketDetail, TicketPage, TicketProject } from "./types";
 import { UUID } from "~/utils/uuid";
 

@@ -6,8 +6,8 @@
 import { and, asc, eq, exists, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { members, projects } from "~/db/schema";
-import type { User } from "~/services/accounts.server";
-import { PROJECT_CHOICES_MAX } from "~/services/support.schema";
+import type { User } from "~/services/accounts/index.server";
+import { PROJECT_CHOICES_MAX } from "./support.schema";
 import { builtinSupportDesk } from "./builtin.server";
 import type { SupportDesk, TicketProject } from "./types";
 

@@ -13,8 +13,8 @@
  *   changes (by mail, or the outside desk's own notifications).
  * Times travel as ISO strings, so views go to the page as they are.
  */
-import type { User } from "~/services/accounts.server";
-import type { NewTicketInput, TicketEventName, TicketStatus } from "~/services/support.schema";
+import type { User } from "~/services/accounts/index.server";
+import type { NewTicketInput, TicketEventName, TicketStatus } from "./support.schema";
 
 export type { TicketEventName, TicketStatus };
 

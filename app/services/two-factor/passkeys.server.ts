@@ -30,9 +30,9 @@ import type { z } from "zod";
 import { db } from "~/db/client.server";
 import { passkeys, recoveryCodes, users } from "~/db/schema";
 import { env } from "~/utils/env.server";
-import { toUser, type User } from "../accounts.server";
-import { ConflictError, InvalidError, NotFoundError, UnauthorizedError } from "../errors";
-import { reserveLoginTry } from "../rate-limit.server";
+import { toUser, type User } from "~/services/accounts/index.server";
+import { ConflictError, InvalidError, NotFoundError, UnauthorizedError } from "~/services/core";
+import { reserveLoginTry } from "~/services/core/index.server";
 import { afterFactorRemoved, refreshTwoFactorSince } from "./factors.server";
 import {
   authenticationResponseSchema,

@@ -9,8 +9,8 @@
  * and `acr` in app/web/oidc.server.ts). Not exported through ./index.ts on purpose: only the
  * authorization path and the HTTP edge ask.
  */
-import type { User } from "../accounts.server";
-import { ForbiddenError } from "../errors";
+import type { User } from "~/services/accounts/index.server";
+import { ForbiddenError } from "~/services/core";
 import { env } from "~/utils/env.server";
 
 /** Where to set one up. */

@@ -6,8 +6,8 @@
  * are out of reach.
  */
 import { db } from "~/db/client.server";
-import { InvalidError } from "../errors";
-import { reserveLoginTry } from "../rate-limit.server";
+import { InvalidError } from "~/services/core";
+import { reserveLoginTry } from "~/services/core/index.server";
 import {
   issueRecoveryCodes,
   looksLikeRecoveryCode,

@@ -13,8 +13,8 @@ import QRCode from "qrcode";
 import { db } from "~/db/client.server";
 import { totpFactors } from "~/db/schema";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
-import type { User } from "../accounts.server";
-import { ConflictError, InvalidError, NotFoundError } from "../errors";
+import type { User } from "~/services/accounts/index.server";
+import { ConflictError, InvalidError, NotFoundError } from "~/services/core";
 import { afterFactorRemoved, refreshTwoFactorSince } from "./factors.server";
 import { issueRecoveryCodes } from "./recovery-codes.server";
 

@@ -12,9 +12,9 @@ import { projectEvents, projects, webhookDeliveries, webhooks } from "~/db/schem
 import { decryptSecret } from "~/utils/secrets.server";
 import { log } from "~/utils/logger.server";
 import { webhookAttempted } from "~/utils/metrics.server";
-import { EVENT_CATALOG, eventEnvelope, isProjectEventType } from "../events/catalog";
-import { absoluteUrl, queueMail } from "../mail.server";
-import { ownerAndAdmins } from "../project-deletion.server";
+import { EVENT_CATALOG, eventEnvelope, isProjectEventType } from "~/services/events";
+import { absoluteUrl, queueMail } from "~/services/core/index.server";
+import { ownerAndAdmins } from "~/services/projects/index.server";
 import { queueDelivery } from "./fan-out.server";
 import { FAILING_DAYS_BEFORE_OFF, RETRY_WINDOW_MS, retryDelaySeconds } from "./limits";
 import { postWebhook } from "./post.server";

@@ -27,3 +27,6 @@ export { MAX_DELIVERIES_PER_HOUR, MAX_WEBHOOKS_PER_PROJECT } from "./limits";
 export const webhookJobs: JobDefinition[] = [
   { name: WEBHOOK_DELIVERY_JOB, handler: (data) => deliverWebhook(String(data.deliveryId)) },
 ];
+export * from "./fan-out.server";
+export * from "./retention.server";
+export * from "./webhooks.server";

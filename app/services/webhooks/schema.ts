@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { UUID } from "~/utils/uuid";
-import { PROJECT_EVENT_TYPES, type ProjectEventType } from "../events/catalog";
+import { PROJECT_EVENT_TYPES, type ProjectEventType } from "~/services/events";
 
 export const WEBHOOK_FORMATS = ["standard", "slack"] as const;
 

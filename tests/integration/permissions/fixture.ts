@@ -10,7 +10,7 @@ import {
   makeProject,
 } from "../project-fixture";
 import { BASE, createUser, sessionCookie } from "../../helpers";
-import { LATEST_SCHEMA_VERSION } from "~/services/project-status";
+import { LATEST_SCHEMA_VERSION } from "~/services/projects/project-status";
 import { type SignedIn } from "./table";
 import {
   accessRequests,
@@ -41,10 +41,10 @@ import {
 } from "~/db/schema";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { contentStudioProvider } from "~/providers/content-studio/index.server";
-import { createApiToken } from "~/services/api-tokens.server";
+import { createApiToken } from "~/services/accounts/api-tokens.server";
 import { db } from "~/db/client.server";
 import { encryptSecret } from "~/utils/secrets.server";
-import { ensureDefaultForm } from "~/services/forms.server";
+import { ensureDefaultForm } from "~/services/forms/forms.server";
 import { randomBytes } from "node:crypto";
 
 /** Ids the rows' setups record and later requests use. */

@@ -9,7 +9,7 @@ import {
   held,
   ticketB,
 } from "./fixture";
-import { ensureDefaultForm } from "~/services/forms.server";
+import { ensureDefaultForm } from "~/services/forms/forms.server";
 
 export const CROSS: CrossCase[] = [
   {

@@ -20,7 +20,7 @@ import {
   status,
 } from "./table";
 import { asUser } from "../project-fixture";
-import { createLaunchToken } from "~/services/studio.server";
+import { createLaunchToken } from "~/services/studio/studio.server";
 
 export const ROWS_PUBLIC: Row[] = [
   {

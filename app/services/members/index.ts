@@ -1,0 +1,3 @@
+/** What other areas, routes and components may use of members (also in the browser). */
+export * from "./member-roles";
+export * from "./members.schema";
