@@ -45,8 +45,47 @@ const dbUrl = (() => {
   url.pathname = `/${dbName}`;
   return url.toString();
 })();
-const admin = (sql) => adminQuery(adminUrl, sql);
-const waitForHealth = (server) => waitFor(BASE, server);
+const admin = (/** @type {string} */ sql) => adminQuery(adminUrl, sql);
+const waitForHealth = (/** @type {BenchServer} */ server) => waitFor(BASE, server);
+
+/**
+ * @typedef {import("./server.mjs").BenchServer} BenchServer
+ * One measured route's figures, as printed (console.table) and appended.
+ * @typedef {{
+ *   route: string;
+ *   "req/s": number;
+ *   "p50 ms": number;
+ *   "p99 ms": number;
+ *   "vs /healthz": string;
+ *   errors: number;
+ *   "queries/req": number;
+ *   "server CPU ms/req": number;
+ *   "over floor ms": number | "";
+ *   "PG CPU ms/req": number;
+ *   "load CPU ms/req": number;
+ * }} Row
+ * One Lighthouse run of a page.
+ * @typedef {{
+ *   score: number;
+ *   lcp: number;
+ *   fcp: number;
+ *   tbt: number;
+ *   bytes: number;
+ *   scriptKb: number;
+ *   opportunities: string[];
+ * }} LighthouseRun
+ * A page's Lighthouse figures: the runs' medians (with their range), or why there are none.
+ * @typedef {{ skipped: string } | {
+ *   runs: number;
+ *   score: string;
+ *   lcp: string;
+ *   fcp: string;
+ *   tbt: string;
+ *   bytes: number;
+ *   scriptKb: number;
+ *   opportunities: string[];
+ * }} LighthouseFigures
+ */
 
 function startServer() {
   const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
@@ -64,6 +103,12 @@ function startServer() {
 /** @param {string} email a seeded account's */
 const logIn = (email) => benchLogIn(BASE, email);
 
+/**
+ * @param {string} url
+ * @param {string} cookie
+ * @param {Partial<import("autocannon").Options>} [options]
+ * @returns {Promise<import("autocannon").Result>}
+ */
 function cannon(url, cookie, options = {}) {
   return new Promise((resolve, reject) => {
     autocannon(
@@ -77,6 +122,8 @@ function cannon(url, cookie, options = {}) {
  * First-load JavaScript of a page, gzip-compressed: the modules its inline script fetches once
  * the page has painted (the list it preloads, decision 036), or the preload links and scripts of
  * HTML rendered without that script.
+ * @param {string} pathname
+ * @param {string} cookie
  */
 async function firstLoadJs(pathname, cookie) {
   const html = await (await fetch(`${BASE}${pathname}`, { headers: { cookie } })).text();
@@ -97,10 +144,14 @@ async function firstLoadJs(pathname, cookie) {
  * Lighthouse with its mobile defaults (simulated slow 4G and 4x CPU slowdown) on a signed-in page:
  * performance score and LCP. Chromium from CHROMIUM_PATH (as the browser tests), else
  * /usr/bin/chromium; skipped with a note when neither is there.
+ * @param {string} pathname
+ * @param {string} cookie
+ * @returns {Promise<LighthouseFigures>}
  */
 async function lighthouseOf(pathname, cookie) {
   const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromePath)) return { skipped: `no Chromium at ${chromePath}` };
+  /** @type {LighthouseRun[]} */
   const runs = [];
   for (let i = 0, retries = 0; i < LIGHTHOUSE_RUNS; i += 1) {
     try {
@@ -120,11 +171,11 @@ async function lighthouseOf(pathname, cookie) {
     }
   }
   // Lighthouse varies from run to run: each figure is the median of the runs, with their range.
-  const median = (key) => {
+  const median = (/** @type {"score" | "lcp" | "fcp" | "tbt"} */ key) => {
     const values = runs.map((r) => r[key]).sort((a, b) => a - b);
     return values[Math.floor(values.length / 2)];
   };
-  const range = (key) => {
+  const range = (/** @type {"score" | "lcp" | "fcp" | "tbt"} */ key) => {
     const values = runs.map((r) => r[key]);
     return runs.length > 1 ? ` (${Math.min(...values)}-${Math.max(...values)})` : "";
   };
@@ -158,6 +209,12 @@ function scriptBytes(details) {
   return items?.find((item) => item.resourceType === "script")?.transferSize ?? 0;
 }
 
+/**
+ * @param {string} chromePath
+ * @param {string} pathname
+ * @param {string} cookie
+ * @returns {Promise<LighthouseRun | { skipped: string }>}
+ */
 async function runLighthouse(chromePath, pathname, cookie) {
   const { default: lighthouse } = await import("lighthouse");
   const { launch } = await import("chrome-launcher");
@@ -178,9 +235,9 @@ async function runLighthouse(chromePath, pathname, cookie) {
     if (lhr.runtimeError?.code) {
       return { skipped: `Lighthouse could not measure: ${lhr.runtimeError.code}` };
     }
-    const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+    const audit = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? NaN;
     // An opportunity's details carry its estimated savings; other audits' details do not.
-    const savings = (a) =>
+    const savings = (/** @type {(typeof lhr.audits)[string]} */ a) =>
       /** @type {{ overallSavingsMs?: number } | undefined} */ (a.details)?.overallSavingsMs ?? 0;
     return {
       score: Math.round((lhr.categories.performance.score ?? 0) * 100),
@@ -208,10 +265,13 @@ async function runLighthouse(chromePath, pathname, cookie) {
  * (app/services/projects.server.ts listProjects and its viewableRows,
  * members.server.ts listMembers, activity-log.server.ts listActivity). Each runs three times;
  * the last run's execution time is kept (warm cache, as a page sees it).
+ * @param {import("pg").Client} client
+ * @param {{ owner: string; member: string; big: string }} ids the seeded owner, member, project
+ * @returns {Promise<Record<string, { ms: number; plan: string }>>}
  */
 async function explainQueries(client, ids) {
   // The union listProjects runs: owned rows and accepted memberships, each cut, then merged.
-  const list = (user, extra = "") => `select * from (
+  const list = (/** @type {string} */ user, extra = "") => `select * from (
     (select p.id, p.name, p.created_at from projects p
       where p.owner_id >= '${user}' and p.owner_id <= '${user}' ${extra}
       order by p.owner_id desc, p.created_at desc, p.id desc limit 21)
@@ -236,12 +296,14 @@ async function explainQueries(client, ids) {
     "dashboard activity count": `select count(*) from event_logs
       where project_id = '${ids.big}' and type not in ('sites.create')`,
   };
+  /** @type {Record<string, { ms: number; plan: string }>} */
   const out = {};
   for (const [label, sql] of Object.entries(queries)) {
+    /** @type {string[]} */
     let plan = [];
     for (let i = 0; i < 3; i += 1) {
       plan = (await client.query(`explain (analyze, format text) ${sql}`)).rows.map(
-        (r) => r["QUERY PLAN"],
+        (/** @type {{ "QUERY PLAN": string }} */ r) => r["QUERY PLAN"],
       );
     }
     const time = plan.find((l) => l.startsWith("Execution Time"))?.match(/[\d.]+/)?.[0];
@@ -257,9 +319,10 @@ async function explainQueries(client, ids) {
  * CPU seconds used so far by the server process and by PostgreSQL's processes (Linux /proc; 0
  * elsewhere), so each route's figures say where its time went: our code, the database, or the
  * load generator sharing the machine.
+ * @param {number | undefined} serverPid
  */
 function cpuSeconds(serverPid) {
-  const ticks = (pid) => {
+  const ticks = (/** @type {number | string | undefined} */ pid) => {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -286,7 +349,10 @@ function cpuSeconds(serverPid) {
   };
 }
 
-/** The server's counters: provider reads and queries (printed on SIGUSR2, app/entry.server.tsx). */
+/**
+ * The server's counters: provider reads and queries (printed on SIGUSR2, app/entry.server.tsx).
+ * @param {BenchServer} server
+ */
 async function stats(server) {
   server.child.kill("SIGUSR2");
   await new Promise((r) => setTimeout(r, 300));
@@ -366,6 +432,7 @@ async function main() {
       ["GET /api/app search", "/api/app?limit=20&query=project%2099", owner],
       ["GET /api/app (member of 300)", "/api/app?limit=20", member],
     ];
+    /** @type {Row[]} */
     const rows = [];
     /** @type {{ label: string; from: number; to: number }[]} */
     const windows = [];
@@ -395,7 +462,7 @@ async function main() {
       const cpuAfter = cpuSeconds(server.child.pid);
       const queries = (await stats(server)).queries - before.queries;
       // CPU milliseconds per request: the server's, PostgreSQL's and autocannon's.
-      const perRequest = (key) =>
+      const perRequest = (/** @type {"server" | "postgres" | "bench"} */ key) =>
         Number(
           (((cpuAfter[key] - cpuBefore[key]) * 1000) / Math.max(1, result.requests.total)).toFixed(
             2,
@@ -501,7 +568,7 @@ async function main() {
       console.log(`first-load JS ${route}: ${size.kb} KB gzip in ${size.files} files`);
     }
     const lighthouseLines = Object.entries(lighthouseRuns).map(([route, r]) =>
-      r.skipped
+      "skipped" in r
         ? `Lighthouse ${route}: skipped (${r.skipped})`
         : `Lighthouse ${route} (mobile defaults, median of ${r.runs}): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred (scripts ${r.scriptKb} KB); opportunities: ${(r.opportunities ?? []).join(", ") || "none over 50 ms"}`,
     );
@@ -538,25 +605,41 @@ async function main() {
 const FULL_DASHBOARD = "/sites/{id} (50 members)";
 const UNCHANGED_REFRESH = "/sites/{id} refresh, unchanged (version check, 304)";
 
-/** Answers other than the one a row expects (autocannon counts a 304 as not 2xx). */
+/**
+ * Answers other than the one a row expects (autocannon counts a 304 as not 2xx).
+ * @param {import("autocannon").Result} result
+ * @param {number} status
+ */
 function unexpectedAnswers(result, status) {
   return Object.entries(result.statusCodeStats ?? {})
     .filter(([code]) => Number(code) !== status)
     .reduce((sum, [, stat]) => sum + stat.count, 0);
 }
 
-/** The dashboard's refreshes against its full render, in server CPU (the budget is a tenth). */
+/**
+ * The dashboard's refreshes against its full render, in server CPU (the budget is a tenth).
+ * @param {Row[]} rows
+ */
 function refreshShare(rows) {
   const full = rows.find((r) => r.route === FULL_DASHBOARD);
   const unchanged = rows.find((r) => r.route === UNCHANGED_REFRESH);
   const changed = rows.find((r) => r.route.startsWith("/sites/{id} refresh, changed"));
   if (!full || !unchanged || !changed) return null;
-  const share = (row) =>
+  const share = (/** @type {Row} */ row) =>
     `${row["server CPU ms/req"]} ms, ${((row["server CPU ms/req"] / full["server CPU ms/req"]) * 100).toFixed(0)}%`;
   return `dashboard refresh (server CPU, share of a full render; budget 10% unchanged): unchanged ${share(unchanged)}; changed ${share(changed)}`;
 }
 
-/** The 100-tab run of the unchanged refresh. */
+/**
+ * @typedef {{ checks: number; notModified: number; cpuMs: number; queries: number }} Tabs
+ * @typedef {{ views: number; reads: number; perView: number }} Viewers
+ */
+
+/**
+ * The 100-tab run of the unchanged refresh.
+ * @param {Tabs} tabs
+ * @param {Row[]} rows
+ */
 function tabsLine(tabs, rows) {
   const full = rows.find((r) => r.route === FULL_DASHBOARD);
   const share = full
@@ -565,6 +648,20 @@ function tabsLine(tabs, rows) {
   return `100 open tabs of an unchanged dashboard: ${tabs.checks} refreshes, ${tabs.notModified} answered 304, ${tabs.cpuMs} ms of server CPU and ${tabs.queries} queries each${share}`;
 }
 
+/**
+ * Appends the run to docs/runs/bench.md.
+ * @param {{
+ *   data: Awaited<ReturnType<typeof seed>>;
+ *   rows: Row[];
+ *   fixed: number;
+ *   js: Record<string, { files: number; kb: number }>;
+ *   pages: number;
+ *   sql: Record<string, { ms: number; plan: string }>;
+ *   viewers: Viewers;
+ *   tabs: Tabs;
+ *   lighthouseLines: string[];
+ * }} report
+ */
 function appendReport({ data, rows, fixed, js, pages, sql, viewers, tabs, lighthouseLines }) {
   const header =
     "| route | req/s | p50 ms | p99 ms | vs /healthz | errors | queries/req | CPU ms/req: server, PostgreSQL, autocannon | server CPU over the floor |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |";

@@ -90,17 +90,76 @@ function random() {
   t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
-const between = (min, max) => min + random() * (max - min);
+const between = (/** @type {number} */ min, /** @type {number} */ max) =>
+  min + random() * (max - min);
 
-const log = (...parts) => console.log(`[soak:crash] ${parts.join(" ")}`);
+const log = (/** @type {unknown[]} */ ...parts) => console.log(`[soak:crash] ${parts.join(" ")}`);
+
+/**
+ * @typedef {import("./lib.mjs").SoakServer} SoakServer
+ * @typedef {import("./lib.mjs").SoakDatabase} SoakDatabase
+ * @typedef {{ id: string; studioId: string; name: string; owner: Person }} Project
+ * One database's run: what the clients had acknowledged, what the check found, the figures.
+ * @typedef {{
+ *   kind: string;
+ *   kills: number;
+ *   restartFailed: boolean;
+ *   restarts: number;
+ *   instances: number;
+ *   acked: { projects: number; webhooks: number; invitations: number; acceptances: number };
+ *   found: number;
+ *   lost: string[];
+ *   duplicates: string[];
+ *   problems: string[];
+ *   serverErrors: number;
+ *   rolling: boolean;
+ *   badExits: string[];
+ *   failedRequests: string[];
+ *   rerouted: number;
+ *   stops: { requests: number; requestsCut: number; jobsFinished: number; jobsGivenBack: number };
+ *   seconds: number;
+ *   final?: number;
+ *   success?: number;
+ *   autoDeploys?: number;
+ *   mails?: number;
+ *   studioMails?: number;
+ *   redelivered?: number;
+ *   acceptedUnacked?: number;
+ *   webhooks?: Awaited<ReturnType<typeof checkWebhookDeliveries>>;
+ * }} Result
+ * What the run's parts share: the servers, the load's state, the acknowledged writes.
+ * @typedef {{
+ *   runId: string;
+ *   servers: SoakServer[];
+ *   stopLoad: boolean;
+ *   giveUp: boolean;
+ *   loadError: unknown;
+ *   projectsStarted: number;
+ *   projects: Project[];
+ *   webhookUrl: string;
+ *   webhooks: { project: Project; id: string }[];
+ *   invitations: { project: Project; email: string }[];
+ *   acceptances: { project: Project; email: string }[];
+ *   acceptedUnacked: number;
+ *   result: Result;
+ *   ready: boolean[];
+ *   stoppedAt?: string;
+ * }} Shared
+ * @typedef {(i: number) => SoakServer} Start starts instance `i` (again)
+ * @typedef {(i: number, what: string) => Promise<void>} Up waits until instance `i` answers
+ */
 
 // ---------------------------------------------------------------------------------------------
 // One run on one database
 
+/**
+ * @param {"postgres" | "pglite"} kind
+ * @returns {Promise<Result>}
+ */
 async function runOn(kind) {
   const started = Date.now();
   let last = started;
-  const phase = (what) => {
+  const phase = (/** @type {string} */ what) => {
     if (!VERBOSE) return;
     const now = Date.now();
     log(`${kind}: ${what} in ${((now - last) / 1000).toFixed(1)} s`);
@@ -134,8 +193,9 @@ async function runOn(kind) {
   };
 
   // Mail deliveries the servers printed (the local outbox prints each one), by (to, subject).
+  /** @type {Map<string, number>} */
   const printed = new Map();
-  const onLine = (line) => {
+  const onLine = (/** @type {string} */ line) => {
     if (line.includes('"msg":"shut down"')) {
       const stop = JSON.parse(line);
       result.stops.requests += stop.requests;
@@ -148,10 +208,14 @@ async function runOn(kind) {
     if (mail)
       printed.set(`${mail[1]}\n${mail[2]}`, (printed.get(`${mail[1]}\n${mail[2]}`) ?? 0) + 1);
   };
+  /** @type {number[]} */
   const ports = [];
   for (let i = 0; i < INSTANCES; i += 1) ports.push(await freePort());
+  /** @type {SoakServer[]} */
   const servers = [];
+  /** @type {Start} */
   const start = (i) => (servers[i] = spawnServer({ port: ports[i], env, onLine }));
+  /** @type {Up} */
   const up = async (i, what) => {
     const problem = await waitForHealth(servers[i]);
     if (!problem) return;
@@ -159,6 +223,7 @@ async function runOn(kind) {
     throw new Fatal(`${what}: server ${i + 1} ${problem}`, servers[i].log());
   };
 
+  /** @type {Result} */
   const result = {
     kind,
     kills: 0,
@@ -167,18 +232,19 @@ async function runOn(kind) {
     instances: INSTANCES,
     acked: { projects: 0, webhooks: 0, invitations: 0, acceptances: 0 },
     found: 0,
-    lost: /** @type {string[]} */ ([]),
-    duplicates: /** @type {string[]} */ ([]),
-    problems: /** @type {string[]} */ ([]),
+    lost: [],
+    duplicates: [],
+    problems: [],
     serverErrors: 0,
     // --rolling: the restarts' exits, requests that failed, connections refused and sent on.
     rolling: ROLLING,
-    badExits: /** @type {string[]} */ ([]),
-    failedRequests: /** @type {string[]} */ ([]),
+    badExits: [],
+    failedRequests: [],
     rerouted: 0,
     stops: { requests: 0, requestsCut: 0, jobsFinished: 0, jobsGivenBack: 0 },
     seconds: 0,
   };
+  /** @type {Shared} */
   const shared = {
     runId,
     servers,
@@ -292,7 +358,12 @@ async function runOn(kind) {
   return result;
 }
 
+/** What ends a run: its message goes to the problems, with the server's log tail. */
 class Fatal extends Error {
+  /**
+   * @param {string} message
+   * @param {string} [log]
+   */
   constructor(message, log = "") {
     super(message);
     this.log = log;
@@ -302,6 +373,12 @@ class Fatal extends Error {
 /**
  * Runs `request(base)` against the servers until it answers, trying the next server after a
  * network error (as a load balancer would). A 5xx answer is an outcome unknown too: retried.
+ * @template T an API answer ({ status, body }) or a session cookie
+ * @param {Shared} shared
+ * @param {number} index the instance to try first (the client's own)
+ * @param {(base: string) => Promise<T>} request
+ * @param {{ until?: () => boolean }} [options] when to give up
+ * @returns {Promise<T>}
  */
 async function retry(shared, index, request, { until = () => shared.giveUp } = {}) {
   for (let attempt = 0; ; attempt += 1) {
@@ -315,10 +392,12 @@ async function retry(shared, index, request, { until = () => shared.giveUp } = {
     const server = shared.servers[at];
     try {
       const answer = await request(server.base);
-      if (answer?.status >= 500) {
+      // An API answer has a status; a session cookie (a sign-in's answer) has none.
+      const status = /** @type {{ status?: number } | undefined} */ (answer)?.status;
+      if (status !== undefined && status >= 500) {
         shared.result.serverErrors += 1;
-        if (ROLLING) shared.result.failedRequests.push(`HTTP ${answer.status} from ${at + 1}`);
-        throw new TypeError(`HTTP ${answer.status}`);
+        if (ROLLING) shared.result.failedRequests.push(`HTTP ${status} from ${at + 1}`);
+        throw new TypeError(`HTTP ${status}`);
       }
       return answer;
     } catch (error) {
@@ -335,7 +414,11 @@ async function retry(shared, index, request, { until = () => shared.giveUp } = {
   }
 }
 
-/** The instance to send to: the `n`th in turn, of the ready ones under --rolling (-1: none). */
+/**
+ * The instance to send to: the `n`th in turn, of the ready ones under --rolling (-1: none).
+ * @param {Shared} shared
+ * @param {number} n
+ */
 function pick(shared, n) {
   const count = shared.servers.length;
   for (let k = 0; k < count; k += 1) {
@@ -355,10 +438,13 @@ function describe(error) {
   return `${error?.name ?? "Error"}: ${error?.cause?.code ?? error?.cause?.message ?? error?.message}`;
 }
 
-/** --rolling: polls every instance's /readyz every 200 ms, as a load balancer would. */
+/**
+ * --rolling: polls every instance's /readyz every 200 ms, as a load balancer would.
+ * @param {Shared} shared
+ */
 function watchReadiness(shared) {
   let stopped = false;
-  const loop = async (i) => {
+  const loop = async (/** @type {number} */ i) => {
     while (!stopped && !shared.giveUp) {
       const server = shared.servers[i];
       shared.ready[i] = await fetch(`${server.base}/readyz`, { signal: AbortSignal.timeout(1000) })
@@ -374,6 +460,9 @@ function watchReadiness(shared) {
 /**
  * --rolling: every instance in turn, ROLLS times over: SIGTERM, its exit (0, or the run fails),
  * started again, ready before the next; a few seconds of load between restarts.
+ * @param {Shared} shared
+ * @param {Start} start
+ * @param {Up} up
  */
 async function rollingRestarts(shared, start, up) {
   const { result, servers } = shared;
@@ -393,10 +482,13 @@ async function rollingRestarts(shared, start, up) {
   }
 }
 
-/** @typedef {{ email: string, name: string, id?: string, cookie?: string }} Person */
+/**
+ * @typedef {{ email: string, name: string, id?: string, cookie?: string }} Person
+ * @typedef {{ project: Project; invitee: Person }} Pending
+ */
 
 /**
- * @param {{ kind: string, url?: string, dataDir: string }} database
+ * @param {SoakDatabase} database
  * @param {string} runId
  * @returns {Promise<{ owners: Person[], invitees: Person[] }>}
  */
@@ -437,17 +529,30 @@ async function seedAccounts(database, runId) {
 // ---------------------------------------------------------------------------------------------
 // The clients
 
+/** One owner's client: creates projects, adds webhooks, invites and accepts. */
 class Client {
+  /**
+   * @param {number} index
+   * @param {Person} owner
+   * @param {Person[]} invitees
+   * @param {Shared} shared
+   */
   constructor(index, owner, invitees, shared) {
     this.index = index;
     this.owner = owner;
     this.invitees = invitees;
     this.shared = shared;
+    /** @type {Project[]} */
     this.mine = [];
+    /** Invitations to accept once the project's studio is ready. @type {Pending[]} */
     this.pending = [];
     this.made = 0;
   }
 
+  /**
+   * @template T
+   * @param {(base: string) => Promise<T>} request
+   */
   call(request) {
     return retry(this.shared, this.index, request);
   }
@@ -506,6 +611,10 @@ class Client {
     await this.invite(project, this.guest());
   }
 
+  /**
+   * @param {Project} project
+   * @returns {Promise<void>}
+   */
   async addWebhook(project, signedInAgain = false) {
     // A retry after a lost answer adds a second webhook: both get every event, both are checked.
     const res = await this.call((base) =>
@@ -529,6 +638,10 @@ class Client {
     this.shared.result.acked.webhooks += 1;
   }
 
+  /**
+   * @param {Project} project
+   * @param {string} email
+   */
   async invite(project, email) {
     // Retried after a lost answer like any client would: a second attempt that finds the first
     // committed resends (200), which is a second invitation mail and a second activity entry.
@@ -545,7 +658,10 @@ class Client {
     this.shared.result.acked.invitations += 1;
   }
 
-  /** Accepts up to `max` waiting invitations whose project's studio is ready. */
+  /**
+   * Accepts up to `max` waiting invitations whose project's studio is ready.
+   * @param {number} max
+   */
   async acceptSome(max) {
     let tried = 0;
     for (const item of [...this.pending]) {
@@ -556,6 +672,7 @@ class Client {
     }
   }
 
+  /** @param {Pending} pending */
   async accept({ project, invitee }) {
     const view = await this.call((base) =>
       api(base, "GET", `/api/app/${project.studioId}`, { cookie: this.owner.cookie }),
@@ -563,7 +680,9 @@ class Client {
     if (view.status !== 200) throw new Fatal(`project answered ${view.status}`);
     // Accepted once the content studio exists, so the member's studio invitation is expected.
     if (view.body.studioCreationStatus !== "success") return false;
-    const member = view.body.members.find((m) => m.invitedEmail === invitee.email);
+    const member = view.body.members.find(
+      (/** @type {{ invitedEmail: string }} */ m) => m.invitedEmail === invitee.email,
+    );
     if (!member) throw new Fatal(`acknowledged invitation of ${invitee.email} missing`);
     if (member.status === "accepted") {
       // An earlier attempt committed but its answer was lost.
@@ -587,6 +706,7 @@ class Client {
     return true;
   }
 
+  /** @param {number} deadline */
   async drainAccepts(deadline) {
     while (this.pending.length > 0) {
       if (Date.now() > deadline) {
@@ -601,11 +721,18 @@ class Client {
 // ---------------------------------------------------------------------------------------------
 // After the last restart
 
+/** @type {Set<string | undefined>} */
 const FINAL = new Set(["success", "failed"]);
 
-/** Reads every owner's projects through the list API until each acknowledged one is final. */
+/**
+ * Reads every owner's projects through the list API until each acknowledged one is final.
+ * @param {Shared} shared
+ * @param {Person[]} owners
+ * @param {number} deadline
+ */
 async function waitForProjects(shared, owners, deadline) {
   for (;;) {
+    /** @type {Map<string, string>} */
     const status = new Map();
     for (const owner of owners) {
       let cursor = "";
@@ -644,6 +771,12 @@ const UNFINISHED_JOBS = `
          and start_after < coalesce($1::timestamptz, now()) - interval '30 seconds')
   group by name, state order by name, state`;
 
+/**
+ * The mails undelivered and jobs unfinished, counted (and named when verbose).
+ * @param {import("./lib.mjs").Direct} direct
+ * @param {string | null} stoppedAt
+ * @returns {Promise<number>}
+ */
 async function unsettled(direct, stoppedAt) {
   const [mail] = await direct.query(
     `select count(*)::int as n from outbox where status not in ('kept', 'sent')`,
@@ -660,6 +793,11 @@ async function unsettled(direct, stoppedAt) {
 /**
  * Waits until no mail is undelivered and no job unfinished. PGlite cannot be read beside its
  * server: the server stops for each look and starts again when work remains.
+ * @param {SoakDatabase} database
+ * @param {SoakServer[]} servers
+ * @param {Start} start
+ * @param {Up} up
+ * @param {number} lastStart
  */
 async function settle(database, servers, start, up, lastStart) {
   // What the last kill left running is retried 5 s after the restart (orphans.server.ts), and
@@ -707,11 +845,18 @@ async function settle(database, servers, start, up, lastStart) {
 // ---------------------------------------------------------------------------------------------
 // The check
 
+/**
+ * @param {SoakDatabase} database
+ * @param {Shared} shared
+ * @param {{ owners: Person[] }} people
+ * @param {Map<string, number>} printed the mails the servers printed, by (to, subject)
+ * @param {Map<string, number>} webhookArrivals what the webhook endpoint received
+ */
 async function check(database, shared, people, printed, webhookArrivals) {
   const { result } = shared;
   const direct = await openDirect(database);
-  const lost = (what) => result.lost.push(what);
-  const duplicate = (what) => result.duplicates.push(what);
+  const lost = (/** @type {string} */ what) => void result.lost.push(what);
+  const duplicate = (/** @type {string} */ what) => void result.duplicates.push(what);
   try {
     const projects = await direct.query(
       `select p.id, p.name, p.owner_id, p.studio_sanity_id, p.site_creation_status as site,
@@ -895,7 +1040,10 @@ async function check(database, shared, people, printed, webhookArrivals) {
   }
 }
 
-/** bt_index_check on every index of the app's tables; the problems it finds. */
+/**
+ * bt_index_check on every index of the app's tables; the problems it finds.
+ * @param {import("./lib.mjs").Direct} direct
+ */
 async function amcheck(direct) {
   try {
     await direct.exec("create extension if not exists amcheck");
@@ -921,7 +1069,10 @@ async function amcheck(direct) {
 
 // ---------------------------------------------------------------------------------------------
 
-/** The summary lines of one database's run, as printed and (with --record) logged. */
+/**
+ * The summary lines of one database's run, as printed and (with --record) logged.
+ * @param {Result} r
+ */
 function summary(r) {
   const acked = r.acked.projects + r.acked.webhooks + r.acked.invitations + r.acked.acceptances;
   const lines = [
@@ -948,6 +1099,7 @@ function summary(r) {
   return lines;
 }
 
+/** @param {Result} r */
 function report(r) {
   for (const line of summary(r)) console.log(`[soak:crash]   ${line}`);
   for (const what of r.lost.slice(0, 20)) console.log(`[soak:crash]   LOST: ${what}`);
@@ -958,7 +1110,8 @@ function report(r) {
 }
 
 if (!buildIfStale()) process.exit(1);
-const kinds = DB === "both" ? ["postgres", "pglite"] : [DB];
+/** @type {("postgres" | "pglite")[]} */
+const kinds = DB === "both" ? ["postgres", "pglite"] : [/** @type {"postgres" | "pglite"} */ (DB)];
 if (INSTANCES > 1 && kinds.includes("pglite")) {
   if (DB === "pglite") {
     console.error("--instances needs PostgreSQL: the embedded PGlite database serves one process.");
@@ -966,6 +1119,7 @@ if (INSTANCES > 1 && kinds.includes("pglite")) {
   }
   kinds.splice(kinds.indexOf("pglite"), 1);
 }
+/** @type {Result[]} */
 const results = [];
 for (const kind of kinds) {
   if (kind === "postgres" && !(await postgresAvailable())) {
