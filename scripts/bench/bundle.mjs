@@ -4,7 +4,7 @@
 // build/client: a page's HTML references the client entry and, for each route it matches, the
 // route module and its imports (with lazy route discovery on, the route manifest is inlined in the
 // page, not a file). Prints per page the files and their gzip sizes (as
-// firstLoadJs() in index.mjs counts them, without a server) and the largest modules among them.
+// firstLoadJs() in first-load.mjs counts them, without a server) and the largest modules among them.
 // Not part of `npm test`; it runs no server.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
