@@ -26,6 +26,7 @@ import { inRequestScope } from "~/utils/request-memo.server";
 import { loadAllParts } from "~/utils/page-load";
 import { metricsForServer } from "~/utils/metrics.server";
 import { NonceProvider } from "~/utils/nonce";
+import type { Runtime } from "~/runtime-contract";
 
 const ABORT_DELAY = 5_000;
 
@@ -35,9 +36,10 @@ export { unprovenAccountsCommand } from "~/services/accounts/index.server";
 
 /**
  * Called once by the HTTP server (server/index.mjs) before it listens: checks the environment,
- * applies migrations and starts the job queue with this instance's workers.
+ * applies migrations and starts the job queue with this instance's workers. Its answer is the
+ * Runtime of runtime-contract.ts, which server/ reads too: a change here is a change there.
  */
-export async function boot() {
+export async function boot(): Promise<Runtime> {
   const config = env();
   // A public https address without SMTP_URL, or on the stand-in providers, and a TRUST_PROXY
   // trusting every address are refused unless an ALLOW_* setting says it is meant (startRefusal).

@@ -28,7 +28,10 @@ const ENTRIES = new Set([MANIFEST, PGLITE_DUMP, POSTGRES_DUMP, ...SECRET_FILES])
 /** A refusal or a failure the user can act on: printed as one line, exit status 1. */
 export class Refusal extends Error {}
 
-/** Runs a script's main function: one line on stderr and exit 1 for any error. */
+/**
+ * Runs a script's main function: one line on stderr and exit 1 for any error.
+ * @param {() => Promise<void>} main
+ */
 export async function run(main) {
   try {
     await main();
@@ -42,8 +45,12 @@ export async function run(main) {
   }
 }
 
+/** @type {(() => void)[]} */
 const cleanups = [];
-/** Something to undo when the script ends, on error or Ctrl-C too (newest first). */
+/**
+ * Something to undo when the script ends, on error or Ctrl-C too (newest first).
+ * @param {() => void} fn
+ */
 export function onCleanup(fn) {
   cleanups.push(fn);
   return () => {
@@ -75,21 +82,28 @@ export function config(source = process.env) {
   };
 }
 
-/** A path as the user would type it (relative to the current directory when inside it). */
+/**
+ * A path as the user would type it (relative to the current directory when inside it).
+ * @param {string} p
+ */
 export function shown(p) {
   const rel = path.relative(process.cwd(), p);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
 }
 
+/** @param {string} p */
 export function removeTree(p) {
   fs.rmSync(p, { recursive: true, force: true });
 }
 
 // ---- The embedded database ----------------------------------------------------------------
 
-export const pgliteDir = (dataDir) => path.join(dataDir, "db");
+export const pgliteDir = (/** @type {string} */ dataDir) => path.join(dataDir, "db");
 
-/** True when the directory holds files (a PGlite data directory or anything else). */
+/**
+ * True when the directory holds files (a PGlite data directory or anything else).
+ * @param {string} dir
+ */
 export function nonEmptyDir(dir) {
   try {
     return fs.readdirSync(dir).length > 0;
@@ -98,6 +112,7 @@ export function nonEmptyDir(dir) {
   }
 }
 
+/** @param {number} pid */
 function processAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -107,8 +122,12 @@ function processAlive(pid) {
   }
 }
 
-const lockFile = (dataDir) => path.join(dataDir, "db.lock");
+const lockFile = (/** @type {string} */ dataDir) => path.join(dataDir, "db.lock");
 
+/**
+ * @param {string} dataDir
+ * @returns {{ pid: number; by?: string; since?: string; host?: string } | null}
+ */
 function readLock(dataDir) {
   try {
     const lock = JSON.parse(fs.readFileSync(lockFile(dataDir), "utf8"));
@@ -125,6 +144,7 @@ function readLock(dataDir) {
  * db/postmaster.pid while open and removes it when closed cleanly. A lock left by a dead process
  * is a crash: the database recovers from its write-ahead log when opened. An open database that
  * no lock explains (an older server, another program) is refused too.
+ * @param {string} dataDir
  */
 export function assertNotInUse(dataDir) {
   const openMark = path.join(pgliteDir(dataDir), "postmaster.pid");
@@ -151,7 +171,11 @@ export function assertNotInUse(dataDir) {
   return { crashed: false };
 }
 
-/** Claims $DATA_DIR/db.lock as the server does (exclusive create; a dead holder's lock goes). */
+/**
+ * Claims $DATA_DIR/db.lock as the server does (exclusive create; a dead holder's lock goes).
+ * @param {string} dataDir
+ * @param {string} by what holds it, as the lock says (a command)
+ */
 export function holdDataDir(dataDir, by) {
   const file = lockFile(dataDir);
   const mine = JSON.stringify({
@@ -189,7 +213,11 @@ export function holdDataDir(dataDir, by) {
 
 let openPglites = 0;
 
-/** Opens a PGlite data directory the way the app does (with pg_trgm, migration 0005). */
+/**
+ * Opens a PGlite data directory the way the app does (with pg_trgm, migration 0005).
+ * @param {string} dir
+ * @param {import("@electric-sql/pglite").PGliteOptions} [options]
+ */
 export async function openPglite(dir, options = {}) {
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
@@ -204,6 +232,7 @@ export async function openPglite(dir, options = {}) {
   }
 }
 
+/** @param {import("@electric-sql/pglite").PGlite} client */
 export async function closePglite(client) {
   await client.close();
   openPglites -= 1;
@@ -216,15 +245,31 @@ export function pgliteVersion() {
 
 // ---- Both databases -------------------------------------------------------------------------
 
-/** The migrations this version of the app knows (drizzle/meta/_journal.json). */
+/**
+ * The migrations this version of the app knows (drizzle/meta/_journal.json).
+ * @returns {{ tag: string; when: number }[]}
+ */
 export function appMigrations() {
   const journal = JSON.parse(
     fs.readFileSync(path.join(root, "drizzle/meta/_journal.json"), "utf8"),
   );
-  return journal.entries.map((e) => ({ tag: e.tag, when: e.when }));
+  return journal.entries.map((/** @type {{ tag: string; when: number }} */ e) => ({
+    tag: e.tag,
+    when: e.when,
+  }));
 }
 
-/** How far a database is migrated: `query(sql)` runs one statement and resolves to {rows}. */
+/**
+ * A runner of one SQL statement, of either database: resolves to its rows. The rows are `any`:
+ * their columns are those of the statement, which the callers name.
+ * @typedef {(sql: string) => Promise<{ rows: any[] }>} Query
+ */
+
+/**
+ * How far a database is migrated: `query(sql)` runs one statement and resolves to {rows}.
+ * @param {Query} query
+ * @returns {Promise<{ applied: number; last: string | null; lastCreatedAt: number | null }>}
+ */
 export async function migrationLevel(query) {
   const { rows } = await query(
     "select to_regclass('drizzle.__drizzle_migrations') is not null as present",
@@ -240,15 +285,19 @@ export async function migrationLevel(query) {
   return { applied: row.applied, last: known?.tag ?? null, lastCreatedAt };
 }
 
-const quoteIdent = (name) => `"${name.replaceAll('"', '""')}"`;
+const quoteIdent = (/** @type {string} */ name) => `"${name.replaceAll('"', '""')}"`;
 
-/** The row count of every table of the public schema (partitions counted in their parent). */
+/**
+ * The row count of every table of the public schema (partitions counted in their parent).
+ * @param {Query} query
+ */
 export async function tableCounts(query) {
   const { rows } = await query(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition
      order by c.relname`,
   );
+  /** @type {Record<string, number>} */
   const counts = {};
   for (const { name } of rows) {
     const result = await query(`select count(*)::int as n from public.${quoteIdent(name)}`);
@@ -257,11 +306,15 @@ export async function tableCounts(query) {
   return counts;
 }
 
-export const totalRows = (tables) => Object.values(tables).reduce((a, b) => a + b, 0);
+export const totalRows = (/** @type {Record<string, number>} */ tables) =>
+  Object.values(tables).reduce((a, b) => a + b, 0);
 
 // ---- PostgreSQL ---------------------------------------------------------------------------
 
-/** The absolute path of a program on PATH, or null. */
+/**
+ * The absolute path of a program on PATH, or null.
+ * @param {string} program
+ */
 export function onPath(program) {
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
     if (!dir) continue;
@@ -276,6 +329,7 @@ export function onPath(program) {
   return null;
 }
 
+/** @param {string} program */
 export function requireProgram(program) {
   const found = onPath(program);
   if (!found) {
@@ -286,7 +340,10 @@ export function requireProgram(program) {
   return found;
 }
 
-/** The URL without its password (for command lines) and the environment that carries it. */
+/**
+ * The URL without its password (for command lines) and the environment that carries it.
+ * @param {string} url
+ */
 export function libpqTarget(url) {
   const u = new URL(url);
   /** @type {NodeJS.ProcessEnv} */
@@ -298,7 +355,13 @@ export function libpqTarget(url) {
   return { url: u.toString(), env, database: decodeURIComponent(u.pathname.slice(1)) };
 }
 
-/** Runs a PostgreSQL client program: resolves to its (short) output, rejects with its error line. */
+/**
+ * Runs a PostgreSQL client program: resolves to its (short) output, rejects with its error line.
+ * @param {string} program
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<string>}
+ */
 export function runProgram(program, args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -320,6 +383,7 @@ export function runProgram(program, args, env) {
   });
 }
 
+/** @param {string} url */
 export async function connectPostgres(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   await client.connect();
@@ -329,7 +393,10 @@ export async function connectPostgres(url) {
 const USER_SCHEMAS = `n.nspname not in ('pg_catalog', 'information_schema')
   and n.nspname not like 'pg\\_toast%' and n.nspname not like 'pg\\_temp%'`;
 
-/** What a database holds besides an empty public schema: a few names, [] when empty. */
+/**
+ * What a database holds besides an empty public schema: a few names, [] when empty.
+ * @param {import("pg").Client} client
+ */
 export async function postgresContents(client) {
   const { rows } = await client.query(
     `(select 'schema ' || n.nspname as name from pg_namespace n
@@ -361,7 +428,24 @@ create schema public;
 grant usage on schema public to public;
 `;
 
-/** SQL that fails unless the public tables and the migrations are those of the manifest. */
+/**
+ * A backup's manifest.json (scripts/backup.mjs writes it). Read from a file, so every field but
+ * the format is checked before use.
+ * @typedef {{
+ *   format: string;
+ *   version: number;
+ *   createdAt: string;
+ *   database: { kind: string; file: string; tool: string; postgresVersion: string };
+ *   migrations: { applied: number; last: string | null; lastCreatedAt: number | null };
+ *   tables: Record<string, number>;
+ *   secrets?: string[];
+ * }} Manifest
+ */
+
+/**
+ * SQL that fails unless the public tables and the migrations are those of the manifest.
+ * @param {Manifest} manifest
+ */
 export function assertManifestSql(manifest) {
   const expected = JSON.stringify(manifest.tables).replaceAll("'", "''");
   const applied = Number(manifest.migrations?.applied ?? 0);
@@ -385,7 +469,12 @@ end $restore$;
 
 // ---- The archive ----------------------------------------------------------------------------
 
-/** Writes the files of `dir` (names relative to it) as one .tar.gz, readable by its owner only. */
+/**
+ * Writes the files of `dir` (names relative to it) as one .tar.gz, readable by its owner only.
+ * @param {string} dir
+ * @param {string[]} names
+ * @param {string} file
+ */
 export async function writeArchive(dir, names, file) {
   const partial = `${file}.partial`;
   const forget = onCleanup(() => fs.rmSync(partial, { force: true }));
@@ -397,10 +486,15 @@ export async function writeArchive(dir, names, file) {
   forget();
 }
 
-const notABackup = (file, why) =>
+const notABackup = (/** @type {string} */ file, /** @type {string} */ why) =>
   new Refusal(`${shown(file)} is not a StackShift backup (${why}); nothing was changed.`);
 
-/** Unpacks a backup into `dir` and returns its manifest, or refuses a file that is not one. */
+/**
+ * Unpacks a backup into `dir` and returns its manifest, or refuses a file that is not one.
+ * @param {string} file
+ * @param {string} dir
+ * @returns {Promise<Manifest>}
+ */
 export async function readArchive(file, dir) {
   try {
     await tar.extract({
@@ -433,9 +527,10 @@ export async function readArchive(file, dir) {
   return manifest;
 }
 
+/** @param {number} n */
 export function formatBytes(n) {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+export const seconds = (/** @type {number} */ since) => ((Date.now() - since) / 1000).toFixed(1);

@@ -41,6 +41,10 @@ Writes a backup of the database (DATABASE_URL, else the embedded one in DATA_DIR
 secrets generated in DATA_DIR to FILE, or to stackshift-backup-<kind>-<time>.tar.gz in DIR
 (default: ./backups). The embedded database must not be open: stop the server first.`;
 
+/**
+ * @param {string | undefined} arg the command line's FILE or DIR
+ * @param {string} kind the database's kind, in the file's name
+ */
 function outputFile(arg, kind) {
   const stamp = new Date()
     .toISOString()
@@ -59,6 +63,10 @@ function outputFile(arg, kind) {
 }
 
 /** The embedded database: PGlite's own dump of its data directory, taken by its only owner. */
+/**
+ * @param {string} dataDir
+ * @param {string} staging the folder the archive is made of
+ */
 async function dumpPglite(dataDir, staging) {
   const dir = pgliteDir(dataDir);
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) {
@@ -71,7 +79,7 @@ async function dumpPglite(dataDir, staging) {
   const release = holdDataDir(dataDir, "npm run backup");
   const client = await openPglite(dir);
   try {
-    const query = (text) => client.query(text);
+    const query = (/** @type {string} */ text) => client.query(text);
     // Writes every changed page to the data files, so the copy needs no recovery on restore.
     await client.exec("checkpoint");
     const postgresVersion = (await client.query("show server_version")).rows[0].server_version;
@@ -100,6 +108,10 @@ async function dumpPglite(dataDir, staging) {
  * PostgreSQL: pg_dump inside a snapshot exported by a repeatable-read transaction that also reads
  * the migration level and the row counts, so all three describe the same moment while the app runs.
  */
+/**
+ * @param {string} databaseUrl
+ * @param {string} staging the folder the archive is made of
+ */
 async function dumpPostgres(databaseUrl, staging) {
   const pgDump = requireProgram("pg_dump");
   const client = await connectPostgres(databaseUrl);
@@ -107,7 +119,7 @@ async function dumpPostgres(databaseUrl, staging) {
     await client.query("begin isolation level repeatable read read only");
     const snapshot = (await client.query("select pg_export_snapshot() as id")).rows[0].id;
     const postgresVersion = (await client.query("show server_version")).rows[0].server_version;
-    const query = (text) => client.query(text);
+    const query = (/** @type {string} */ text) => client.query(text);
     const migrations = await migrationLevel(query);
     const tables = await tableCounts(query);
     fs.mkdirSync(path.join(staging, "database"), { recursive: true });

@@ -16,6 +16,7 @@ const SOURCES = [
   "package.json",
 ];
 
+/** @param {string} entry a path relative to the repository's root */
 function newestMtime(entry) {
   const full = path.join(root, entry);
   if (!fs.existsSync(full)) return 0;

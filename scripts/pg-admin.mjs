@@ -2,7 +2,11 @@
 // benchmarks, the soaks and the backup test run on.
 import pg from "pg";
 
-/** Runs `sql` on `adminUrl` with a connection of its own. */
+/**
+ * Runs `sql` on `adminUrl` with a connection of its own.
+ * @param {string} adminUrl
+ * @param {string} sql
+ */
 export async function adminQuery(adminUrl, sql) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

@@ -45,9 +45,15 @@ hold no database), or, with DATABASE_URL, into that PostgreSQL database (it must
 backup's generated secrets into DATA_DIR. --force replaces a database that is there (an embedded
 one is kept beside it as db.replaced-<time>) and secrets that differ (kept as *.replaced-<time>).`;
 
+/** @type {Record<string, string>} */
 const KINDS = { pglite: "the embedded database (PGlite)", postgres: "a PostgreSQL database" };
 
-/** Refuses a backup of the other kind of database, or one made by a newer app. */
+/**
+ * Refuses a backup of the other kind of database, or one made by a newer app.
+ * @param {import("./backup-lib.mjs").Manifest} manifest
+ * @param {"pglite" | "postgres"} kind
+ * @param {string} file
+ */
 function checkManifest(manifest, kind, file) {
   const backupKind = manifest.database?.kind;
   if (backupKind !== kind) {
@@ -58,10 +64,11 @@ function checkManifest(manifest, kind, file) {
     );
   }
   const known = appMigrations();
+  const newest = known[known.length - 1];
   const last = manifest.migrations?.lastCreatedAt;
-  if (last && (last > known.at(-1).when || !known.some((m) => m.when === last))) {
+  if (last && (last > newest.when || !known.some((m) => m.when === last))) {
     throw new Refusal(
-      `${shown(file)} was made by a newer version of the dashboard (migration ${manifest.migrations.last ?? last}, this one knows up to ${known.at(-1).tag}): upgrade it first.`,
+      `${shown(file)} was made by a newer version of the dashboard (migration ${manifest.migrations.last ?? last}, this one knows up to ${newest.tag}): upgrade it first.`,
     );
   }
 }
@@ -69,8 +76,14 @@ function checkManifest(manifest, kind, file) {
 /**
  * Which of the backup's secrets files go where. A different file already in DATA_DIR is refused
  * without --force: the database's stored credentials are encrypted under the backup's key.
+ * @typedef {{ name: string; from: string; to: string; replaces: boolean }} SecretPlan
+ * @param {import("./backup-lib.mjs").Manifest} manifest
+ * @param {string} unpacked the folder the backup was unpacked in
+ * @param {string} dataDir
+ * @param {boolean} force
  */
 function planSecrets(manifest, unpacked, dataDir, force) {
+  /** @type {SecretPlan[]} */
   const plan = [];
   for (const name of manifest.secrets ?? []) {
     const from = path.join(unpacked, name);
@@ -87,7 +100,13 @@ function planSecrets(manifest, unpacked, dataDir, force) {
   return plan;
 }
 
-/** Copies the secrets into DATA_DIR under temporary names; `commit` renames them into place. */
+/**
+ * Copies the secrets into DATA_DIR under temporary names; `commit` renames them into place.
+ * @param {SecretPlan[]} plan
+ * @param {string} dataDir
+ * @param {string} stamp the time in the name of a replaced file
+ * @returns {() => string[]} commit: the names put in place
+ */
 function stageSecrets(plan, dataDir, stamp) {
   if (plan.length === 0) return () => [];
   fs.mkdirSync(dataDir, { recursive: true });
@@ -108,7 +127,11 @@ function stageSecrets(plan, dataDir, stamp) {
   };
 }
 
-/** A note when the environment's key, not the restored file's, will decrypt the credentials. */
+/**
+ * A note when the environment's key, not the restored file's, will decrypt the credentials.
+ * @param {string[]} restored the secrets files restored
+ * @param {string} dataDir
+ */
 function environmentNote(restored, dataDir) {
   if (!restored.includes("secrets.json")) return;
   try {
@@ -129,6 +152,11 @@ const stampNow = () =>
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
 
+/**
+ * @param {string} file
+ * @param {string} dataDir
+ * @param {boolean} force
+ */
 async function restorePglite(file, dataDir, force) {
   const target = pgliteDir(dataDir);
   const holdsDatabase = nonEmptyDir(target);
@@ -166,7 +194,7 @@ async function restorePglite(file, dataDir, force) {
     );
   }
   try {
-    const query = (text) => client.query(text);
+    const query = (/** @type {string} */ text) => client.query(text);
     const migrations = await migrationLevel(query);
     const tables = await tableCounts(query);
     if (migrations.applied !== manifest.migrations.applied) {
@@ -197,6 +225,12 @@ async function restorePglite(file, dataDir, force) {
   return { manifest, secrets, kept };
 }
 
+/**
+ * @param {string} file
+ * @param {string} databaseUrl
+ * @param {string} dataDir
+ * @param {boolean} force
+ */
 async function restorePostgres(file, databaseUrl, dataDir, force) {
   const psql = requireProgram("psql");
   const target = libpqTarget(databaseUrl);

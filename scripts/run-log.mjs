@@ -11,7 +11,11 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = path.join(root, "docs/runs");
 
-/** The installed version of a package, as npm resolved it (null when it is not installed). */
+/**
+ * The installed version of a package, as npm resolved it (null when it is not installed).
+ * @param {string} name
+ * @returns {string | null}
+ */
 export function installedVersion(name) {
   try {
     const file = path.join(root, "node_modules", name, "package.json");
@@ -21,7 +25,10 @@ export function installedVersion(name) {
   }
 }
 
-/** The PostgreSQL server's version through psql at `url` (null when it cannot be asked). */
+/**
+ * The PostgreSQL server's version through psql at `url` (null when it cannot be asked).
+ * @param {string} url
+ */
 export function postgresVersion(url) {
   try {
     return execFileSync("psql", [url, "-Atc", "show server_version"], { encoding: "utf8" }).trim();

@@ -9,7 +9,10 @@ import os from "node:os";
 import { WATCHED } from "../server/lifecycle.mjs";
 import { buildIfStale } from "./build.mjs";
 
-/** How many server processes: WEB_CONCURRENCY, else one per core; always one for PGlite or dev. */
+/**
+ * How many server processes: WEB_CONCURRENCY, else one per core; always one for PGlite or dev.
+ * @param {boolean} dev
+ */
 function processCount(dev) {
   const asked = process.env.WEB_CONCURRENCY;
   if (dev || !process.env.DATABASE_URL) {
@@ -83,7 +86,7 @@ export async function serve({ dev = false, transformBuild } = {}) {
     });
     // Each process stops cleanly on its own (finishing its requests and jobs within
     // SHUTDOWN_GRACE_SECONDS); the primary exits once all have, 1 if any did not stop cleanly.
-    const stop = (signal) => {
+    const stop = (/** @type {NodeJS.Signals} */ signal) => {
       if (stopping) return;
       stopping = true;
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
@@ -108,6 +111,7 @@ export async function serve({ dev = false, transformBuild } = {}) {
       // What an operator must act on is said without a stack trace: the embedded database is held
       // by another process, or its files cannot be opened (docs/decisions/023-crashes-and-restarts.md);
       // a public https APP_URL would log live mail links or serve stand-ins (StartRefusedError).
+      /** @type {Record<string, string>} */
       const hint = {
         StartRefusedError: "",
         DataDirInUseError:

@@ -13,6 +13,12 @@ fs.mkdirSync(reports, { recursive: true });
 for (const f of ["vitest.json", "playwright.json"])
   fs.rmSync(path.join(reports, f), { force: true });
 
+/**
+ * @param {string} label
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Record<string, string>} [env] set beside the current environment
+ */
 function run(label, command, args, env = {}) {
   console.log(`\n=== ${label} ===`);
   const started = Date.now();
@@ -52,10 +58,11 @@ function ensureChromium() {
   return true;
 }
 
-const bin = (name) => path.join(root, "node_modules/.bin", name);
+const bin = (/** @type {string} */ name) => path.join(root, "node_modules/.bin", name);
+/** @type {[string, boolean][]} */
 const results = [];
 const only = process.argv.slice(2);
-const want = (step) => only.length === 0 || only.includes(step);
+const want = (/** @type {string} */ step) => only.length === 0 || only.includes(step);
 
 if (want("lint")) results.push(["lint", run("lint", bin("eslint"), ["."])]);
 if (want("typecheck")) {

@@ -25,17 +25,31 @@ import { lifecycle } from "./lifecycle.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * @param {{ dev?: boolean, transformBuild?: (build: any) => any }} [options] `transformBuild`:
- *   a change to the production build before it serves, the benchmark's floor page only
- *   (scripts/bench/serve.mjs).
+ * @typedef {import("@remix-run/server-runtime").ServerBuild} ServerBuild
+ * @typedef {import("../app/runtime-contract").Runtime} Runtime
+ * The build's entry module: Remix's type knows nothing of boot(), app/entry.server.tsx declares
+ * it to return the Runtime that this file reads (app/runtime-contract.ts).
+ * @typedef {ServerBuild["entry"]["module"] & { boot: () => Promise<Runtime> }} AppEntryModule
+ */
+
+/**
+ * @param {{ dev?: boolean, transformBuild?: (build: ServerBuild) => ServerBuild }} [options]
+ *   `transformBuild`: a change to the production build before it serves, the benchmark's floor
+ *   page only (scripts/bench/serve.mjs).
  */
 export async function startServer({ dev = false, transformBuild } = {}) {
+  /** @type {import("vite").ViteDevServer | undefined} */
   let vite;
+  /** @type {() => Promise<ServerBuild>} */
   let getBuild;
   if (dev) {
     const { createServer } = await import("vite");
-    vite = await createServer({ root, server: { middlewareMode: true } });
-    getBuild = async () => instrumentBuild(await vite.ssrLoadModule("virtual:remix/server-build"));
+    const devServer = await createServer({ root, server: { middlewareMode: true } });
+    vite = devServer;
+    getBuild = async () =>
+      instrumentBuild(
+        /** @type {ServerBuild} */ (await devServer.ssrLoadModule("virtual:remix/server-build")),
+      );
   } else {
     const built = instrumentBuild(await import(path.join(root, "build/server/index.js")));
     const build = transformBuild ? transformBuild(built) : built;
@@ -54,7 +68,7 @@ export async function startServer({ dev = false, transformBuild } = {}) {
   const early = cluster.isWorker ? null : portFromEnvironment();
   if (early) await listen(server, early);
   life.onSignals();
-  const runtime = await build.entry.module.boot();
+  const runtime = await /** @type {AppEntryModule} */ (build.entry.module).boot();
 
   const app = express();
   app.disable("x-powered-by");

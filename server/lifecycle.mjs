@@ -7,14 +7,8 @@ import cluster from "node:cluster";
 export const WATCHED = "stackshift:readiness-watched";
 
 /**
- * @typedef {{
- *   logger: import("pino").Logger;
- *   readinessProblem: () => Promise<string | null>;
- *   shutdownGraceMs: number;
- *   shutdownDelayMs: number;
- *   drainJobs: (deadline: number) => Promise<{ finished: number; givenBack: number }>;
- *   shutdown: () => Promise<void>;
- * }} Runtime
+ * What boot() hands over: one type with the app (app/runtime-contract.ts), so neither side drifts.
+ * @typedef {import("../app/runtime-contract").Runtime} Runtime
  * @typedef {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void} Handler
  */
 

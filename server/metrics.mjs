@@ -27,12 +27,8 @@ const COLLECT_MS = 3_000;
 const ASK_MS = 8_000;
 
 /**
- * @typedef {{
- *   token?: string;
- *   contentType: string;
- *   text: () => Promise<string>;
- *   json: () => Promise<unknown[]>;
- * }} MetricsRuntime what boot() hands over (metricsForServer)
+ * What boot() hands over for /metrics: metricsForServer's answer, one type with the app.
+ * @typedef {import("../app/runtime-contract").MetricsRuntime} MetricsRuntime
  */
 
 const digest = (/** @type {string} */ value) => createHash("sha256").update(value).digest();
@@ -52,7 +48,7 @@ export function bearerMatches(header, expected) {
  * Mounts GET /metrics on `app` when the runtime has a token; without one nothing is mounted and
  * the path is answered like any unknown one (404).
  * @param {import("express").Express} app
- * @param {{ metrics: MetricsRuntime; logger: import("pino").Logger }} runtime
+ * @param {Pick<import("../app/runtime-contract").Runtime, "metrics" | "logger">} runtime
  */
 export function mountMetrics(app, { metrics, logger }) {
   if (!metrics.token) return;

@@ -4,7 +4,7 @@
 // build/client: a page's HTML references the client entry and, for each route it matches, the
 // route module and its imports (with lazy route discovery on, the route manifest is inlined in the
 // page, not a file). Prints per page the files and their gzip sizes (as
-// firstLoadJs() in index.mjs counts them, without a server) and the largest modules among them.
+// firstLoadJs() in first-load.mjs counts them, without a server) and the largest modules among them.
 // Not part of `npm test`; it runs no server.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -62,6 +62,7 @@ const FAMILIES = [
   ["our code (app/)", /^app$/],
 ];
 /** Budgets in KB gzip (docs/performance.md). */
+/** @type {Record<string, number>} */
 const BUDGETS = { "/sites": 130, "/sites/{id}": 150 };
 
 if (!args.includes("--no-build")) {
@@ -94,9 +95,13 @@ function modulesOf(file, chunkKb) {
 
 /** @param {string} file */
 const gzipKb = (file) => gzipSync(fs.readFileSync(path.join(client, file))).length / 1024;
-const kb = (n) => Math.round(n * 10) / 10;
+const kb = (/** @type {number} */ n) => Math.round(n * 10) / 10;
 
 const manifest = remixManifest();
+/**
+ * build/bundle-stats.json, as ./bundle-stats-plugin.mjs writes it.
+ * @type {{ chunks: Record<string, { imports: string[]; modules: { name: string; bytes: number; gzip: number }[] }> } | null}
+ */
 const stats = fs.existsSync(statsFile) ? JSON.parse(fs.readFileSync(statsFile, "utf8")) : null;
 if (!stats) console.log("(no build/bundle-stats.json: build with BUNDLE_STATS=1 for modules)");
 else if (!stats.chunks[manifest.entry.module])
@@ -129,8 +134,9 @@ for (const [page, routeIds] of Object.entries(PAGES)) {
   if (!stats) continue;
   const later = [];
   for (const [part, modulesOfPart] of Object.entries(PARTS)) {
+    /** @type {Set<string>} */
     const extra = new Set();
-    const visit = (file) => {
+    const visit = (/** @type {string} */ file) => {
       if (files.has(file) || extra.has(file)) return;
       extra.add(file);
       for (const next of stats.chunks[file]?.imports ?? []) visit(next);
@@ -152,7 +158,7 @@ for (const [page, routeIds] of Object.entries(PAGES)) {
   );
   modules.sort((a, b) => b.kb - a.kb);
   /** A module's package (`@radix-ui/react-menu`, `zod`), or `app` for our own code. */
-  const packageOf = (name) =>
+  const packageOf = (/** @type {string} */ name) =>
     name.startsWith("app/")
       ? "app"
       : name

@@ -28,14 +28,20 @@ const adminUrl =
   "postgres://postgres@127.0.0.1:5432/postgres";
 const dbName = `stackshift_bench_forms_${Date.now()}`;
 const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-const admin = (sql) => adminQuery(adminUrl, sql);
-const waitForHealth = (server) => waitFor(BASE, server);
+const admin = (/** @type {string} */ sql) => adminQuery(adminUrl, sql);
+const waitForHealth = (/** @type {import("./server.mjs").BenchServer} */ server) =>
+  waitFor(BASE, server);
+
+/** The seeded project the forms belong to. @typedef {{ id: string; studio_id: string }} Project */
 
 function startServer() {
   return spawnBenchServer({ port: PORT, dbUrl });
 }
 
-/** The server process's resident memory in MB (Linux /proc), or NaN elsewhere. */
+/**
+ * The server process's resident memory in MB (Linux /proc), or NaN elsewhere.
+ * @param {number | undefined} pid
+ */
 async function rssMb(pid) {
   try {
     const { readFile } = await import("node:fs/promises");
@@ -47,7 +53,11 @@ async function rssMb(pid) {
   }
 }
 
-/** 1. Submissions accepted per second. */
+/**
+ * 1. Submissions accepted per second.
+ * @param {import("pg").Client} client
+ * @param {Project} project
+ */
 async function submissionsPerSecond(client, project) {
   const {
     rows: [form],
@@ -60,6 +70,7 @@ async function submissionsPerSecond(client, project) {
     email: "visitor@bench.example",
     message: "Hello from the benchmark",
   });
+  /** @type {import("autocannon").Result} */
   const result = await new Promise((resolve, reject) =>
     autocannon(
       {
@@ -83,10 +94,14 @@ async function submissionsPerSecond(client, project) {
   console.log(`stored: ${stored} (answered 2xx: ${accepted})`);
 }
 
-/** /healthz asked 100 times a second until `until` settles: its latency shows event-loop stalls. */
+/**
+ * /healthz asked 100 times a second until `until` settles: its latency shows event-loop stalls.
+ * @param {Promise<unknown>} until
+ */
 async function healthzDuring(until) {
   /** @type {{ stop(): void } | undefined} Set at once: a promise's executor runs synchronously. */
   let instance;
+  /** @type {Promise<import("autocannon").Result>} */
   const result = new Promise((resolve, reject) => {
     instance = autocannon(
       { url: `${BASE}/healthz`, connections: 4, overallRate: 100, duration: 3600 },
@@ -106,6 +121,9 @@ const FIELDS = 100;
  * (some values quoted, some formula openers to defuse) plus the other field (decision 030),
  * SUBMISSIONS rows seeded in one statement. /healthz latency during the export against the same
  * without one: an export that yields between batches leaves /healthz near its idle figures.
+ * @param {import("pg").Client} client
+ * @param {Project} project
+ * @param {import("./server.mjs").BenchServer} server
  */
 async function exportLargestForm(client, project, server) {
   const names = Array.from({ length: FIELDS }, (_, n) => `field_${String(n + 1).padStart(3, "0")}`);
@@ -192,12 +210,15 @@ async function exportLargestForm(client, project, server) {
  * 3. Page views counted per second: beacons as a site's script sends them (text/plain JSON from
  * the site's origin), over 20 pages and two referrers; every answered view must be in the day
  * rows, and the rows are one per page.
+ * @param {import("pg").Client} client
+ * @param {Project} project
  */
 async function pageViewsPerSecond(client, project) {
   const {
     rows: [{ analytics_key: key }],
   } = await client.query(`select analytics_key from projects where id = $1`, [project.id]);
   let sent = 0;
+  /** @type {import("autocannon").Result} */
   const views = await new Promise((resolve, reject) =>
     autocannon(
       {

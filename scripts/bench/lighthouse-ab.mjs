@@ -14,14 +14,14 @@ import { seed } from "./seed.mjs";
 import { benchLogIn, spawnBenchServer, waitForHealth } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const arg = (name, fallback) => {
+const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : process.argv[i + 1];
 };
 const builds = arg("builds", "")
   .split(",")
   .filter(Boolean)
-  .map((pair) => {
+  .map((/** @type {string} */ pair) => {
     const [name, dir] = pair.split("=");
     return { name, dir: path.resolve(root, dir) };
   });
@@ -50,15 +50,29 @@ function startServer() {
   });
 }
 
+/** @param {import("./server.mjs").BenchServer} server */
 async function stop(server) {
   if (server.child.exitCode !== null) return;
   server.child.kill("SIGTERM");
   await new Promise((r) => server.child.once("exit", r));
 }
 
+/**
+ * A node of a V8 CPU profile (the DevTools protocol's Profiler.ProfileNode, the part read here).
+ * @typedef {{
+ *   id: number;
+ *   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+ *   children?: number[];
+ * }} ProfileNode
+ */
+
 /** @param {string} email a seeded account's */
 const logIn = (email) => benchLogIn(BASE, email);
 
+/**
+ * @param {string} url
+ * @param {string} cookie
+ */
 async function lighthouseRun(url, cookie) {
   const { default: lighthouse } = await import("lighthouse");
   const { launch } = await import("chrome-launcher");
@@ -76,7 +90,7 @@ async function lighthouseRun(url, cookie) {
     if (!run) throw new Error("no result");
     const { lhr } = run;
     if (lhr.runtimeError?.code) throw new Error(lhr.runtimeError.code);
-    const value = (id) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+    const value = (/** @type {string} */ id) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
     /** @param {string} id @returns {any[]} the audit's table rows */
     const items = (id) =>
       /** @type {{ items?: any[] } | undefined} */ (lhr.audits[id]?.details)?.items ?? [];
@@ -125,6 +139,10 @@ function lcpElement(lhr) {
   return node ? `${node.selector} ${String(node.snippet).slice(0, 80)} (${phases})` : "unknown";
 }
 
+/**
+ * @param {string} url
+ * @param {string} cookie
+ */
 async function profileRun(url, cookie) {
   const { chromium } = await import("playwright");
   const browser = await chromium.launch({
@@ -147,6 +165,7 @@ async function profileRun(url, cookie) {
         "blink.user_timing",
       ],
     });
+    /** @type {string[]} */
     const errors = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     page.on("pageerror", (e) => errors.push(String(e)));
@@ -156,14 +175,19 @@ async function profileRun(url, cookie) {
     const trace = JSON.parse((await browser.stopTracing()).toString("utf8"));
     // Self time by function and by script, from the samples' time deltas.
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    // Samples and children name nodes of the same profile: each is there.
+    const nodeOf = (/** @type {number} */ id) => /** @type {ProfileNode} */ (byId.get(id));
+    /** Self time (ms) by profile node. @type {Map<ProfileNode, number>} */
     const self = new Map();
     const samples = profile.samples ?? [];
     const deltas = profile.timeDeltas ?? [];
     for (let i = 0; i < samples.length; i += 1) {
-      const node = byId.get(samples[i]);
+      const node = nodeOf(samples[i]);
       self.set(node, (self.get(node) ?? 0) + (deltas[i] ?? 0) / 1000);
     }
+    /** @type {Map<string, number>} */
     const byFunction = new Map();
+    /** @type {Map<string, number>} */
     const byScript = new Map();
     for (const [node, ms] of self) {
       const f = node.callFrame;
@@ -172,23 +196,25 @@ async function profileRun(url, cookie) {
       byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
       byScript.set(script, (byScript.get(script) ?? 0) + ms);
     }
-    const top = (m, n) =>
+    const top = (/** @type {Map<string, number>} */ m, /** @type {number} */ n) =>
       [...m]
         .sort((a, b) => b[1] - a[1])
         .slice(0, n)
         .map(([k, v]) => `${Math.round(v)} ${k}`);
     // Inclusive time under the top-level tasks: components whose subtree costs most.
+    /** @type {Map<string, number>} */
     const inclusive = new Map();
+    /** @type {(node: ProfileNode) => number} */
     const total = (node) => {
       let t = self.get(node) ?? 0;
-      for (const c of node.children ?? []) t += total(byId.get(c));
+      for (const c of node.children ?? []) t += total(nodeOf(c));
       const f = node.callFrame;
       if (/^[A-Z]/.test(f.functionName) && f.url.includes("/assets/")) {
         inclusive.set(f.functionName, (inclusive.get(f.functionName) ?? 0) + t);
       }
       return t;
     };
-    total(byId.get(profile.nodes[0].id));
+    total(nodeOf(profile.nodes[0].id));
     return {
       lhr: profile,
       trace,
@@ -207,6 +233,10 @@ async function profileRun(url, cookie) {
  * scripts had finished loading before it. Lighthouse's simulated FCP and LCP count the scripts
  * that finished before the observed first paint as possibly render-blocking, so a later paint (or
  * earlier scripts) costs seconds on its simulated slow 4G.
+ */
+/**
+ * @param {string} url
+ * @param {string} cookie
  */
 async function paintRun(url, cookie) {
   const { chromium } = await import("playwright");
@@ -258,7 +288,8 @@ async function paintRun(url, cookie) {
   }
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (/** @type {number[]} */ values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
   const original = fs.lstatSync(buildLink, { throwIfNoEntry: false });
@@ -266,6 +297,8 @@ async function main() {
   if (savedBuild) fs.renameSync(buildLink, savedBuild);
   await adminQuery(adminUrl, `create database ${dbName}`);
   let server = null;
+  // Each build's runs, of whichever tool: read by the keys that tool's summary prints.
+  /** @type {Record<string, Record<string, any>[]>} */
   const results = Object.fromEntries(builds.map((b) => [b.name, []]));
   try {
     fs.symlinkSync(builds[0].dir, buildLink);
@@ -358,8 +391,9 @@ async function main() {
     if (TOOL === "profile") return;
     if (TOOL === "paint") {
       for (const build of builds) {
-        const v = (key) => results[build.name].map((r) => r[key]);
-        const fmt = (key) => `${median(v(key))} (${Math.min(...v(key))}-${Math.max(...v(key))})`;
+        const v = (/** @type {string} */ key) => results[build.name].map((r) => r[key]);
+        const fmt = (/** @type {string} */ key) =>
+          `${median(v(key))} (${Math.min(...v(key))}-${Math.max(...v(key))})`;
         console.log(
           `${build.name}: first paint ${fmt("fcp")} ms, scripts done before it ${fmt("scriptsBefore")}, last script ${fmt("lastScript")} ms`,
         );
@@ -369,7 +403,7 @@ async function main() {
     console.log(`\nMedians of ${RUNS} runs (range) on ${pathname}:`);
     for (const build of builds) {
       const rs = results[build.name];
-      const fmt = (key) => {
+      const fmt = (/** @type {string} */ key) => {
         const v = rs.map((r) => r[key]);
         return `${median(v)} (${Math.min(...v)}-${Math.max(...v)})`;
       };

@@ -42,7 +42,13 @@ export function spawnBenchServer({ port, dbUrl, args = ["scripts/start.mjs"], en
   return { child, log: () => log };
 }
 
-/** Waits up to two minutes for /healthz (migrations applied), else fails with the server's log. */
+/** A benchmark's server: spawnBenchServer's answer. @typedef {ReturnType<typeof spawnBenchServer>} BenchServer */
+
+/**
+ * Waits up to two minutes for /healthz (migrations applied), else fails with the server's log.
+ * @param {string} base
+ * @param {BenchServer} server
+ */
 export async function waitForHealth(base, server) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {

@@ -32,9 +32,11 @@ if (!(await postgresAvailable())) {
 if (!buildIfStale()) process.exit(1);
 
 /** One round: a fresh database, `processes` servers spawned in the same tick, all must answer. */
+/** @param {number} n */
 async function round(n) {
   const database = await freshDatabase("postgres", `boot${n}`);
   const started = Date.now();
+  /** @type {import("./lib.mjs").SoakServer[]} */
   const servers = [];
   for (let i = 0; i < processes; i += 1) {
     const port = await freePort();

@@ -13,20 +13,33 @@ import { adminQuery as adminQueryOn } from "../pg-admin.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** `--name value` (or `--name=value`) from argv, else `fallback`. */
+/**
+ * `--name value` (or `--name=value`) from argv, else `fallback`.
+ * @template {string | undefined} F
+ * @param {string} name
+ * @param {F} [fallback] (undefined when not given)
+ * @returns {string | F}
+ */
 export function option(name, fallback) {
   const args = process.argv.slice(2);
   for (let i = 0; i < args.length; i += 1) {
-    if (args[i] === `--${name}`) return args[i + 1] ?? fallback;
+    if (args[i] === `--${name}`) return args[i + 1] ?? /** @type {F} */ (fallback);
     if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
   }
-  return fallback;
+  return /** @type {F} */ (fallback);
 }
 
+/** @param {string} name */
 export function flag(name) {
   return process.argv.slice(2).includes(`--${name}`);
 }
 
+/**
+ * `--name N`, a whole number of at least `min` (else the script exits 2), or `fallback`.
+ * @param {string} name
+ * @param {number} fallback
+ * @param {{ min?: number }} [options]
+ */
 export function wholeNumber(name, fallback, { min = 0 } = {}) {
   const value = option(name, undefined);
   if (value === undefined) return fallback;
@@ -38,7 +51,8 @@ export function wholeNumber(name, fallback, { min = 0 } = {}) {
   return n;
 }
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (/** @type {number} */ ms) =>
+  new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A port nothing listens on now. */
 export async function freePort() {
@@ -57,13 +71,27 @@ export const adminUrl =
   process.env.TEST_DATABASE_URL ??
   "postgres://postgres@127.0.0.1:5432/postgres";
 
+/**
+ * @param {string} url
+ * @param {string} name
+ */
 function withDatabase(url, name) {
   const next = new URL(url);
   next.pathname = `/${name}`;
   return next.toString();
 }
 
-const adminQuery = (sql) => adminQueryOn(adminUrl, sql);
+const adminQuery = (/** @type {string} */ sql) => adminQueryOn(adminUrl, sql);
+
+/**
+ * @typedef {{
+ *   kind: "postgres" | "pglite";
+ *   url?: string;
+ *   dataDir: string;
+ *   describe: string;
+ *   drop: () => Promise<void>;
+ * }} SoakDatabase
+ */
 
 /**
  * A fresh database for one run: `{ kind, url?, dataDir, drop() }`. PostgreSQL gets a database of
@@ -72,6 +100,7 @@ const adminQuery = (sql) => adminQueryOn(adminUrl, sql);
  * @param {"postgres" | "pglite"} kind
  * @param {string} label
  * @param {{ pgliteFrom?: string }} [options]
+ * @returns {Promise<SoakDatabase>}
  */
 export async function freshDatabase(kind, label, { pgliteFrom } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `stackshift-soak-${label}-`));
@@ -115,9 +144,22 @@ export async function postgresAvailable() {
 }
 
 /**
+ * The run's database, read directly. A row is `any`: its columns are the statement's, which the
+ * caller names.
+ * @typedef {{
+ *   query: (sql: string, params?: unknown[]) => Promise<any[]>;
+ *   exec: (sql: string) => Promise<void>;
+ *   migrate: () => Promise<void>;
+ *   close: () => Promise<void>;
+ * }} Direct
+ */
+
+/**
  * Opens the run's database directly: `{ query(sql, params) -> rows, exec(sql), migrate(),
  * close() }`. PGlite only while no server has it open (it belongs to one process); it loads
  * pg_trgm (the schema's search index) and amcheck (the soak's index check).
+ * @param {Pick<SoakDatabase, "kind" | "url" | "dataDir">} database
+ * @returns {Promise<Direct>}
  */
 export async function openDirect(database) {
   const migrationsFolder = path.join(root, "drizzle");
@@ -171,7 +213,7 @@ export function spawnServer({ port, env, onLine }) {
   });
   let tail = "";
   let partial = "";
-  const take = (chunk) => {
+  const take = (/** @type {Buffer} */ chunk) => {
     const text = partial + String(chunk);
     const lines = text.split("\n");
     partial = lines.pop() ?? "";
@@ -187,7 +229,13 @@ export function spawnServer({ port, env, onLine }) {
   return { base, port, proc, exited, log: () => tail };
 }
 
-/** Waits for /healthz; null when up, else why not (the process exited, or the time ran out). */
+/** A started server: spawnServer's answer. @typedef {ReturnType<typeof spawnServer>} SoakServer */
+
+/**
+ * Waits for /healthz; null when up, else why not (the process exited, or the time ran out).
+ * @param {SoakServer} server
+ * @returns {Promise<string | null>}
+ */
 export async function waitForHealth(server, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   /** @type {{ exit: { code: number | null, signal: NodeJS.Signals | null } | null }} */
@@ -207,6 +255,11 @@ export async function waitForHealth(server, timeoutMs = 180_000) {
   return `no answer on /healthz within ${Math.round(timeoutMs / 1000)} s`;
 }
 
+/**
+ * Signals the server (unless it has exited) and waits for its exit.
+ * @param {SoakServer} server
+ * @param {NodeJS.Signals} [signal]
+ */
 export async function stopServer(server, signal = "SIGTERM") {
   if (server.proc.exitCode !== null || server.proc.signalCode !== null) return server.exited;
   server.proc.kill(signal);
@@ -216,7 +269,10 @@ export async function stopServer(server, signal = "SIGTERM") {
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-/** Whether an error is the server being away (refused, reset, timed out): the outcome is unknown. */
+/**
+ * Whether an error is the server being away (refused, reset, timed out): the outcome is unknown.
+ * @param {any} error whatever was thrown: fetch's TypeError, a DOMException, anything else
+ */
 export function isNetworkError(error) {
   return (
     error instanceof TypeError || error?.name === "TimeoutError" || error?.name === "AbortError"
@@ -252,7 +308,12 @@ export async function api(base, method, pathname, { cookie, json, timeoutMs = 20
   return { status: res.status, body };
 }
 
-/** Signs in through the login form; returns the session cookie ("name=value"). */
+/**
+ * Signs in through the login form; returns the session cookie ("name=value").
+ * @param {string} base
+ * @param {string} email
+ * @param {string} password
+ */
 export async function logIn(base, email, password) {
   const res = await fetch(`${base}/auth/login`, {
     method: "POST",
