@@ -74,17 +74,6 @@ function formatter(style: DateStyle, timeZone: string) {
 }
 
 /**
- * Builds the formatters of `timeZone` ahead of the first date a page renders: the first
- * formatter of a zone loads the zone's data (about 40 ms at the 4x CPU slowdown Lighthouse
- * measures with), which inside a render is time React cannot split. entry.client.tsx calls it in
- * a task of its own before hydrating.
- */
-export function prepareDateFormatters(timeZone: string) {
-  const zone = validTimeZone(timeZone) ?? DEFAULT_TIME_ZONE;
-  for (const style of Object.keys(OPTIONS) as DateStyle[]) formatter(style, zone);
-}
-
-/**
  * `value` (a Date, an ISO string or epoch milliseconds) in `timeZone` (UTC when it is not a
  * valid zone). The text is assembled from Intl's parts in a fixed pattern, so Node's and the
  * browser's ICU versions (which differ in spacing, e.g. before AM/PM) print the same thing.
