@@ -5,6 +5,7 @@ import { STATE_TONE } from "~/components/project-dashboard/status-badges";
 import { Badge } from "~/components/ui/badge";
 import { Spinner } from "~/components/ui/spinner";
 import { usePopups, type Popups } from "~/utils/page-load";
+import { searchText } from "~/web/list-query";
 import {
   OVERLAY_PARAMS,
   projectCount,
@@ -167,7 +168,26 @@ function PickerPopover({
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const search = (q: string) => fetcher.load(`${PICKER_SEARCH_ACTION}?q=${encodeURIComponent(q)}`);
+  // The newest search asked for. Two loads can both land: the route's first load waits for the
+  // route to be discovered, and a search typed meanwhile does not cancel it. An answer to an
+  // older search is asked again (once) rather than shown (the server's searchText, applied here,
+  // names the same query).
+  const asked = useRef(picker.query);
+  const askedAgain = useRef<string | null>(null);
+  const search = (q: string) => {
+    asked.current = q;
+    fetcher.load(`${PICKER_SEARCH_ACTION}?q=${encodeURIComponent(q)}`);
+  };
+  useEffect(() => {
+    const answered = fetcher.data?.query;
+    const wanted = searchText(asked.current);
+    if (fetcher.state !== "idle" || answered === undefined || answered === wanted) return;
+    if (askedAgain.current === wanted) return;
+    askedAgain.current = wanted;
+    search(asked.current);
+    // Only an answer that lands is checked.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
   // The list is fetched when the picker first opens (unless the page came with it).
   const openPicker = (next: boolean) => {
     setOpen(next);
