@@ -14,12 +14,11 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { InvalidError, UnauthorizedError } from "~/services/core";
+import { passkeyDeleteSchema, passkeyRenameSchema } from "~/services/two-factor";
 import {
   addPasskey,
   deletePasskey,
-  passkeyDeleteSchema,
   passkeyRegistrationOptions,
-  passkeyRenameSchema,
   renamePasskey,
 } from "~/services/two-factor/index.server";
 import { requireRecentProof } from "~/web/proof.server";

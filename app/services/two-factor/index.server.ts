@@ -31,13 +31,5 @@ export {
   verifyPasskey,
 } from "./passkeys.server";
 export type { PasskeyView } from "./passkeys.server";
-export {
-  authenticationResponseSchema,
-  passkeyDeleteSchema,
-  passkeyNameSchema,
-  passkeyRegistrationSchema,
-  passkeyRenameSchema,
-  registrationResponseSchema,
-} from "./passkeys.schema";
 export * from "./passkeys.server";
 export * from "./required.server";
