@@ -5,16 +5,14 @@ import { WebhooksPage } from "~/components/webhooks/webhooks-page";
 import { WEBHOOK_INTENTS as I } from "~/components/webhooks/intents";
 import { projectTitle, useProject } from "~/components/project-dashboard/project-frame";
 import { ForbiddenError, InvalidError } from "~/services/core";
+import { deliveryIdSchema, webhookIdSchema, webhookInputSchema } from "~/services/webhooks";
 import {
   addWebhook,
-  deliveryIdSchema,
   enableWebhook,
   listDeliveries,
   listWebhooks,
   redeliver,
   removeWebhook,
-  webhookIdSchema,
-  webhookInputSchema,
 } from "~/services/webhooks/index.server";
 import { dispatchIntent, formFailure } from "~/web/intents.server";
 import { requireRecentProof, stashedForm } from "~/web/proof.server";

@@ -6,10 +6,9 @@ import {
   NotificationSettingsForm,
 } from "~/components/notifications/notification-settings";
 import { SubpageHeader } from "~/components/user-settings/subpage-header";
+import { NOTIFICATION_MESSAGES as M, notificationSettingsSchema } from "~/services/notifications";
 import {
   getNotificationSettings,
-  NOTIFICATION_MESSAGES as M,
-  notificationSettingsSchema,
   saveNotificationSettings,
 } from "~/services/notifications/index.server";
 import { dispatchIntent } from "~/web/intents.server";

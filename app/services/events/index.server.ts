@@ -6,7 +6,6 @@ import { EVENTS_PURGE_JOB, purgeOldEvents } from "./retention.server";
 
 export { emitProjectEvent, deploymentErrorPage, EVENTS_FANOUT_JOB } from "./emit.server";
 export { EVENT_RETENTION_DAYS } from "./retention.server";
-export * from "./catalog";
 
 export const eventJobs: JobDefinition[] = [
   { name: EVENTS_FANOUT_JOB, handler: (data) => fanOutEvent(String(data.eventId)) },

@@ -11,7 +11,6 @@ export { notificationConsumer } from "./consumer.server";
 export { getNotificationSettings, saveNotificationSettings } from "./settings.server";
 export { pendingUnsubscribe, unsubscribe, unsubscribePath } from "./unsubscribe.server";
 export { DIGEST_JOB } from "./digest.server";
-export * from "./schema";
 
 export const notificationJobs: JobDefinition[] = [
   {

@@ -15,13 +15,6 @@ export {
   type DeliveryView,
   type WebhookView,
 } from "./webhooks.server";
-export {
-  deliveryIdSchema,
-  webhookIdSchema,
-  webhookInputSchema,
-  WEBHOOK_FORMATS,
-  type WebhookInput,
-} from "./schema";
 export { MAX_DELIVERIES_PER_HOUR, MAX_WEBHOOKS_PER_PROJECT } from "./limits";
 
 export const webhookJobs: JobDefinition[] = [
