@@ -1,6 +1,7 @@
 /**
  * The patches in patches/ are applied to node_modules (docs/decisions/033-route-matching-once.md,
- * docs/decisions/036-paint-before-scripts.md): each test here fails when its patch is missing,
+ * docs/decisions/036-paint-before-scripts.md; conform's, decision 052, is tested in
+ * conform-patch.test.tsx, which needs a DOM): each test here fails when its patch is missing,
  * by what the patched code does rather than by its text. The packages are loaded as the server
  * loads them (Node's `require`, their CommonJS `main`), and `<Scripts>` also from the ES module
  * build the browser bundles.
@@ -38,8 +39,12 @@ describe("the patched packages", () => {
       return { name: `${scope}/${pkgName}`, version };
     });
 
-  it("are the two Remix packages", () => {
-    expect(patched.map((p) => p.name).sort()).toEqual(["@remix-run/react", "@remix-run/router"]);
+  it("are the two Remix packages and conform's React hooks", () => {
+    expect(patched.map((p) => p.name).sort()).toEqual([
+      "@conform-to/react",
+      "@remix-run/react",
+      "@remix-run/router",
+    ]);
   });
 
   it("are pinned to the version their patch was made for, with one copy installed", () => {
