@@ -24,7 +24,12 @@ import {
 import { BASE, PORT, PROJECTS, adminUrl, dbName, dbUrl, profileDir, quick } from "./options.mjs";
 import { report } from "./report.mjs";
 import { seed } from "./seed.mjs";
-import { benchLogIn, spawnBenchServer, waitForHealth as waitFor } from "./server.mjs";
+import {
+  benchLogIn,
+  browserCookies,
+  spawnBenchServer,
+  waitForHealth as waitFor,
+} from "./server.mjs";
 
 const admin = (/** @type {string} */ sql) => adminQuery(adminUrl, sql);
 const waitForHealth = (/** @type {import("./server.mjs").BenchServer} */ server) =>
@@ -135,9 +140,10 @@ async function main() {
       "/sites/{id}": await firstLoadJs(`/sites/${data.bigProject}`, owner),
     };
 
+    // As a signed-in browser loads them (browserCookies: the session and the time zone).
     const lighthouseRuns = {
-      "/sites": await lighthouseOf("/sites", owner),
-      "/sites/{id}": await lighthouseOf(`/sites/${data.bigProject}`, owner),
+      "/sites": await lighthouseOf("/sites", browserCookies(owner)),
+      "/sites/{id}": await lighthouseOf(`/sites/${data.bigProject}`, browserCookies(owner)),
     };
 
     report({

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { adminQuery } from "../pg-admin.mjs";
 import { seed } from "./seed.mjs";
-import { benchLogIn, spawnBenchServer, waitForHealth } from "./server.mjs";
+import { benchLogIn, browserCookies, spawnBenchServer, waitForHealth } from "./server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
@@ -316,10 +316,10 @@ async function main() {
         fs.symlinkSync(build.dir, buildLink);
         server = startServer();
         await waitForHealth(BASE, server);
-        // `--tz-cookie`: the time zone cookie a browser keeps after its first page (sign-in).
-        const cookie =
-          (await logIn("owner@bench.example")) +
-          (process.argv.includes("--tz-cookie") ? "; tz=UTC" : "");
+        // As a signed-in browser sends them (browserCookies); `--first-visit`: the session only,
+        // as a browser's first page after a scripted sign-in, which asks Intl for its zone.
+        const session = await logIn("owner@bench.example");
+        const cookie = process.argv.includes("--first-visit") ? session : browserCookies(session);
         // Warm the server's caches (the first render compiles and connects).
         for (let i = 0; i < 3; i += 1) {
           await (await fetch(`${BASE}${pathname}`, { headers: { cookie } })).text();
