@@ -11,7 +11,7 @@ import { PROJECT_CHOICES_MAX } from "./support.schema";
 import { builtinSupportDesk } from "./builtin.server";
 import type { SupportDesk, TicketProject } from "./types";
 
-export type * from "./types";
+// The desk's types are the browser index's (./index.ts), not repeated here.
 
 export function supportDesk(): SupportDesk {
   return builtinSupportDesk;
