@@ -1,13 +1,7 @@
 import { z } from "zod";
+import { email } from "./email.schema";
 
 /** Input rules of the account forms, shared by the actions (server) and the forms (client). */
-export const email = z
-  .string({ error: "Email is required" })
-  .trim()
-  .min(1, "Email is required")
-  .max(254, "Email is too long")
-  .pipe(z.email("Enter a valid email address"))
-  .transform((e) => e.toLowerCase());
 
 const password = z
   .string({ error: "Password is required" })

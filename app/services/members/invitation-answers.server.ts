@@ -7,7 +7,8 @@ import { type User } from "~/services/accounts/index.server";
 import { logEvent } from "~/services/activity/index.server";
 import { emitProjectEvent } from "~/services/events/index.server";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "~/services/core";
-import { INVITATION_KEY_PATTERN, ROLE_LABEL, type MemberRole } from "./members.schema";
+import { INVITATION_KEY_PATTERN } from "./members-api.schema";
+import { ROLE_LABEL, type MemberRole } from "./members.schema";
 import {
   projectForAction,
   tokenReaches,

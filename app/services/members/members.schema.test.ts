@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { patchMemberSchema, removeMemberSchema } from "./members-api.schema";
 import {
   DUPLICATE_MEMBER_MESSAGE,
   inviteFormSchema,
   inviteMemberSchema,
   isTakenEmail,
-  patchMemberSchema,
-  removeMemberSchema,
 } from "./members.schema";
 
 describe("the invite form's rules", () => {

@@ -21,12 +21,8 @@ import { queueStudioSync } from "~/services/studio/index.server";
 import { logEvent } from "~/services/activity/index.server";
 import { emitProjectEvent } from "~/services/events/index.server";
 import { ConflictError, ForbiddenError, NotFoundError } from "~/services/core";
-import {
-  INVITATION_TTL_DAYS,
-  ROLE_LABEL,
-  type MemberRole,
-  type RemoveMemberInput,
-} from "./members.schema";
+import type { RemoveMemberInput } from "./members-api.schema";
+import { INVITATION_TTL_DAYS, ROLE_LABEL, type MemberRole } from "./members.schema";
 import {
   can,
   ProjectNotFoundError,

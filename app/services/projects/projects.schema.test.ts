@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  createProjectSchema,
-  listProjectsSchema,
-  projectName,
-  sanitizeProjectName,
-  sanitizeProjectNameInput,
-} from "./projects.schema";
+import { sanitizeProjectName, sanitizeProjectNameInput } from "./project-name";
+import { createProjectSchema, listProjectsSchema, projectName } from "./projects.schema";
 
 describe("sanitizeProjectName", () => {
   it("trims the ends and collapses inner whitespace, tabs and line breaks to one space", () => {

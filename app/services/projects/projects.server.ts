@@ -49,10 +49,10 @@ import {
   projectBadge,
   type ProjectBadge,
 } from "./project-status";
+import { sanitizeProjectName } from "./project-name";
 import {
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
-  sanitizeProjectName,
   type CreateProjectInput,
   type SiteType,
 } from "./projects.schema";
