@@ -9,7 +9,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 /** Until React's scheduler has run what is pending (its tasks are macrotasks). */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -23,16 +23,10 @@ function Probe() {
   );
 }
 
-const containers: HTMLElement[] = [];
-afterEach(() => {
-  for (const c of containers.splice(0)) c.remove();
-});
-
 describe("@conform-to/react patch: validation taken over in a transition", () => {
   it("commits the form as the server rendered it, and sets noValidate in a later render", async () => {
     const container = document.createElement("div");
     document.body.append(container);
-    containers.push(container);
     const root = createRoot(container);
     const form = () => container.querySelector("form")!;
 
@@ -45,5 +39,6 @@ describe("@conform-to/react patch: validation taken over in a transition", () =>
     await settled();
     expect(form().noValidate, "conform validates once the transition has rendered").toBe(true);
     root.unmount();
+    container.remove();
   });
 });

@@ -1,4 +1,4 @@
-// `node scripts/bench/lighthouse-ab.mjs --builds A=.tmp/ab/a,B=.tmp/ab/b [--runs 3] [--page dashboard|sites]`:
+// `node scripts/bench/lighthouse-ab.mjs --builds A=.tmp/ab/a,B=.tmp/ab/b [--runs 3] [--page dashboard|sites] [--first-visit]`:
 // Lighthouse (mobile defaults) on the seeded dashboard for two or more saved builds, alternating
 // them run by run so a shared machine's load falls on each alike. Each saved build is a copy of
 // `build/` (`cp -r build .tmp/ab/a`) inside the repository (its server bundle resolves

@@ -22,6 +22,7 @@ export const acceptInvitationSchema = z.object({
   email: email.optional(),
 });
 export const leaveProjectSchema = z.object({ action: z.literal("leave"), studioId });
+
 /** PATCH /api/app/members: accept, leave or role, by `action`. */
 export const patchMemberSchema = z.discriminatedUnion(
   "action",
