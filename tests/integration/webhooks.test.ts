@@ -5,7 +5,7 @@
  * that standardwebhooks' Webhook.verify accepts them, retried with the same webhook-id, cut at
  * 10 s; addresses that are not public are refused at save and at delivery.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
@@ -222,6 +222,40 @@ describe("signed deliveries", () => {
     await runQueuedJobs(WEBHOOK_DELIVERY_JOB);
     expect(endpoint.received).toHaveLength(2);
     expect(endpoint.received[1].headers["webhook-id"]).toBe(delivery.id);
+  });
+
+  it("removing a webhook while its delivery's attempt is being recorded fails neither", async () => {
+    const { owner, project, hook } = await projectWithHook(["member.roleChanged"]);
+    await changeRole(owner, project);
+    await runQueuedJobs(EVENTS_FANOUT_JOB);
+    const [delivery] = await listDeliveries(owner, project.studioId, hook.id);
+    const { deliverWebhook } = await import("~/services/webhooks/delivery.server");
+    // The removal's DELETE locks the webhook's row, then (cascading) its deliveries'. The attempt
+    // is let through to its transaction while the removal holds the webhook's row, and the
+    // removal finishes only once the attempt waits in it: recording the attempt in the other
+    // order made PostgreSQL fail one of the two with `deadlock detected`.
+    let attempt: Promise<void> | undefined;
+    await db().transaction(async (tx) => {
+      await tx.select().from(webhooks).where(eq(webhooks.id, hook.id)).for("update");
+      attempt = deliverWebhook(delivery.id);
+      await expect
+        .poll(async () => {
+          const { rows } = await db().execute<{ waiting: number }>(
+            sql`select count(*)::int as waiting from pg_stat_activity
+                where wait_event_type = 'Lock' and datname = current_database()`,
+          );
+          return rows[0].waiting;
+        })
+        .toBe(1);
+      await tx.delete(webhooks).where(eq(webhooks.id, hook.id));
+    });
+    await expect(attempt).resolves.toBeUndefined();
+    expect(endpoint.received).toHaveLength(1);
+    const left = await db()
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, hook.id));
+    expect(left).toEqual([]);
   });
 
   it("a receiver that hangs is cut at 10 s and the delivery is retried", async () => {

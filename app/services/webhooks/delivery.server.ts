@@ -79,6 +79,15 @@ export async function deliverWebhook(deliveryId: string) {
   const retryLeft = Date.now() - delivery.createdAt.getTime() < RETRY_WINDOW_MS;
   const wait = retryDelaySeconds(attempts);
   await db().transaction(async (tx) => {
+    // The webhook's row first, then its delivery's: the order in which removing a webhook (or its
+    // project) locks them, so the two never wait on each other (PostgreSQL would fail one with
+    // `deadlock detected`). Removed meanwhile: its delivery went with it.
+    const [still] = await tx
+      .select({ id: webhooks.id })
+      .from(webhooks)
+      .where(eq(webhooks.id, webhook.id))
+      .for("no key update");
+    if (!still) return;
     const [updated] = await tx
       .update(webhookDeliveries)
       .set({
