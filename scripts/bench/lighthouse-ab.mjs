@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { adminQuery } from "../pg-admin.mjs";
+import { tasksAfterHydration } from "./hydration-tasks.mjs";
 import { seed } from "./seed.mjs";
 import { benchLogIn, browserCookies, spawnBenchServer, waitForHealth } from "./server.mjs";
 
@@ -112,6 +113,11 @@ async function lighthouseRun(url, cookie) {
           String(i.url).replace(BASE, ""),
           `${Math.round(i.total)} (eval ${Math.round(i.scripting)}, parse ${Math.round(i.scriptParseCompile)})`,
         ]),
+      ),
+      trace: run.artifacts.Trace,
+      afterHydration: tasksAfterHydration(
+        run.artifacts.Trace,
+        lhr.configSettings.throttling?.cpuSlowdownMultiplier ?? 1,
       ),
       longTasks: items("long-tasks").map(
         (t) => `${Math.round(t.startTime)}+${Math.round(t.duration)}`,
@@ -381,10 +387,20 @@ async function main() {
         console.log(`  categories ${JSON.stringify(r.categories)}`);
         console.log(`  scripts ${JSON.stringify(r.scripts)}`);
         console.log(`  long tasks ${r.longTasks.join(", ")}`);
+        const after = r.afterHydration;
+        console.log(
+          after
+            ? `  after hydration (${after.hydratedMs} ms, observed): ${after.tasks} tasks, ${after.longTasks} over 50 ms at 4x, longest ${after.longestMs} ms`
+            : "  after hydration: no hydration mark in the trace",
+        );
         if (r.consoleErrors.length) console.log(`  console errors: ${r.consoleErrors.join(" | ")}`);
         if (OUT) {
           fs.mkdirSync(OUT, { recursive: true });
           fs.writeFileSync(path.join(OUT, `${build.name}-${run + 1}.json`), JSON.stringify(r.lhr));
+          fs.writeFileSync(
+            path.join(OUT, `${build.name}-${run + 1}.lh-trace.json`),
+            JSON.stringify(r.trace),
+          );
         }
       }
     }

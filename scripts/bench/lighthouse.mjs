@@ -2,6 +2,7 @@
 // defaults, LIGHTHOUSE_RUNS times, its figures the runs' medians with their range. A/B runs of
 // two builds are lighthouse-ab.mjs's.
 import fs from "node:fs";
+import { tasksAfterHydration } from "./hydration-tasks.mjs";
 import { BASE, LIGHTHOUSE_RUNS } from "./options.mjs";
 
 /**
@@ -14,6 +15,8 @@ import { BASE, LIGHTHOUSE_RUNS } from "./options.mjs";
  *   bytes: number;
  *   scriptKb: number;
  *   opportunities: string[];
+ *   afterHydration: import("./hydration-tasks.mjs").AfterHydration | null;
+ *   benchmarkIndex: number;
  * }} LighthouseRun
  * A page's Lighthouse figures: the runs' medians (with their range), or why there are none.
  * @typedef {{ skipped: string } | {
@@ -25,6 +28,8 @@ import { BASE, LIGHTHOUSE_RUNS } from "./options.mjs";
  *   bytes: number;
  *   scriptKb: number;
  *   opportunities: string[];
+ *   afterHydration: string;
+ *   benchmarkIndex: number;
  * }} LighthouseFigures
  */
 
@@ -68,6 +73,15 @@ export async function lighthouseOf(pathname, cookie) {
     return runs.length > 1 ? ` (${Math.min(...values)}-${Math.max(...values)})` : "";
   };
   const middle = runs.find((r) => r.score === median("score")) ?? runs[0];
+  // The long tasks after hydration in each run, and the longest of all (a run whose trace has no
+  // hydration mark says so: the page did not finish hydrating while Lighthouse watched).
+  const after = runs.map((r) => r.afterHydration);
+  const marked = after.filter((a) => a !== null);
+  const afterHydration =
+    marked.length < after.length
+      ? `not measured in ${after.length - marked.length} of ${after.length} runs (no hydration mark)`
+      : `${marked.map((a) => a.longTasks).join(", ")} tasks over 50 ms at 4x, longest ${Math.max(...marked.map((a) => a.longestMs))} ms`;
+  const indexes = runs.map((r) => r.benchmarkIndex).sort((a, b) => a - b);
   return {
     runs: runs.length,
     score: `${median("score")}${range("score")}`,
@@ -77,6 +91,8 @@ export async function lighthouseOf(pathname, cookie) {
     bytes: middle.bytes,
     scriptKb: middle.scriptKb,
     opportunities: middle.opportunities,
+    afterHydration,
+    benchmarkIndex: indexes[Math.floor(indexes.length / 2)],
   };
 }
 
@@ -122,6 +138,13 @@ async function runLighthouse(chromePath, pathname, cookie) {
     const savings = (/** @type {(typeof lhr.audits)[string]} */ a) =>
       /** @type {{ overallSavingsMs?: number } | undefined} */ (a.details)?.overallSavingsMs ?? 0;
     return {
+      // The host's speed as Lighthouse measures it: its simulated 4x slowdown multiplies the
+      // tasks it observed here, so a slower host (a busy hour) scores lower for the same page.
+      benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+      afterHydration: tasksAfterHydration(
+        run.artifacts.Trace,
+        lhr.configSettings.throttling?.cpuSlowdownMultiplier ?? 1,
+      ),
       score: Math.round((lhr.categories.performance.score ?? 0) * 100),
       lcp: Math.round(audit("largest-contentful-paint")),
       fcp: Math.round(audit("first-contentful-paint")),

@@ -37,6 +37,13 @@ test("the page paints before its scripts are fetched, then hydrates", async ({
   const starts = await scripts();
   expect(starts.length).toBeGreaterThan(0);
   expect(Math.min(...starts)).toBeGreaterThanOrEqual(firstPaint!);
+  // Hydration's end is marked once, for traces (`npm run bench` counts the long tasks after it).
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  const marks = await page.evaluate(() =>
+    performance.getEntriesByName("stackshift:hydrated", "mark").map((mark) => mark.startTime),
+  );
+  expect(marks).toHaveLength(1);
+  expect(marks[0]).toBeGreaterThan(firstPaint!);
 });
 
 test("the dashboard's scripts cause no Content-Security-Policy violation (zod parses without eval)", async ({

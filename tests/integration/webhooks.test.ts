@@ -240,10 +240,10 @@ describe("signed deliveries", () => {
       attempt = deliverWebhook(delivery.id);
       await expect
         .poll(async () => {
-          const { rows } = await db().execute<{ waiting: number }>(
+          const { rows } = (await db().execute(
             sql`select count(*)::int as waiting from pg_stat_activity
                 where wait_event_type = 'Lock' and datname = current_database()`,
-          );
+          )) as unknown as { rows: { waiting: number }[] };
           return rows[0].waiting;
         })
         .toBe(1);

@@ -1,0 +1,53 @@
+// The page's main-thread tasks after hydration, read from the trace of a Lighthouse run (its
+// observed, unthrottled load). The root marks `stackshift:hydrated` (performance.mark) when
+// hydration ends; every task the page's main thread starts after that mark is counted, its
+// duration multiplied by the run's CPU slowdown (4 in Lighthouse's mobile defaults), as
+// Lighthouse's simulation does for total blocking time. A task over 50 ms there is a long task.
+
+export const HYDRATED_MARK = "stackshift:hydrated";
+const LONG_TASK_MS = 50;
+
+/**
+ * One trace event (the Chrome trace format; the fields read here).
+ * @typedef {{ name: string; cat?: string; ph: string; ts: number; dur?: number; pid: number; tid: number }} TraceEvent
+ */
+
+/**
+ * @typedef {{
+ *   hydratedMs: number;
+ *   tasks: number;
+ *   longTasks: number;
+ *   longestMs: number;
+ * }} AfterHydration
+ */
+
+/**
+ * The tasks after the hydration mark, at the given CPU slowdown; null when the trace has no mark
+ * (the page never finished hydrating while Lighthouse watched).
+ * @param {{ traceEvents: TraceEvent[] }} trace
+ * @param {number} slowdown
+ * @returns {AfterHydration | null}
+ */
+export function tasksAfterHydration(trace, slowdown) {
+  const events = trace.traceEvents;
+  const mark = events.find((e) => e.name === HYDRATED_MARK && e.cat?.includes("user_timing"));
+  if (!mark) return null;
+  // The navigation's start on the same renderer, for a figure readable beside the others.
+  const navigation = events.find((e) => e.name === "navigationStart" && e.pid === mark.pid);
+  const durations = events
+    .filter(
+      (e) =>
+        e.ph === "X" &&
+        e.name === "RunTask" &&
+        e.pid === mark.pid &&
+        e.tid === mark.tid &&
+        e.ts > mark.ts,
+    )
+    .map((e) => ((e.dur ?? 0) / 1000) * slowdown);
+  return {
+    hydratedMs: Math.round((mark.ts - (navigation?.ts ?? mark.ts)) / 1000),
+    tasks: durations.length,
+    longTasks: durations.filter((d) => d > LONG_TASK_MS).length,
+    longestMs: Math.round(Math.max(0, ...durations)),
+  };
+}
