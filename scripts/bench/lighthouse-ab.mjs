@@ -1,4 +1,4 @@
-// `node scripts/bench/lighthouse-ab.mjs --builds A=.tmp/ab/a,B=.tmp/ab/b [--runs 3] [--page dashboard|sites] [--first-visit]`:
+// `node scripts/bench/lighthouse-ab.mjs --builds A=.tmp/ab/a,B=.tmp/ab/b [--runs 3] [--page dashboard|sites] [--first-visit] [--cpu-slowdown 4]`:
 // Lighthouse (mobile defaults) on the seeded dashboard for two or more saved builds, alternating
 // them run by run so a shared machine's load falls on each alike. Each saved build is a copy of
 // `build/` (`cp -r build .tmp/ab/a`) inside the repository (its server bundle resolves
@@ -33,6 +33,9 @@ const OUT = arg("out", "");
 // `--tool profile`: instead of Lighthouse, a V8 CPU profile of the load in Playwright's Chromium
 // with the CPU slowed 4x (no network throttling), summed by function: where the time goes.
 const TOOL = arg("tool", "lighthouse");
+// `--cpu-slowdown N`: Lighthouse's simulation multiplies the tasks it observed by N instead of 4,
+// as if this host were N/4 times slower (how the page would score on a busier day).
+const CPU_SLOWDOWN = Number(arg("cpu-slowdown", "4"));
 const PORT = Number(process.env.BENCH_PORT ?? 3470);
 const BASE = `http://127.0.0.1:${PORT}`;
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -76,6 +79,7 @@ const logIn = (email) => benchLogIn(BASE, email);
  */
 async function lighthouseRun(url, cookie) {
   const { default: lighthouse } = await import("lighthouse");
+  const { defaultSettings } = await import("lighthouse/core/config/constants.js");
   const { launch } = await import("chrome-launcher");
   const chrome = await launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -87,6 +91,7 @@ async function lighthouseRun(url, cookie) {
       onlyCategories: ["performance"],
       extraHeaders: { Cookie: cookie },
       logLevel: "error",
+      throttling: { ...defaultSettings.throttling, cpuSlowdownMultiplier: CPU_SLOWDOWN },
     });
     if (!run) throw new Error("no result");
     const { lhr } = run;
@@ -390,7 +395,7 @@ async function main() {
         const after = r.afterHydration;
         console.log(
           after
-            ? `  after hydration (${after.hydratedMs} ms, observed): ${after.tasks} tasks, ${after.longTasks} over 50 ms at 4x, longest ${after.longestMs} ms`
+            ? `  after hydration (${after.hydratedMs} ms, observed): ${after.tasks} tasks, ${after.longTasks} over 50 ms at ${CPU_SLOWDOWN}x, longest ${after.longestMs} ms`
             : "  after hydration: no hydration mark in the trace",
         );
         if (r.consoleErrors.length) console.log(`  console errors: ${r.consoleErrors.join(" | ")}`);
