@@ -8,7 +8,7 @@ import {
   STRIPE_CONNECT_INTENT,
 } from "~/components/payments/payment-accounts";
 import { ProductViewer } from "~/components/payments/product-viewer";
-import { ServiceError, NotFoundError, RateLimitedError } from "~/services/core";
+import { NotFoundError, RateLimitedError, ServiceError, UpstreamError } from "~/services/core";
 import { integrationBySlug } from "~/services/integrations";
 import {
   addPaymentAccountSchema,
@@ -101,11 +101,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
             return reply({ result }, error);
           }
           if (!(error instanceof ServiceError)) throw error;
-          // A duplicate or a refusal says why under the title.
+          // A duplicate or a refusal says why under the title; Stripe not answering is the title
+          // alone (the service's UpstreamError says nothing more).
           return redirectWithToast(page, {
             type: "error",
             title: PAYMENT_MESSAGES.failedAdd,
-            description: error.message === PAYMENT_MESSAGES.failedAdd ? undefined : error.message,
+            description: error instanceof UpstreamError ? undefined : error.message,
           });
         }
       },

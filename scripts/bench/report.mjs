@@ -59,7 +59,7 @@ export function report({
   const lighthouseLines = Object.entries(lighthouseRuns).map(([route, r]) =>
     "skipped" in r
       ? `Lighthouse ${route}: skipped (${r.skipped})`
-      : `Lighthouse ${route} (mobile defaults, median of ${r.runs}): performance ${r.score}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred (scripts ${r.scriptKb} KB); after hydration: ${r.afterHydration}; host benchmark index ${r.benchmarkIndex}; opportunities: ${(r.opportunities ?? []).join(", ") || "none over 50 ms"}`,
+      : `Lighthouse ${route} (mobile defaults, median of ${r.runs}): performance ${r.score}, best practices ${r.bestPractices}, LCP ${r.lcp} ms, FCP ${r.fcp} ms, TBT ${r.tbt} ms, ${r.bytes} KB transferred (scripts ${r.scriptKb} KB); after hydration: ${r.afterHydration}; host benchmark index ${r.benchmarkIndex}; opportunities: ${(r.opportunities ?? []).join(", ") || "none over 50 ms"}`,
   );
   for (const line of lighthouseLines) console.log(line);
   if (profileDir) {

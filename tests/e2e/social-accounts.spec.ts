@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { closeTab, expect, jsDisabled, test } from "./support/fixtures";
+import { closeTab, expect, jsDisabled, openedTab, test } from "./support/fixtures";
 import { createProject } from "./support/members";
 
 /**
@@ -29,7 +29,7 @@ async function linkThroughAuthorizePage(page: Page, userName: string, js: boolea
     await expect(connect).toBeEnabled();
     const popup = page.waitForEvent("popup");
     await connect.click();
-    authorizing = await popup;
+    authorizing = await openedTab(popup);
   } else {
     await connect.click();
   }
@@ -179,7 +179,7 @@ test("an owner connects a Stripe account with Stripe Connect, once", async ({
     if (js) {
       const popup = page.waitForEvent("popup");
       await page.getByRole("button", { name: "Connect with Stripe" }).click();
-      authorizing = await popup;
+      authorizing = await openedTab(popup);
     } else {
       await page.getByRole("button", { name: "Connect with Stripe" }).click();
     }

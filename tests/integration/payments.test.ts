@@ -127,6 +127,12 @@ describe("adding a Stripe account", () => {
       "publishableKey",
       "secretKey",
     ]);
+    // Stripe not answering (the local provider's `ratelimited` key): the title alone.
+    const busy = await add(project.studioId, { secretKey: "sk_test_ratelimited123" });
+    expect(busy).toHaveRedirect(path(project.studioId));
+    const busyToast = await toastOf(busy);
+    expect(busyToast).toMatchObject({ type: "error", title: "Failed to add Stripe account!" });
+    expect(busyToast?.description).toBeUndefined();
     const same = keys();
     expect(await add(project.studioId, same)).toHaveRedirect(path(project.studioId));
     const duplicate = await add(project.studioId, same);

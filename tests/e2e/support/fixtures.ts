@@ -68,12 +68,7 @@ export function watchPage(page: Page, label = "page"): string[] {
  */
 function loadsWaitForHydration(page: Page) {
   if (jsDisabled(base.info())) return;
-  const settled = () =>
-    page.waitForFunction(
-      () => !("__remixContext" in window) || document.documentElement.hasAttribute("data-hydrated"),
-      undefined,
-      { timeout: 15_000 },
-    );
+  const settled = () => hydrated(page);
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
     const response = await goto(url, options);
@@ -86,6 +81,28 @@ function loadsWaitForHydration(page: Page) {
     if (options?.waitUntil !== "commit") await settled();
     return response;
   };
+}
+
+/** Resolves once the app's page in `page` has hydrated (at once for a page that is not the app's). */
+function hydrated(page: Page) {
+  return page.waitForFunction(
+    () => !("__remixContext" in window) || document.documentElement.hasAttribute("data-hydrated"),
+    undefined,
+    { timeout: 15_000 },
+  );
+}
+
+/**
+ * A tab the page's script opened (`window.open`), once loaded and hydrated, as a person would act
+ * on it. Its first page is not loaded by `goto`, so it would not wait otherwise: a form sent from
+ * the half-hydrated page navigates while React is still rendering, and Chromium tearing that
+ * document down was reported as React's error 345 (once, in CI's Stripe Connect test).
+ */
+export async function openedTab(popup: Promise<Page>) {
+  const tab = await popup;
+  await tab.waitForLoadState();
+  await hydrated(tab);
+  return tab;
 }
 
 /** The tabs the test is closing itself (closeTab). */
