@@ -46,6 +46,10 @@ test("a member of a project that requires a second factor is asked to set one up
   const section = page.getByRole("region", { name: "Two-factor authentication" });
   await section.getByLabel("Require a second factor of every member").check();
   await section.getByRole("button", { name: "Save" }).click();
+  // Saved before the page is loaded again (loading it at once would cancel the save's request).
+  await expect(
+    page.getByText("A second factor is now required of every member").first(),
+  ).toBeVisible();
   await page.goto(`/sites/settings/${studioId}`);
   await expect(section.getByLabel("Require a second factor of every member")).toBeChecked();
 
