@@ -37,11 +37,26 @@ describe("tasks after hydration", () => {
         mark(150),
         task(160, 10), // 40 ms at 4x
         task(200, 13), // 52 ms at 4x: long
+        {
+          name: "FunctionCall",
+          ph: "X",
+          ts: ms(201),
+          dur: ms(12),
+          args: { data: { url: "http://127.0.0.1/assets/react.js", functionName: "render" } },
+          ...PAGE,
+        },
         task(300, 30, { pid: 11, tid: 11 }), // another process (an iframe, the browser)
       ),
       4,
     );
-    expect(figures).toEqual({ hydratedMs: 150, tasks: 2, longTasks: 1, longestMs: 52 });
+    expect(figures).toEqual({
+      hydratedMs: 150,
+      tasks: 2,
+      longTasks: 1,
+      longestMs: 52,
+      // When the longest started after the mark, and what took most of it.
+      longest: "+50 ms: FunctionCall react.js render 12.0 ms",
+    });
   });
 
   it("says so when the page never marked its hydration", () => {
