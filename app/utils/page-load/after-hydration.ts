@@ -7,6 +7,34 @@ import { useHydrated } from "./hydrated";
  * it renders without JavaScript (a <details> disclosure, a native title), so neither the server's
  * HTML nor hydration depend on it. A load that fails leaves that version; the next mount retries.
  */
+/** The components waiting to swap in what they loaded, one per task (`inTurn`). */
+const waiting: (() => void)[] = [];
+let swapping = false;
+
+/**
+ * Runs `swap` in a transition of its own, a frame after the one before: each component takes
+ * over in its own render and commit, not all at once in one task right after hydration (on the
+ * dashboard the menus, the picker and the toasts together were the longest task after it:
+ * docs/runs/performance-journal.md, "2026-11-29").
+ */
+export function inTurn(swap: () => void) {
+  waiting.push(swap);
+  if (swapping) return;
+  swapping = true;
+  const next = () => {
+    const first = waiting.shift();
+    if (!first) {
+      swapping = false;
+      return;
+    }
+    startTransition(first);
+    // Time for React to render and commit this one before the next starts.
+    setTimeout(next, SWAP_GAP_MS);
+  };
+  setTimeout(next, 0);
+}
+const SWAP_GAP_MS = 16;
+
 export function afterHydration<T>(load: () => Promise<T>): () => T | null {
   let loaded: T | null = null;
   let loading: Promise<T | null> | null = null;
@@ -26,9 +54,9 @@ export function afterHydration<T>(load: () => Promise<T>): () => T | null {
       if (value) return;
       let mounted = true;
       void start().then((module) => {
-        // A transition: swapping in the loaded version (Radix's menus, popovers, tooltips,
-        // toasts at once) renders in slices instead of one long task after hydration.
-        if (mounted && module) startTransition(() => setValue(() => module));
+        // In a transition of its own (inTurn): swapping in the loaded version renders in slices,
+        // and not with every other component's swap.
+        if (mounted && module) inTurn(() => mounted && setValue(() => module));
       });
       return () => {
         mounted = false;
