@@ -395,7 +395,7 @@ async function main() {
         const after = r.afterHydration;
         console.log(
           after
-            ? `  after hydration (${after.hydratedMs} ms, observed): ${after.tasks} tasks, ${after.longTasks} over 50 ms at ${CPU_SLOWDOWN}x, longest ${after.longestMs} ms`
+            ? `  after hydration (${after.hydratedMs} ms, observed): ${after.tasks} tasks, ${after.longTasks} over 50 ms at ${CPU_SLOWDOWN}x, longest ${after.longestMs} ms (${after.longest})`
             : "  after hydration: no hydration mark in the trace",
         );
         if (r.consoleErrors.length) console.log(`  console errors: ${r.consoleErrors.join(" | ")}`);

@@ -37,8 +37,9 @@ import { BASE, LIGHTHOUSE_RUNS } from "./options.mjs";
 
 /**
  * Lighthouse with its mobile defaults (simulated slow 4G and 4x CPU slowdown) on a signed-in page:
- * performance (score, LCP, the tasks after hydration) and best practices. Chromium from CHROMIUM_PATH (as the browser tests), else
- * /usr/bin/chromium; skipped with a note when neither is there.
+ * performance (score, LCP, the tasks after hydration) and best practices. Chromium from
+ * CHROMIUM_PATH (as the browser tests), else /usr/bin/chromium; skipped with a note when neither
+ * is there.
  * @param {string} pathname
  * @param {string} cookie
  * @returns {Promise<LighthouseFigures>}

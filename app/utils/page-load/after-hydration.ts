@@ -1,15 +1,11 @@
 import { startTransition, useEffect, useState } from "react";
 import { useHydrated } from "./hydrated";
 
-/**
- * Code a page needs only once it is interactive, loaded after hydration instead of with the page
- * (docs/runs/performance-journal.md, "what the first load holds"). Until it is there, a component renders what
- * it renders without JavaScript (a <details> disclosure, a native title), so neither the server's
- * HTML nor hydration depend on it. A load that fails leaves that version; the next mount retries.
- */
 /** The components waiting to swap in what they loaded, one per task (`inTurn`). */
 const waiting: (() => void)[] = [];
 let swapping = false;
+/** Time for React to render and commit one swap before the next starts. */
+const SWAP_GAP_MS = 16;
 
 /**
  * Runs `swap` in a transition of its own, a frame after the one before: each component takes
@@ -28,13 +24,17 @@ export function inTurn(swap: () => void) {
       return;
     }
     startTransition(first);
-    // Time for React to render and commit this one before the next starts.
     setTimeout(next, SWAP_GAP_MS);
   };
   setTimeout(next, 0);
 }
-const SWAP_GAP_MS = 16;
 
+/**
+ * Code a page needs only once it is interactive, loaded after hydration instead of with the page
+ * (docs/runs/performance-journal.md, "what the first load holds"). Until it is there, a component renders what
+ * it renders without JavaScript (a <details> disclosure, a native title), so neither the server's
+ * HTML nor hydration depend on it. A load that fails leaves that version; the next mount retries.
+ */
 export function afterHydration<T>(load: () => Promise<T>): () => T | null {
   let loaded: T | null = null;
   let loading: Promise<T | null> | null = null;

@@ -68,17 +68,16 @@ export function watchPage(page: Page, label = "page"): string[] {
  */
 function loadsWaitForHydration(page: Page) {
   if (jsDisabled(base.info())) return;
-  const settled = () => hydrated(page);
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
     const response = await goto(url, options);
-    if (options?.waitUntil !== "commit") await settled();
+    if (options?.waitUntil !== "commit") await hydrated(page);
     return response;
   };
   const reload = page.reload.bind(page);
   page.reload = async (options) => {
     const response = await reload(options);
-    if (options?.waitUntil !== "commit") await settled();
+    if (options?.waitUntil !== "commit") await hydrated(page);
     return response;
   };
 }
