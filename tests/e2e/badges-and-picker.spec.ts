@@ -173,3 +173,79 @@ test("the picker's list comes when it opens: fetched with JavaScript, 'Show my p
   await found.getByRole("link", { name: new RegExp(`^${name}\\b`) }).click();
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
 });
+
+test("the picker shows the newest search's answer even when the list asked for earlier lands after it", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  await signIn(page, adminAccount(testInfo));
+  const prefix = uniqueName(testInfo, "Newest");
+  const origin = new URL(page.url()).origin;
+  await createProjectsThroughApi(page, origin, prefix, 2);
+  // And one the search does not find, so the unsearched list differs from the searched one.
+  await createProjectsThroughApi(page, origin, uniqueName(testInfo, "Other"), 1);
+  const found = (panel: ReturnType<Page["getByRole"]>) =>
+    panel.getByRole("list", { name: "Projects found" }).getByRole("link");
+
+  if (jsDisabled(testInfo)) {
+    // Without JavaScript one search is one page: nothing older can land after it.
+    await page.goto("/sites");
+    const panel = page.getByRole("group").filter({ hasText: "Select project" });
+    await panel.getByText("Select project").click();
+    await panel.getByLabel("Find project").fill(prefix);
+    await panel.getByRole("button", { name: "Search" }).click();
+    await expect(panel.getByText("2 projects", { exact: true })).toBeVisible();
+    await expect(found(panel)).toHaveCount(2);
+    return;
+  }
+
+  // The picker's first load (the newest projects, q=) waits for the browser to discover the
+  // /resources/picker route; a search typed meanwhile does not cancel it. Held here: the first
+  // discovery request, until the search has been answered, so the older answer lands last.
+  let releaseDiscovery = () => {};
+  const discoveryHeld = new Promise<void>((resolve) => (releaseDiscovery = resolve));
+  let discoveries = 0;
+  await page.route(
+    (url) =>
+      url.pathname === "/__manifest" && url.searchParams.getAll("p").includes("/resources/picker"),
+    async (route) => {
+      discoveries += 1;
+      if (discoveries === 1) await discoveryHeld;
+      await route.continue();
+    },
+  );
+  const answers: string[] = [];
+  page.on("response", (response) => {
+    const url = new URL(response.url());
+    // The fetcher's request is the route's data URL (/resources/picker.data?q=).
+    if (url.pathname.startsWith("/resources/picker")) answers.push(url.searchParams.get("q") ?? "");
+  });
+
+  await page.goto("/sites");
+  await page.getByRole("button", { name: "Select project" }).click();
+  const panel = page.getByRole("dialog", { name: "Projects" });
+  await expect.poll(() => discoveries).toBe(1);
+  const searched = page.waitForResponse(
+    (r) => new URL(r.url()).searchParams.get("q") === prefix.toLowerCase(),
+  );
+  await panel.getByLabel("Find project").fill(prefix);
+  await searched;
+  await expect(panel.getByText("2 projects", { exact: true })).toBeVisible();
+  const newest = page.waitForResponse(
+    (r) =>
+      new URL(r.url()).pathname.startsWith("/resources/picker") &&
+      new URL(r.url()).searchParams.get("q") === "",
+  );
+  releaseDiscovery();
+  await newest;
+  // Shown correctly, nothing changes on the page, so there is nothing to wait for: a moment in
+  // which a wrong answer would be drawn (it was, in a frame, before the picker kept the newest).
+  await page.waitForTimeout(500);
+  // The race happened: the list asked for first was answered last.
+  expect(answers).toEqual([prefix.toLowerCase(), ""]);
+  // Its answer is not shown, and nothing is asked again.
+  await expect(panel.getByText("2 projects", { exact: true })).toBeVisible();
+  await expect(found(panel)).toHaveCount(2);
+  await expect(panel.getByLabel("Find project")).toHaveValue(prefix.toLowerCase());
+  expect(answers).toEqual([prefix.toLowerCase(), ""]);
+});

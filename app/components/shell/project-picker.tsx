@@ -168,30 +168,25 @@ function PickerPopover({
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  // The newest search asked for. Two loads can both land: the route's first load waits for the
-  // route to be discovered, and a search typed meanwhile does not cancel it. An answer to an
-  // older search is asked again (once) rather than shown (the server's searchText, applied here,
-  // names the same query).
+  // The newest search asked for, and the last answer to it. Two loads can both land, in either
+  // order: the route's first load waits for the route to be discovered, and a search typed
+  // meanwhile does not cancel it. An answer to another search than the newest is never shown
+  // (the server's searchText, applied here, names the same query); the newest one's answer lands
+  // after it or has already been kept.
   const asked = useRef(picker.query);
-  const askedAgain = useRef<string | null>(null);
+  const [answer, setAnswer] = useState<PickerPage | null>(null);
   const search = (q: string) => {
     asked.current = q;
     fetcher.load(`${PICKER_SEARCH_ACTION}?q=${encodeURIComponent(q)}`);
   };
   useEffect(() => {
-    const answered = fetcher.data?.query;
-    const wanted = searchText(asked.current);
-    if (fetcher.state !== "idle" || answered === undefined || answered === wanted) return;
-    if (askedAgain.current === wanted) return;
-    askedAgain.current = wanted;
-    search(asked.current);
-    // Only an answer that lands is checked.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
+    const page = fetcher.data;
+    if (page && page.query === searchText(asked.current)) setAnswer(page);
+  }, [fetcher.data]);
   // The list is fetched when the picker first opens (unless the page came with it).
   const openPicker = (next: boolean) => {
     setOpen(next);
-    if (next && !picker.loaded && !fetcher.data && fetcher.state === "idle") search(query);
+    if (next && !picker.loaded && !answer && fetcher.state === "idle") search(query);
   };
   const [takeOver] = useState(openedBefore);
   useEffect(() => {
@@ -200,8 +195,8 @@ function PickerPopover({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [takeOver]);
   // Until the first answer, the layout loader's page (empty unless ?pq= asked for it).
-  const first = fetcher.data ?? picker;
-  const waiting = !picker.loaded && !fetcher.data;
+  const first = answer ?? picker;
+  const waiting = !picker.loaded && !answer;
 
   // Pages appended by 'Load more' belong to one search: a new search starts over. Each page is
   // kept by its cursor, so a revalidated page replaces itself.
