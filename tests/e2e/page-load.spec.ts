@@ -1,5 +1,10 @@
 import { expect, jsDisabled, test } from "./support/fixtures";
-import { adminAccount, createProjectsThroughApi, uniqueName } from "./support/lifecycle";
+import {
+  adminAccount,
+  createProject,
+  createProjectsThroughApi,
+  uniqueName,
+} from "./support/lifecycle";
 
 /**
  * How a page loads (docs/decisions/036-paint-before-scripts.md): the server's HTML paints first
@@ -119,4 +124,67 @@ test("a menu opened before its script arrived is still open when the script take
   await expect(picker).toBeVisible();
   await expect(picker.getByLabel("Find project")).toBeFocused();
   await list;
+});
+
+test("the dashboard's parts drawn only when scrolled near move nothing on the screen when drawn", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  await signIn(page, adminAccount(testInfo));
+  const studioId = await createProject(page, uniqueName(testInfo, "Near"));
+  const dashboard = `/sites/${encodeURIComponent(studioId)}`;
+  // Three invitations: rows in the members table and events in the activity log.
+  const members = page.getByRole("region", { name: "Members" });
+  for (const n of [1, 2, 3]) {
+    const email = `near-${testInfo.project.name}-${n}-${Date.now()}@example.com`;
+    await page.goto(dashboard);
+    await members.getByLabel("Email").fill(email);
+    await members.getByRole("button", { name: "Send Invitation" }).click();
+    await expect(page.getByText(`Invitation sent to ${email}!`, { exact: true })).toBeVisible();
+  }
+
+  // Site Builds, the members table and the activity log are laid out at their estimated heights
+  // until they scroll near, and drawn a frame later (content-visibility). Scrolled to the end in
+  // one step, nothing on the screen may move when they are drawn: near the end of the page a
+  // part drawn shorter than its estimate shortens the page and the scroll position jumps (a
+  // click aimed in that frame lands on something else).
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 720 });
+    await page.goto(dashboard);
+    await expect(page.getByRole("heading", { name: "Activity Log" })).toBeAttached();
+    // What a person sees and aims at: headings, table rows and list entries, in document order.
+    const marks = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("main h2, main tbody tr, main li")].map((element) => {
+          const { top } = element.getBoundingClientRect();
+          const name = (element.textContent ?? "").trim().slice(0, 40);
+          return { name, top: Math.round(top), onScreen: top >= 0 && top < innerHeight };
+        }),
+      );
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const before = await marks();
+    // Drawn: the parts on the screen no longer skip their contents (works without JavaScript too).
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          [...document.querySelectorAll("main [class*='content-visibility']")]
+            .filter((part) => {
+              const { top, bottom } = part.getBoundingClientRect();
+              return bottom > 0 && top < innerHeight;
+            })
+            .every((part) =>
+              part.firstElementChild?.checkVisibility({ contentVisibilityAuto: true }),
+            ),
+        ),
+      )
+      .toBe(true);
+    const after = await marks();
+    const moved = before
+      .map(({ name, top, onScreen }, i) => ({ name, onScreen, by: after[i].top - top }))
+      .filter(({ onScreen }) => onScreen);
+    expect(moved.length, `things on the screen at ${width} px`).toBeGreaterThan(0);
+    for (const { name, by } of moved) {
+      expect(Math.abs(by), `'${name}' moved ${by} px at ${width} px`).toBeLessThanOrEqual(8);
+    }
+  }
 });

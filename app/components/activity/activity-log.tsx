@@ -2,6 +2,7 @@ import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { formatDistance } from "date-fns";
 import { useId, useState } from "react";
 import type { ActivityEntry } from "~/services/activity/index.server";
+import type { PartHeight } from "~/utils/page-load";
 import { absoluteTime, ACTIVITY_ANCHOR, activityHref, activityPagePath } from "./activity-query";
 
 export type ActivityLogSectionProps = {
@@ -17,6 +18,20 @@ export type ActivityLogSectionProps = {
   /** Where 'Collapse' goes when the server sent the expanded log; default: this page without ?log. */
   collapseHref?: string;
 };
+
+/**
+ * The section's height before it is drawn (renderWhenNear): heading and link, and an entry per
+ * event (three lines; four in a narrow window); an expanded list scrolls in a 32rem box.
+ * Measured at 1280 and 375 px.
+ */
+export function activityLogHeight({ entries, expanded }: ActivityLogSectionProps): PartHeight {
+  return {
+    fixed: [73, 73],
+    row: [72, 92],
+    rows: entries.length,
+    rowsAtMost: expanded ? 512 : undefined,
+  };
+}
 
 type Fetched = { entries: ActivityEntry[]; total: number };
 

@@ -1,7 +1,6 @@
 import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useRef, useState, type MouseEvent } from "react";
-import { useHydrated } from "~/utils/page-load";
-import { RENDER_WHEN_NEAR } from "~/utils/page-load";
+import { renderWhenNear, useHydrated, type PartHeight } from "~/utils/page-load";
 import { urlWith } from "~/components/shell/shell-helpers";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -22,6 +21,18 @@ function parseConfirm(value: string | null, members: DisplayedMember[]): Confirm
   if (kind !== "remove" && kind !== "revoke") return null;
   const member = members.find((m) => m.id === id && !m.isOwner);
   return member ? { kind, member } : null;
+}
+
+/**
+ * The table's height before it is drawn (renderWhenNear): its head and a row per member; a row
+ * with the role form and its buttons is taller. Measured at 1280 and 375 px.
+ */
+function tableHeight(view: MembersView): PartHeight {
+  return {
+    fixed: [36, 36],
+    row: view.canManage ? [55, 117] : [37, 80],
+    rows: view.members.length,
+  };
 }
 
 const confirmValue = (c: Confirm) => (c.kind === "leave" ? "leave" : `${c.kind}:${c.member.id}`);
@@ -78,6 +89,8 @@ export function MembersSection({
   const confirmHref = (next: Confirm) =>
     urlWith(location.pathname, location.search, { confirm: confirmValue(next) });
 
+  const near = renderWhenNear(tableHeight(view));
+
   return (
     <section
       aria-labelledby="members-heading"
@@ -98,7 +111,7 @@ export function MembersSection({
         />
       ) : null}
       {/* The table only: the confirmation dialog below is fixed, which containment would break. */}
-      <div className={`relative overflow-x-auto ${RENDER_WHEN_NEAR}`}>
+      <div className={`relative overflow-x-auto ${near.className}`} style={near.style}>
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Members of {projectName}</caption>
           <TableHead

@@ -6,6 +6,7 @@ import { externalUrl, PROVIDER_LABEL, type ProviderRow } from "~/services/projec
 import type { DeploymentView } from "~/services/deployments/index.server";
 import { buildsHref, numberedPages, type BuildsRequest, type BuildsView } from "./builds-view";
 import { TableHead } from "~/components/ui/table-head";
+import type { PartHeight } from "~/utils/page-load";
 
 /** 3 skeleton rows while a page of builds loads. */
 const SKELETON_ROWS = 3;
@@ -13,6 +14,15 @@ const COLUMNS = 7;
 
 /** What a fetcher gets back from the dashboard's loader (it uses only these). */
 type FetchedPage = { builds: BuildsView; now: string };
+
+/**
+ * The section's height before it is drawn (renderWhenNear): heading, providers and table head,
+ * and a row per deployment (one for the empty or error row). Measured at 1280 and 375 px, where
+ * the providers wrap.
+ */
+export function siteBuildsHeight(builds: BuildsView): PartHeight {
+  return { fixed: [136, 186], row: [56, 56], rows: builds.ok ? builds.results.length || 1 : 1 };
+}
 
 /**
  * 'Site Builds': the hosting providers with their Primary / 'Not Deployed' / 'Deployed' labels

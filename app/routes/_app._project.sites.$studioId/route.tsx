@@ -9,7 +9,7 @@ import { loadActivityLog } from "./activity-log.server";
 import { dashboardVersion, loadLiveParts } from "./live-parts.server";
 import { projectDataDigest } from "~/services/projects/index.server";
 import { getProject } from "~/services/projects/index.server";
-import { ActivityLogSection } from "~/components/activity/activity-log";
+import { ActivityLogSection, activityLogHeight } from "~/components/activity/activity-log";
 import { ProjectInvitationScreen } from "~/components/members/invitation-card";
 import { invitationsAction } from "~/web/invitations-action.server";
 import {
@@ -32,7 +32,7 @@ import { AddonsSection } from "~/components/addons/addons-section";
 import { DOMAIN_INTENT, domainsAction } from "./domains-action.server";
 import { DomainSettings } from "~/components/domains/domain-settings";
 import { ActiveIntegrations, Members } from "~/components/project-dashboard/project-sections";
-import { SiteBuilds } from "~/components/project-dashboard/site-builds";
+import { SiteBuilds, siteBuildsHeight } from "~/components/project-dashboard/site-builds";
 import { useSmartRefresh } from "~/components/project-dashboard/use-smart-refresh";
 import { StudioActivation } from "~/components/studio/studio-activation";
 import { getDomainSettings } from "~/services/domains/index.server";
@@ -42,7 +42,7 @@ import { SOCIAL_INTENTS, socialAction } from "./social-action.server";
 import { listMembers, MEMBERS_PAGE_SIZE } from "~/services/members/index.server";
 import { stashedForm } from "~/web/proof.server";
 import { requireUser } from "~/web/session.server";
-import { RENDER_WHEN_NEAR } from "~/utils/page-load";
+import { renderWhenNear } from "~/utils/page-load";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data?.invitation
@@ -196,6 +196,7 @@ function ProjectDashboard({
   });
   // 'Minutes ago' counts from the last check that found the data current.
   const now = currentAt && currentAt > loadedAt ? currentAt : loadedAt;
+  const activityNear = renderWhenNear(activityLogHeight(activity));
   return (
     <article className="space-y-8">
       {project.role === "support" ? <SupportBanner ownerName={project.owner.name} /> : null}
@@ -214,7 +215,7 @@ function ProjectDashboard({
         }
       />
       {/* Another page in the URL (a no-JavaScript page link, back/forward) starts afresh. */}
-      <div className={RENDER_WHEN_NEAR}>
+      <div {...renderWhenNear(siteBuildsHeight(builds))}>
         <SiteBuilds
           key={buildsKey}
           studioId={project.studioId}
@@ -244,7 +245,7 @@ function ProjectDashboard({
             refill={refill}
           />
         </div>
-        <div className={`lg:col-span-2 ${RENDER_WHEN_NEAR}`}>
+        <div className={`lg:col-span-2 ${activityNear.className}`} style={activityNear.style}>
           <ActivityLogSection {...activity} now={now} />
         </div>
       </div>

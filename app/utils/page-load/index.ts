@@ -14,8 +14,8 @@
  * - A form or dialog that brings code most views do not need (conform and zod): `lazyPart(name,
  *   load)`. It is still server-rendered; entry.client.tsx loads the parts the HTML holds before
  *   hydrating (decision 015).
- * - A long part far below the first screen: `RENDER_WHEN_NEAR` (content-visibility), never
- *   around a dialog, menu or tooltip.
+ * - A long part far below the first screen: `renderWhenNear(height)` (content-visibility), with
+ *   the part's height estimated from its rows; never around a dialog, menu or tooltip.
  *
  * docs/architecture.md, "How a page loads", says the same with the measurements behind it.
  */
@@ -23,4 +23,4 @@ export { useHydrated } from "./hydrated";
 export { afterHydration } from "./after-hydration";
 export { usePopups, type Popups } from "./popups";
 export { lazyPart, loadAllParts, loadServerRenderedParts } from "./lazy-part";
-export { RENDER_WHEN_NEAR } from "./render-when-near";
+export { renderWhenNear, type PartHeight } from "./render-when-near";
