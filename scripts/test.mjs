@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { failureLines, playwrightFailures, vitestFailures } from "./test-failures.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -106,8 +107,11 @@ if (want("e2e")) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** @type {import("./test-failures.mjs").Failure[]} */
+const failures = [];
 try {
   const v = JSON.parse(fs.readFileSync(path.join(reports, "vitest.json"), "utf8"));
+  failures.push(...vitestFailures(v));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   skipped += v.numPendingTests + v.numTodoTests;
@@ -116,6 +120,7 @@ try {
 }
 try {
   const p = JSON.parse(fs.readFileSync(path.join(reports, "playwright.json"), "utf8"));
+  failures.push(...playwrightFailures(p));
   passed += p.stats.expected;
   failed += p.stats.unexpected + p.stats.flaky;
   skipped += p.stats.skipped;
@@ -124,6 +129,7 @@ try {
 }
 console.log("\n=== summary ===");
 for (const [step, ok] of results) console.log(`${ok ? "ok    " : "FAILED"} ${step}`);
+for (const line of failureLines(failures)) console.log(line);
 const failedSteps = results.filter(([, ok]) => !ok).length;
 // A failed step with no failing test (lint, typecheck) still counts as a failure.
 const reported = failed > 0 ? failed : failedSteps;
