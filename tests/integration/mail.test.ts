@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { requestPasswordReset } from "~/services/accounts/account-tokens.server";
-import { deliver, queueMail, REDACTED } from "~/services/core/mail.server";
+import { queue } from "~/jobs/queue.server";
+import { deliver, MAIL_JOB, queueMail, REDACTED } from "~/services/core/mail.server";
 import { resetEnv } from "~/utils/env.server";
 import { createUser } from "../helpers";
 import { actor, invite, keyOf, mailsTo, ownedProject } from "./members-support";
@@ -126,5 +127,22 @@ describe("mail delivery", () => {
     expect(stored.text).not.toContain(key);
     expect(stored.text).not.toContain(proof);
     expect(stored.text).toContain(`/invitations/${REDACTED}?proof=${REDACTED}`);
+  });
+});
+
+describe("a mail a person waits for", () => {
+  it("is taken before the mails queued ahead of it: its job has the higher priority", async () => {
+    const priority = async (id: string) => (await queue().getJobById(MAIL_JOB, id))?.priority;
+    const notification = await queueMail(db(), {
+      to: "burst@example.com",
+      subject: "You are invited to the content studio",
+      text: "A notification among many",
+    });
+    const user = await createUser();
+    await requestPasswordReset(user.email);
+    const [reset] = await db().select().from(outbox).where(eq(outbox.to, user.email));
+    // pg-boss's workers take a queue's jobs highest priority first, then oldest first.
+    expect(await priority(notification)).toBe(0);
+    expect(await priority(reset.id)).toBeGreaterThan(0);
   });
 });

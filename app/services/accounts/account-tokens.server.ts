@@ -43,6 +43,7 @@ export async function requestPasswordReset(address: string) {
     return queueMail(tx, {
       to: user.email,
       subject: "Reset your StackShift password",
+      awaited: true,
       text: `${greeting}\n\nSomeone asked to reset the password of your StackShift account. Open this link within an hour to choose a new one:\n\n${link}\n\nIf it was not you, ignore this email.`,
       secrets: [token],
     });

@@ -200,6 +200,7 @@ function queueVerificationMail(tx: Queryable, pending: { email: string; token: s
   return queueMail(tx, {
     to: pending.email,
     subject: "Confirm your email to finish signing up for StackShift",
+    awaited: true,
     text: `Hello,\n\nTo finish creating your StackShift account, open this link and type the password you chose when you signed up:\n\n${link}\n\nThe link works once, within 24 hours. If you did not sign up, ignore this email: no account is created without it (and without that password).`,
     secrets: [pending.token],
   });

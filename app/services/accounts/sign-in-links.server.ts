@@ -33,6 +33,7 @@ export async function mailSignInLink(user: User, redirectTo: string): Promise<vo
     return queueMail(tx, {
       to: user.email,
       subject: "Finish signing in to StackShift",
+      awaited: true,
       text: [
         `Hello ${user.name},`,
         "",

@@ -156,6 +156,7 @@ export async function requestEmailChange(
     return queueMail(tx, {
       to: address,
       subject: "Confirm your new StackShift e-mail address",
+      awaited: true,
       text: `Hello,\n\nOpen this link within 24 hours, in the browser where you asked for this change while signed in to StackShift, and confirm to make ${address} the e-mail address of that account:\n\n${link}\n\nIf you did not ask for this, ignore this email; nothing changes.`,
       secrets: [token],
     });
