@@ -188,3 +188,40 @@ test("the dashboard's parts drawn only when scrolled near move nothing on the sc
     }
   }
 });
+
+test("a load cancelled mid-answer is not reported as an uncaught error; a real failure still is", async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  // A context of its own, unwatched: this test reads the page's uncaught errors itself.
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: !jsDisabled(testInfo) });
+  const page = await context.newPage();
+  const uncaught: string[] = [];
+  page.on("pageerror", (error) => uncaught.push(error.message));
+  await page.goto("/auth/login");
+  if (jsDisabled(testInfo)) {
+    // Without JavaScript the page loads nothing by script, so nothing can be cancelled.
+    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    expect(uncaught).toEqual([]);
+    await context.close();
+    return;
+  }
+  await page.waitForSelector("html[data-hydrated]");
+  // As Remix's decoder (turbo-stream's `decode`) meets a page's data that a newer navigation
+  // aborted: the first line of the answer is read, then the body fails with the abort (as an
+  // aborted fetch's body does), and the promise of the stream's end it made is never awaited.
+  await page.evaluate(async () => {
+    let body!: ReadableStreamDefaultController<Uint8Array>;
+    const stream = new ReadableStream<Uint8Array>({ start: (source) => void (body = source) });
+    body.enqueue(new TextEncoder().encode('[{"_1":2},"root",{}]\n'));
+    const reader = stream.getReader();
+    await reader.read();
+    const streamEnd = Promise.resolve().then(() => reader.closed);
+    body.error(new DOMException("signal is aborted without reason", "AbortError"));
+    void streamEnd;
+    setTimeout(() => void Promise.reject(new Error("a real failure")), 0);
+  });
+  await expect.poll(() => uncaught).toContain("a real failure");
+  expect(uncaught).toEqual(["a real failure"]);
+  await context.close();
+});
