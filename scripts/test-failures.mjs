@@ -5,7 +5,7 @@ import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
 /** The lines of an error worth reading at the end of a run. */
-const LINES = 4;
+const LINES = 8;
 /** More than this many failures are counted, not listed. */
 const LISTED = 12;
 

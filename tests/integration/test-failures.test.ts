@@ -19,7 +19,7 @@ describe("the failures at the end of npm test", () => {
               fullName: "a answers 204",
               status: "failed",
               failureMessages: [
-                "\u001b[31mAssertionError: expected 500 to be 204\u001b[39m\n\n- Expected\n+ Received\n\n- 204\n+ 500\n    at a.test.ts:12:3",
+                "\u001b[31mAssertionError: expected 500 to be 204\u001b[39m\n\n- Expected\n+ Received\n\n- 204\n+ 500\n    at a.test.ts:12:3\n    at b.ts:1:1\n    at c.ts:1:1\n    at d.ts:1:1",
               ],
             },
           ],
@@ -35,7 +35,16 @@ describe("the failures at the end of npm test", () => {
     expect(vitestFailures(report)).toEqual([
       {
         name: "a answers 204",
-        lines: ["AssertionError: expected 500 to be 204", "- Expected", "+ Received", "- 204"],
+        lines: [
+          "AssertionError: expected 500 to be 204",
+          "- Expected",
+          "+ Received",
+          "- 204",
+          "+ 500",
+          "    at a.test.ts:12:3",
+          "    at b.ts:1:1",
+          "    at c.ts:1:1",
+        ],
       },
       {
         name: "/repo/tests/integration/b.test.ts",

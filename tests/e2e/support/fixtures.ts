@@ -45,12 +45,13 @@ export function watchPage(page: Page, label = "page"): string[] {
   page.on("console", (message) => {
     // 4xx answers to bad input are expected and logged by the browser as failed loads.
     if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(`console: ${message.text()}`);
+      problems.push(`console: ${message.text()} (on ${page.url()})`);
     }
   });
   page.on("pageerror", (error) => {
     if (closing.has(page) && /React error #345\b/.test(error.message)) return;
-    problems.push(`page error: ${error.message}`);
+    // Where it happened: a context the test closed leaves no trace to read it from.
+    problems.push(`page error: ${error.message} (on ${page.url()})`);
   });
   watched.push({ label, problems });
   loadsWaitForHydration(page);
