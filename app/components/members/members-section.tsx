@@ -90,8 +90,6 @@ export function MembersSection({
   const confirmHref = (next: Confirm) =>
     urlWith(location.pathname, location.search, { confirm: confirmValue(next) });
 
-  const near = renderWhenNear(tableHeight(view));
-
   return (
     <section
       aria-labelledby="members-heading"
@@ -112,7 +110,7 @@ export function MembersSection({
         />
       ) : null}
       {/* The table only: the confirmation dialog below is fixed, which containment would break. */}
-      <div className={`relative overflow-x-auto ${near.className}`} style={near.style}>
+      <div {...renderWhenNear(tableHeight(view), "relative overflow-x-auto")}>
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Members of {projectName}</caption>
           <TableHead

@@ -196,7 +196,6 @@ function ProjectDashboard({
   });
   // 'Minutes ago' counts from the last check that found the data current.
   const now = currentAt && currentAt > loadedAt ? currentAt : loadedAt;
-  const activityNear = renderWhenNear(activityLogHeight(activity));
   return (
     <article className="space-y-8">
       {project.role === "support" ? <SupportBanner ownerName={project.owner.name} /> : null}
@@ -245,7 +244,7 @@ function ProjectDashboard({
             refill={refill}
           />
         </div>
-        <div className={`lg:col-span-2 ${activityNear.className}`} style={activityNear.style}>
+        <div {...renderWhenNear(activityLogHeight(activity), "lg:col-span-2")}>
           <ActivityLogSection {...activity} now={now} />
         </div>
       </div>

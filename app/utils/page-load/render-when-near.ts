@@ -28,13 +28,14 @@ const PLACEHOLDER =
  *
  * Never on an element that holds a dialog, menu or tooltip: the containment it implies makes the
  * element the frame of their fixed positions and clips them (the in-place dialogs, 003).
+ * Returns the element's props (`className`: the element's own classes and the placeholder's).
  */
-export function renderWhenNear({ fixed, row, rows, rowsAtMost }: PartHeight): {
-  className: string;
-  style: CSSProperties;
-} {
+export function renderWhenNear(
+  { fixed, row, rows, rowsAtMost }: PartHeight,
+  className = "",
+): { className: string; style: CSSProperties } {
   return {
-    className: PLACEHOLDER,
+    className: `${className} ${PLACEHOLDER}`.trim(),
     style: {
       "--near-fixed": `${fixed[0]}px`,
       "--near-fixed-narrow": `${fixed[1]}px`,
